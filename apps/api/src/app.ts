@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { systemClock, type Clock } from './lib/clock';
+import { AppError } from './lib/app-error';
+import errorsPlugin, { sendError, toEnvelope } from './plugins/errors';
+import healthRoutes from './modules/health/health.routes';
+// Foundation: security headers, rate limits, sessions and access rules, sign-in.
+import securityHeadersPlugin from './plugins/security-headers';
+import rateLimitPlugin from './plugins/rate-limit';
+import authPlugin from './plugins/auth';
+import iamRoutes from './modules/iam/iam.routes';
+// The token ledger (issue 3): wallets, terminals, orders, resets, transactions.
+import terminalAuthPlugin from './plugins/terminal-auth';
+import companiesRoutes from './modules/companies/companies.routes';
+import employeesRoutes from './modules/employees/employees.routes';
+// Employee CSV import (issue 4): preview, import, template.
+import employeeImportRoutes from './modules/employee-import/employee-import.routes';
+import merchantsRoutes from './modules/merchants/merchants.routes';
+import terminalsRoutes from './modules/terminals/terminals.routes';
+import tokensRoutes from './modules/tokens/tokens.routes';
+import ordersRoutes from './modules/orders/orders.routes';
+import jobsRoutes from './modules/jobs/jobs.routes';
+// User management, company admins, the audit log and system periods (issue 4).
+import usersRoutes from './modules/users/users.routes';
+import companyAdminsRoutes from './modules/company-admins/company-admins.routes';
+import auditRoutes from './modules/audit/audit.routes';
+import systemRoutes from './modules/system/system.routes';
+// Reporting (issue 4): order history, dashboard, summary reports, CSV exports.
+import orderHistoryRoutes from './modules/order-history/order-history.routes';
+import dashboardRoutes from './modules/dashboard/dashboard.routes';
+import reportsRoutes from './modules/reports/reports.routes';
+import exportsRoutes from './modules/exports/exports.routes';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  /** Pino options or `false`; tests pass `false` or a capturing stream. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Required<Pick<AppDeps, 'config' | 'database' | 'clock'>>;
+  }
+}
+
+/** Secrets never reach the logs (issue 7): cookies, auth headers, passwords, keys. */
+export const LOG_REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-xsrf-token"]',
+  'res.headers["set-cookie"]',
+  'password',
+  '*.password',
+  'api_key',
+  '*.api_key',
+];
+
+/** Builds the app without listening, so tests call it with `inject` (fastify/demo). */
+export async function buildApp({
+  config,
+  database,
+  clock = systemClock,
+  logger,
+}: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    // Redaction applies to any logger options given, including a test's capturing stream.
+    logger:
+      logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: LOG_REDACT,
+            ...(typeof logger === 'object' ? logger : {}),
+          },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.decorate('deps', { config, database, clock });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(cookie);
+  // Before any route, so every route (docs and static files too) gets their hooks.
+  await app.register(securityHeadersPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(authPlugin);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Token programme back-office API', version: '1.0.0' },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'sid' },
+          terminalKey: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  // The UI loads only its own external scripts, so the site-wide CSP fits it unchanged;
+  // the validator badge (an image from validator.swagger.io) is turned off.
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });
+
+  await app.register(healthRoutes);
+  // API modules register here, each under /api/v1.
+  await app.register(iamRoutes, { prefix: '/api/v1/iam' });
+  await app.register(terminalAuthPlugin);
+  await app.register(companiesRoutes, { prefix: '/api/v1/companies' });
+  // Employee CSV import (issue 4): its static paths sit beside the employees' /:id routes.
+  await app.register(employeeImportRoutes, { prefix: '/api/v1/employees/import' });
+  await app.register(employeesRoutes, { prefix: '/api/v1/employees' });
+  await app.register(merchantsRoutes, { prefix: '/api/v1/merchants' });
+  await app.register(terminalsRoutes, { prefix: '/api/v1/terminals' });
+  await app.register(tokensRoutes, { prefix: '/api/v1/tokens' });
+  await app.register(ordersRoutes, { prefix: '/api/v1/orders' });
+  await app.register(jobsRoutes, { prefix: '/api/v1/jobs' });
+  // User management, company admins, the audit log and system periods (issue 4).
+  await app.register(usersRoutes, { prefix: '/api/v1' });
+  await app.register(companyAdminsRoutes, { prefix: '/api/v1/companies/admin' });
+  await app.register(auditRoutes, { prefix: '/api/v1/audit-log' });
+  await app.register(systemRoutes, { prefix: '/api/v1/sys' });
+  // Reporting (issue 4): order history, dashboard, summary reports, CSV exports.
+  await app.register(orderHistoryRoutes, { prefix: '/api/v1/orders/admin' });
+  await app.register(dashboardRoutes, { prefix: '/api/v1/dashboard' });
+  await app.register(reportsRoutes, { prefix: '/api/v1/reports' });
+  await app.register(exportsRoutes, { prefix: '/api/v1/exports' });
+
+  const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
+  const serveWeb = config.SERVE_WEB && fs.existsSync(webIndex);
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: config.WEB_DIST_DIR, wildcard: false, index: false });
+  }
+
+  // Unknown /api paths answer JSON; other GETs fall back to the SPA so client routes load.
+  app.setNotFoundHandler((request, reply) => {
+    const isApi =
+      request.url.startsWith('/api') || request.url === '/healthz' || request.url === '/readyz';
+    if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return sendError(reply, toEnvelope(new AppError('ROUTE_NOT_FOUND'), request));
+  });
+
+  return app;
+}

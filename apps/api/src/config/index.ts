@@ -1,0 +1,111 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { EXPORT_MAX_ROWS_DEFAULT, passwordSchema, usernameSchema } from '@app/contract';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The repository root: relative defaults are taken from here, whatever the working directory. */
+export const REPO_ROOT = path.resolve(here, '../../../..');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const timeZone = z.string().refine((tz) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be an IANA time zone such as UTC or Asia/Shanghai');
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_URL: z.url().optional(),
+    DATABASE_READ_URL: z.url().optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+    DATA_DIR: z.string().min(1).default('data'),
+    APP_TIMEZONE: timeZone.default('UTC'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    ADMIN_USERNAME: usernameSchema.optional(),
+    ADMIN_PASSWORD: passwordSchema.optional(),
+    ADMIN_EMAIL: z.email().optional(),
+    /** Load the demo programme on an empty embedded database (default: only when no admin is configured). */
+    DEMO_DATA: bool.optional(),
+    SERVE_WEB: bool.default(true),
+    WEB_DIST_DIR: z.string().min(1).default(path.join(REPO_ROOT, 'apps/web/dist')),
+    /** Trust X-Forwarded-* from a reverse proxy (needed to know a request came over HTTPS). */
+    TRUST_PROXY: bool.default(false),
+    SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
+    SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).default(12),
+    LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** How often each instance runs the scheduled jobs (monthly reset, auto-archive); 0: never. */
+    JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    /** Refund orders still `ordered` after this many hours (reason auto_archived); 0: off. */
+    AUTO_ARCHIVE_AFTER_HOURS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 366)
+      .default(0),
+    /** CSV exports: the most rows one export may hold (larger ones are refused up front). */
+    EXPORT_MAX_ROWS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(10_000_000)
+      .default(EXPORT_MAX_ROWS_DEFAULT),
+    /** CSV exports: rows read from the database per query while streaming. */
+    EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMIN_PASSWORD'],
+        message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
+      });
+    }
+  });
+
+export type Config = z.infer<typeof envSchema> & {
+  /** Absolute directory of the embedded database. */
+  dataDir: string;
+  /** Embedded PGlite when no DATABASE_URL is given. */
+  isEmbedded: boolean;
+  /** Whether first start may load the demo programme. */
+  loadDemo: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment once; fails with every bad key listed (STYLE 7). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`),
+    );
+  }
+  const c = parsed.data;
+  const isEmbedded = !c.DATABASE_URL;
+  return {
+    ...c,
+    dataDir: path.resolve(REPO_ROOT, c.DATA_DIR),
+    isEmbedded,
+    loadDemo: c.DEMO_DATA ?? (isEmbedded && !c.ADMIN_USERNAME),
+  };
+}

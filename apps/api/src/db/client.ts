@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { SQLWrapper } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The query builder every repository receives: the same on PGlite and PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle, as passed to repositories (STYLE 3). */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Anything a repository can run a query on: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+/** Rows of a raw SQL query; both drivers answer `{ rows }`. */
+export async function queryRows<T>(executor: Executor, query: SQLWrapper | string): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Runs SQL text that may hold several statements (migrations). */
+  exec(sqlText: string): Promise<void>;
+  /** Runs `fn` while holding a session-level advisory lock, on one connection. */
+  withAdvisoryLock<T>(
+    key: number,
+    fn: (exec: (sqlText: string) => Promise<void>) => Promise<T>,
+  ): Promise<T>;
+  /** True when the database answers. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… for a real server; absent for the embedded PGlite. */
+  url?: string | undefined;
+  /** Directory of the embedded database; absent means in memory (tests). */
+  dataDir?: string | undefined;
+  poolSize?: number;
+  /** Cut off any statement running longer than this (PostgreSQL only). */
+  statementTimeoutMs?: number;
+}
+
+export async function createDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? createPostgres(options.url, options) : createPglite(options.dataDir);
+}
+
+// int8 and numeric come back as strings from pg; token amounts are integers within 2^53,
+// which the schema enforces, so parsing them as numbers is exact.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+async function createPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 20,
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    exec: async (sqlText) => {
+      await pool.query(sqlText);
+    },
+    withAdvisoryLock: async (key, fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [key]);
+        try {
+          return await fn(async (sqlText) => {
+            await client.query(sqlText);
+          });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [key]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    ping: async () => {
+      try {
+        await pool.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function createPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir ? { dataDir } : {});
+  const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    exec: async (sqlText) => {
+      await client.exec(sqlText);
+    },
+    // PGlite has one connection and runs one statement at a time: the lock is the process itself.
+    withAdvisoryLock: (_key, fn) =>
+      fn(async (sqlText) => {
+        await client.exec(sqlText);
+      }),
+    ping: async () => {
+      try {
+        await client.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => client.close(),
+  };
+}

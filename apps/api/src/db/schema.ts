@@ -1,0 +1,48 @@
+// Drizzle table definitions: the typed view of the SQL in ./migrations (the migrations are the truth).
+import { bigint, boolean, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+const id = () => bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const ts = () => timestamp({ withTimezone: true, mode: 'date' });
+
+export const users = pgTable('users', {
+  id: id(),
+  username: text().notNull(),
+  email: text(),
+  passwordHash: text().notNull(),
+  type: text().notNull(),
+  status: text().notNull(),
+  companyId: bigint({ mode: 'number' }),
+  merchantId: bigint({ mode: 'number' }),
+  employeeId: text(),
+  lockedUntil: ts(),
+  passwordChangedAt: ts().notNull().defaultNow(),
+  createdAt: ts().notNull().defaultNow(),
+  updatedAt: ts().notNull().defaultNow(),
+  /** Soft delete (migration 0005): set, the user is gone from lists and sign-in. */
+  deletedAt: ts(),
+});
+
+export const sessions = pgTable('sessions', {
+  idHash: text().primaryKey(),
+  userId: bigint({ mode: 'number' }).notNull(),
+  csrfHash: text().notNull(),
+  createdAt: ts().notNull(),
+  lastSeenAt: ts().notNull(),
+  expiresAt: ts().notNull(),
+  ip: text(),
+  userAgent: text(),
+});
+
+export const loginAttempts = pgTable('login_attempts', {
+  id: id(),
+  userId: bigint({ mode: 'number' }),
+  username: text().notNull(),
+  ip: text(),
+  succeeded: boolean().notNull(),
+  attemptedAt: ts().notNull(),
+});
+
+// The ledger's tables (migration 0002).
+export * from './ledger-schema';
+// The audit log and the system periods (migration 0005).
+export * from './audit-system-schema';

@@ -1,0 +1,19 @@
+import { ERROR_CATALOGUE, type ErrorCode } from '@app/contract';
+
+/** The one error type the API throws; the error handler renders it as the envelope of DESIGN 4. */
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly metadata: Record<string, string> | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    options: { message?: string; metadata?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(options.message ?? ERROR_CATALOGUE[code].en, { cause: options.cause });
+    this.name = 'AppError';
+    this.statusCode = ERROR_CATALOGUE[code].status;
+    this.metadata = options.metadata;
+  }
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -1,0 +1,16 @@
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import type { Clock } from './clock';
+
+/** What a service needs from the app: passed in, never reached through globals (STYLE 3). */
+export interface ServiceDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+}
+
+/** What a step inside a caller's transaction needs: the time and the programme's time zone. */
+export interface TimeDeps {
+  clock: Clock;
+  config: Pick<Config, 'APP_TIMEZONE'>;
+}

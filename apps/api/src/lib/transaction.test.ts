@@ -1,0 +1,114 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../test/databases';
+import { queryRows } from '../db/client';
+import { inTransaction } from './transaction';
+
+const retryable = (code: string) => Object.assign(new Error(`simulated ${code}`), { code });
+
+describe.each(await testDatabaseKinds())('inTransaction on %s', (kind) => {
+  let db: TestDatabase;
+  const merchants = async () =>
+    (
+      await queryRows<{ n: number }>(db.database.db, sql`SELECT count(*)::int AS n FROM merchants`)
+    )[0]!.n;
+  const addMerchant = (code: string) =>
+    sql`INSERT INTO merchants (code, name, created_at, updated_at) VALUES (${code}, 'M', now(), now())`;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+  });
+  afterAll(() => db.drop());
+
+  it('runs the whole transaction again after a serialization failure or deadlock', async () => {
+    const before = await merchants();
+    let attempts = 0;
+    const retried: number[] = [];
+    const result = await inTransaction(
+      db.database,
+      async (tx) => {
+        attempts += 1;
+        await tx.execute(addMerchant(`RETRY${attempts}`));
+        if (attempts === 1) throw retryable('40001');
+        if (attempts === 2) throw { cause: retryable('40P01') };
+        return 'done';
+      },
+      { onRetry: (attempt) => retried.push(attempt) },
+    );
+    expect(result).toBe('done');
+    expect(retried).toEqual([1, 2]);
+    // The first two attempts were rolled back: one merchant, from the third.
+    expect(await merchants()).toBe(before + 1);
+  });
+
+  it('gives up with 503 SERVICE_UNAVAILABLE, never a 500, when every attempt fails', async () => {
+    await expect(
+      inTransaction(
+        db.database,
+        async () => {
+          throw retryable('40P01');
+        },
+        { attempts: 3 },
+      ),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', statusCode: 503 });
+  });
+
+  it('does not retry other failures', async () => {
+    let attempts = 0;
+    await expect(
+      inTransaction(db.database, async () => {
+        attempts += 1;
+        throw retryable('23505');
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(attempts).toBe(1);
+  });
+});
+
+describe.each((await testDatabaseKinds()).filter((k) => k === 'postgres'))(
+  'a real deadlock on %s',
+  () => {
+    it('is detected by PostgreSQL, retried, and both transactions complete', async () => {
+      const db = await createTestDatabase('postgres');
+      try {
+        const [a, b] = await queryRows<{ id: number }>(
+          db.database.db,
+          sql`INSERT INTO merchants (code, name, created_at, updated_at)
+              VALUES ('DLA', 'A', now(), now()), ('DLB', 'B', now(), now()) RETURNING id`,
+        );
+        let release!: () => void;
+        const bothHoldOne = new Promise<void>((resolve) => {
+          let held = 0;
+          release = () => {
+            held += 1;
+            if (held === 2) resolve();
+          };
+        });
+        let retries = 0;
+        // Opposite lock orders: exactly the bug fixed lock ordering prevents.
+        const crossing = (first: number, second: number) =>
+          inTransaction(
+            db.database,
+            async (tx) => {
+              await tx.execute(sql`SET LOCAL deadlock_timeout = '50ms'`);
+              await tx.execute(sql`SELECT id FROM merchants WHERE id = ${first} FOR UPDATE`);
+              release();
+              await bothHoldOne;
+              await tx.execute(sql`UPDATE merchants SET name = name || '+' WHERE id = ${second}`);
+              await tx.execute(sql`UPDATE merchants SET name = name || '+' WHERE id = ${first}`);
+            },
+            { onRetry: () => (retries += 1) },
+          );
+        await Promise.all([crossing(a!.id, b!.id), crossing(b!.id, a!.id)]);
+        expect(retries).toBe(1);
+        const names = await queryRows<{ name: string }>(
+          db.database.db,
+          sql`SELECT name FROM merchants ORDER BY id`,
+        );
+        expect(names.map((n) => n.name)).toEqual(['A++', 'B++']);
+      } finally {
+        await db.drop();
+      }
+    });
+  },
+);

@@ -1,0 +1,251 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEntrySchema, type Role } from '@app/contract';
+import { createTestApp, type TestApp } from '../../../test/app';
+import { injectAs } from '../../../test/auth';
+import { testDatabaseKinds } from '../../../test/databases';
+import { auditRowsOf, oneOfEachRole, signedIn, type SignedInUser } from '../../../test/management';
+import { queryRows } from '../../db/client';
+import { recordAudit, redactForAudit } from '../../lib/audit';
+
+describe('redactForAudit', () => {
+  it('drops passwords, hashes and keys at any depth, keeping everything else', () => {
+    expect(
+      redactForAudit({
+        username: 'jane',
+        password: 'Passw0rd!',
+        password_hash: '$argon2id$v=19$…',
+        passwordHash: '$argon2id$v=19$…',
+        confirm_password: 'Passw0rd!',
+        api_key: 'tk_live_secret',
+        api_key_hash: 'abc',
+        token_balance: 100,
+        nested: { client_secret: 'x', items: [{ new_password: 'y', name: 'z' }] },
+      }),
+    ).toEqual({
+      username: 'jane',
+      token_balance: 100,
+      nested: { items: [{ name: 'z' }] },
+    });
+  });
+
+  it('keeps a boolean saying that a secret changed, and writes dates as ISO strings', () => {
+    expect(
+      redactForAudit({
+        password_changed: true,
+        at: new Date('2026-01-02T03:04:05Z'),
+        gone: undefined,
+      }),
+    ).toEqual({ password_changed: true, at: '2026-01-02T03:04:05.000Z' });
+  });
+});
+
+describe.each(await testDatabaseKinds())('the audit log on %s', (kind) => {
+  let t: TestApp;
+  let admin: SignedInUser;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    admin = await signedIn(t, 'admin');
+  });
+  afterAll(() => t.close());
+
+  const db = () => t.db.database.db;
+  const list = (query = '', session = admin.session) =>
+    injectAs(t.app, session, { url: `/api/v1/audit-log${query ? `?${query}` : ''}` });
+
+  describe('recordAudit', () => {
+    it('writes one row with actor, action, entity, before, after and address, minus secrets', async () => {
+      await recordAudit(db(), {
+        actor: { userId: admin.user.id, ip: '203.0.113.9' },
+        action: 'update',
+        entityType: 'terminal',
+        entityId: 42,
+        before: { name: 'Till 1', api_key_hash: 'deadbeef' },
+        after: { name: 'Till 2', api_key: 'tk_secret' },
+        at: new Date('2026-01-10T10:00:00Z'),
+      });
+      const rows = await auditRowsOf(t, 'terminal', '42');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        actor_user_id: admin.user.id,
+        action: 'update',
+        entity_type: 'terminal',
+        entity_id: '42',
+        before: { name: 'Till 1' },
+        after: { name: 'Till 2' },
+        ip: '203.0.113.9',
+      });
+      expect(new Date(rows[0]!.occurred_at).toISOString()).toBe('2026-01-10T10:00:00.000Z');
+    });
+
+    it('accepts a bare user id or no actor at all (system changes)', async () => {
+      await recordAudit(db(), {
+        actor: admin.user.id,
+        action: 'run',
+        entityType: 'job',
+        entityId: 'a',
+      });
+      await recordAudit(db(), { actor: null, action: 'run', entityType: 'job', entityId: 'b' });
+      expect((await auditRowsOf(t, 'job', 'a'))[0]).toMatchObject({
+        actor_user_id: admin.user.id,
+        ip: null,
+      });
+      expect((await auditRowsOf(t, 'job', 'b'))[0]).toMatchObject({ actor_user_id: null });
+    });
+
+    it('commits or rolls back with the change it records', async () => {
+      await expect(
+        db().transaction(async (tx) => {
+          await recordAudit(tx, {
+            actor: null,
+            action: 'create',
+            entityType: 'probe',
+            entityId: 1,
+          });
+          throw new Error('the change failed');
+        }),
+      ).rejects.toThrow('the change failed');
+      expect(await auditRowsOf(t, 'probe', 1)).toEqual([]);
+    });
+
+    it('refuses to update, delete or truncate audit rows', async () => {
+      await recordAudit(db(), { actor: null, action: 'create', entityType: 'fixed', entityId: 1 });
+      await expect(db().execute(sql`UPDATE audit_log SET action = 'forged'`)).rejects.toThrow();
+      await expect(db().execute(sql`DELETE FROM audit_log`)).rejects.toThrow();
+      await expect(db().execute(sql`TRUNCATE audit_log`)).rejects.toThrow();
+      expect(await auditRowsOf(t, 'fixed', 1)).toHaveLength(1);
+    });
+  });
+
+  describe('GET /audit-log', () => {
+    let actor: SignedInUser;
+    const entity = `probe${kind}`;
+
+    beforeAll(async () => {
+      actor = await signedIn(t, 'admin');
+      const at = (iso: string) => new Date(iso);
+      const write = (id: number, action: string, when: string, by: number | null) =>
+        recordAudit(db(), {
+          actor: by === null ? null : { userId: by, ip: '198.51.100.1' },
+          action,
+          entityType: entity,
+          entityId: id,
+          before: { n: id - 1 },
+          after: { n: id },
+          at: at(when),
+        });
+      await write(1, 'create', '2026-01-01T09:00:00Z', actor.user.id);
+      await write(1, 'update', '2026-01-02T09:00:00Z', actor.user.id);
+      await write(2, 'create', '2026-01-02T09:00:00Z', null);
+      await write(2, 'delete', '2026-01-03T23:30:00Z', actor.user.id);
+    });
+
+    const ids = (res: { json(): { data: { entity_id: string; action: string }[] } }) =>
+      res.json().data.map((e) => `${e.entity_id}:${e.action}`);
+
+    it('lists entries newest first, later rows first on a tie, with the actor’s name', async () => {
+      const res = await list(`entity_type=${entity}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().total).toBe(4);
+      expect(ids(res)).toEqual(['2:delete', '2:create', '1:update', '1:create']);
+      const first = auditEntrySchema.parse(res.json().data[0]);
+      expect(first).toMatchObject({
+        actor_user_id: actor.user.id,
+        actor_username: actor.user.username,
+        before: { n: 1 },
+        after: { n: 2 },
+        ip: '198.51.100.1',
+        occurred_at: '2026-01-03T23:30:00.000Z',
+      });
+    });
+
+    it('filters by entity, actor, action and a date range of whole days', async () => {
+      expect(ids(await list(`entity_type=${entity}&entity_id=1`))).toEqual([
+        '1:update',
+        '1:create',
+      ]);
+      expect(ids(await list(`entity_type=${entity}&actor_user_id=${actor.user.id}`))).toEqual([
+        '2:delete',
+        '1:update',
+        '1:create',
+      ]);
+      expect(ids(await list(`entity_type=${entity}&action=create`))).toEqual([
+        '2:create',
+        '1:create',
+      ]);
+      expect(
+        ids(await list(`entity_type=${entity}&date_from=2026-01-02&date_to=2026-01-03`)),
+      ).toEqual(['2:delete', '2:create', '1:update']);
+      expect(ids(await list(`entity_type=${entity}&date_to=2026-01-01`))).toEqual(['1:create']);
+    });
+
+    it('pages with page and page_size', async () => {
+      const second = await list(`entity_type=${entity}&page=2&page_size=10`);
+      expect(second.json()).toEqual({ data: [], total: 4 });
+    });
+
+    it('reads the date range in APP_TIMEZONE', async () => {
+      const shanghai = await createTestApp(kind, { APP_TIMEZONE: 'Asia/Shanghai' });
+      try {
+        const me = await signedIn(shanghai, 'admin');
+        await recordAudit(shanghai.db.database.db, {
+          actor: null,
+          action: 'create',
+          entityType: 'tz',
+          entityId: 1,
+          // 2026-01-04 07:30 in Shanghai
+          at: new Date('2026-01-03T23:30:00Z'),
+        });
+        const get = (q: string) =>
+          injectAs(shanghai.app, me.session, { url: `/api/v1/audit-log?entity_type=tz&${q}` });
+        expect((await get('date_from=2026-01-04&date_to=2026-01-04')).json().total).toBe(1);
+        expect((await get('date_to=2026-01-03')).json().total).toBe(0);
+      } finally {
+        await shanghai.close();
+      }
+    });
+
+    it('refuses bad filters', async () => {
+      for (const [query, field] of [
+        ['date_from=2026-13-01', 'date_from'],
+        ['date_from=2026-01-05&date_to=2026-01-04', 'date_to'],
+        ['actor_user_id=abc', 'actor_user_id'],
+        ['entity_type=Users%3B', 'entity_type'],
+        ['page_size=7', 'page_size'],
+      ]) {
+        const res = await list(query!);
+        expect(res.statusCode, query).toBe(400);
+        expect(res.json().code).toBe('QUERY_PARAM_INVALID');
+        expect(Object.keys(res.json().metadata), query).toEqual([field]);
+      }
+    });
+
+    it('is for admins only', async () => {
+      const roles = await oneOfEachRole(t);
+      for (const role of Object.keys(roles) as Role[]) {
+        const res = await list('', roles[role].session);
+        expect(res.statusCode, role).toBe(role === 'admin' ? 200 : 403);
+      }
+      expect((await t.app.inject({ url: '/api/v1/audit-log' })).statusCode).toBe(401);
+    });
+  });
+
+  it('writes nothing for a change the API refuses', async () => {
+    const before = await queryRows<{ n: number }>(
+      db(),
+      sql`SELECT count(*)::int AS n FROM audit_log`,
+    );
+    const res = await injectAs(t.app, admin.session, {
+      method: 'POST',
+      url: '/api/v1/users',
+      payload: { username: 'x', email: 'x', password: 'x', type: 'admin', status: 'active' },
+    });
+    expect(res.statusCode).toBe(400);
+    const after = await queryRows<{ n: number }>(
+      db(),
+      sql`SELECT count(*)::int AS n FROM audit_log`,
+    );
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+});

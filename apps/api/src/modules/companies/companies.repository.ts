@@ -1,0 +1,141 @@
+import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { Company, Status } from '@app/contract';
+import type { Executor, Tx } from '../../db/client';
+import { companies } from '../../db/schema';
+import type { TenantScope } from '../../lib/scope';
+import { iso } from '../../lib/numbers';
+import type { CompanyRow } from '../ledger/ledger.repository';
+
+/** A `%…%` ILIKE pattern matching `text` literally (its own % _ and \\ escaped). */
+export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** The companies a scope may see, as a condition inside the query (DESIGN 2). */
+export function companyScope(scope: TenantScope): SQL | undefined {
+  switch (scope.kind) {
+    case 'all':
+      return undefined;
+    case 'company':
+    case 'self':
+      return eq(companies.id, scope.companyId);
+    case 'merchant':
+      return sql`false`;
+  }
+}
+
+export function toCompany(row: CompanyRow): Company {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    status: row.status as Status,
+    monthly_reset_day: row.monthlyResetDay,
+    init_token: row.initToken,
+    init_token_next_month: row.initTokenNextMonth,
+    employee_monthly_tokens: row.employeeMonthlyTokens,
+    token_balance: row.tokenBalance,
+    token_month: row.tokenMonth,
+    next_reset_at: iso(row.nextResetAt),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export async function insertCompany(
+  tx: Tx,
+  values: {
+    code: string;
+    name: string;
+    status: Status;
+    monthlyResetDay: number;
+    initToken: number;
+    employeeMonthlyTokens: number;
+    tokenMonth: string;
+    nextResetAt: Date;
+    at: Date;
+  },
+): Promise<CompanyRow> {
+  const { at, ...rest } = values;
+  const [row] = await tx
+    .insert(companies)
+    .values({ ...rest, createdAt: at, updatedAt: at })
+    .returning();
+  return row!;
+}
+
+export async function findCompany(
+  executor: Executor,
+  scope: TenantScope,
+  id: number,
+): Promise<CompanyRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(companies)
+    .where(and(eq(companies.id, id), companyScope(scope)));
+  return row;
+}
+
+/** Locks a company row against resets and distributions while, e.g., an employee joins it. */
+export async function shareLockCompany(
+  tx: Tx,
+  scope: TenantScope,
+  id: number,
+): Promise<CompanyRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(companies)
+    .where(and(eq(companies.id, id), companyScope(scope)))
+    .for('share');
+  return row;
+}
+
+export async function findCompanies(
+  executor: Executor,
+  scope: TenantScope,
+  query: {
+    status?: Status | undefined;
+    search?: string | undefined;
+    page: number;
+    pageSize: number;
+  },
+): Promise<{ rows: CompanyRow[]; total: number }> {
+  const pattern = query.search ? likePattern(query.search) : undefined;
+  const where = and(
+    companyScope(scope),
+    query.status ? eq(companies.status, query.status) : undefined,
+    pattern ? or(ilike(companies.code, pattern), ilike(companies.name, pattern)) : undefined,
+  );
+  const rows = await executor
+    .select()
+    .from(companies)
+    .where(where)
+    .orderBy(desc(companies.id))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  const [total] = await executor.select({ n: count() }).from(companies).where(where);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function updateCompany(
+  executor: Executor,
+  scope: TenantScope,
+  id: number,
+  values: Partial<
+    Pick<
+      CompanyRow,
+      | 'name'
+      | 'status'
+      | 'monthlyResetDay'
+      | 'initToken'
+      | 'initTokenNextMonth'
+      | 'employeeMonthlyTokens'
+      | 'nextResetAt'
+    >
+  > & { updatedAt: Date },
+): Promise<CompanyRow | undefined> {
+  const [row] = await executor
+    .update(companies)
+    .set(values)
+    .where(and(eq(companies.id, id), companyScope(scope)))
+    .returning();
+  return row;
+}

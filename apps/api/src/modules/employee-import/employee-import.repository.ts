@@ -1,0 +1,114 @@
+import { sql } from 'drizzle-orm';
+import type { Status } from '@app/contract';
+import { queryRows, type Executor, type Tx } from '../../db/client';
+import { toInt } from '../../lib/numbers';
+
+/** Every employee of a company, deleted ones too (their staff numbers stay reserved). */
+export interface ImportExistingEmployee {
+  id: number;
+  employee_id: string;
+  email: string | null;
+  name: string | null;
+  status: Status;
+  deleted: boolean;
+}
+
+export async function findCompanyEmployeesForImport(
+  executor: Executor,
+  companyId: number,
+): Promise<ImportExistingEmployee[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    executor,
+    sql`SELECT id, employee_id, email, name, status, deleted_at IS NOT NULL AS deleted
+          FROM employees WHERE company_id = ${companyId} ORDER BY id`,
+  );
+  return rows.map((r) => ({
+    id: toInt(r.id),
+    employee_id: r.employee_id as string,
+    email: r.email as string | null,
+    name: r.name as string | null,
+    status: r.status as Status,
+    deleted: r.deleted === true || r.deleted === 't',
+  }));
+}
+
+/** Which of these emails (lower-cased) live employees of other companies use. */
+export async function findEmailsUsedElsewhere(
+  executor: Executor,
+  companyId: number,
+  emails: string[],
+): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await queryRows<{ email: string }>(
+    executor,
+    sql`SELECT DISTINCT lower(e.email) AS email
+          FROM employees e
+         WHERE e.company_id <> ${companyId} AND e.deleted_at IS NULL AND e.email IS NOT NULL
+           AND lower(e.email) IN (
+             SELECT jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))`,
+  );
+  return new Set(rows.map((r) => r.email));
+}
+
+/** Serialises imports of one company, so two files cannot classify against the same state. */
+export async function lockCompanyImports(tx: Tx, companyId: number): Promise<void> {
+  await queryRows(tx, sql`SELECT pg_advisory_xact_lock(727002, ${companyId % 2147483647}::int)`);
+}
+
+export interface NewImportedEmployee {
+  employee_id: string;
+  email: string | null;
+  name: string | null;
+  status: Status;
+}
+
+/** Inserts every new employee in one statement, into the company's current token month. */
+export async function insertImportedEmployees(
+  tx: Tx,
+  companyId: number,
+  tokenMonth: string,
+  rows: NewImportedEmployee[],
+  at: Date,
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await queryRows<{ id: unknown }>(
+    tx,
+    sql`INSERT INTO employees (company_id, employee_id, name, email, status, token_month,
+                               created_at, updated_at)
+        SELECT ${companyId}, x.employee_id, x.name, x.email, x.status, ${tokenMonth},
+               ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+               AS x(employee_id text, name text, email text, status text)
+        RETURNING id`,
+  );
+  return inserted.length;
+}
+
+export interface ImportedEmployeeChange {
+  id: number;
+  /** Null keeps the current value (an empty cell). */
+  email: string | null;
+  name: string | null;
+  status: Status;
+}
+
+/** Applies every change in one statement; rows whose values are already those are left alone. */
+export async function updateImportedEmployees(
+  tx: Tx,
+  companyId: number,
+  rows: ImportedEmployeeChange[],
+  at: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await queryRows(
+    tx,
+    sql`UPDATE employees e
+           SET name = coalesce(x.name, e.name), email = coalesce(x.email, e.email),
+               status = x.status, updated_at = ${at.toISOString()}::timestamptz
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+               AS x(id bigint, name text, email text, status text)
+         WHERE e.id = x.id AND e.company_id = ${companyId} AND e.deleted_at IS NULL
+           AND (e.name, e.email, e.status) IS DISTINCT FROM
+               (coalesce(x.name, e.name), coalesce(x.email, e.email), x.status)`,
+  );
+}

@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { stringify } from 'csv-stringify/sync';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  EMPLOYEE_CSV_COLUMNS,
+  EMPLOYEE_IMPORT_MAX_BYTES,
+  dataOf,
+  employeeImportPreviewSchema,
+  employeeImportResultSchema,
+  errorEnvelopeSchema,
+} from '@app/contract';
+import { AppError } from '../../lib/app-error';
+import { auditActorOf } from '../../lib/audit';
+import { scopeOf } from '../../lib/scope';
+import { currentUser, requirePermission } from '../../plugins/auth';
+import { importEmployees, previewEmployeeImport } from './employee-import.service';
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  413: errorEnvelopeSchema,
+  415: errorEnvelopeSchema,
+};
+
+const MAX_MB = EMPLOYEE_IMPORT_MAX_BYTES / (1024 * 1024);
+
+/** The header row and one example row (decision 0008). */
+export const EMPLOYEE_CSV_TEMPLATE = stringify(
+  [[...EMPLOYEE_CSV_COLUMNS], ['E0001', 'jane.doe@example.com', 'Jane Doe', 'active']],
+  { record_delimiter: 'windows' },
+);
+
+const fileRequired = () => new AppError('BODY_INVALID', { metadata: { file: 'v.file_required' } });
+
+/** The uploaded `file` part, read whole (it is capped at EMPLOYEE_IMPORT_MAX_BYTES). */
+async function readUpload(request: FastifyRequest): Promise<{ buffer: Buffer; name: string }> {
+  try {
+    const part = await request.file();
+    if (!part || part.fieldname !== 'file') throw fileRequired();
+    return { buffer: await part.toBuffer(), name: part.filename };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError('FILE_TOO_LARGE', {
+        message: `The file is larger than ${MAX_MB} MB; split it into smaller files.`,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/** /api/v1/employees/import: the employee CSV, previewed and applied, and its template. */
+export default async function employeeImportRoutes(app: FastifyInstance) {
+  // Scoped to these routes: only the import reads multipart bodies.
+  await app.register(multipart, {
+    limits: { fileSize: EMPLOYEE_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 },
+  });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/template',
+    {
+      preHandler: requirePermission('employees.import'),
+      schema: {
+        tags: ['employees'],
+        summary: 'The employee CSV template (text/csv): the header row and one example row',
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="employees-template.csv"')
+        .send(EMPLOYEE_CSV_TEMPLATE),
+  );
+
+  r.post(
+    '/preview',
+    {
+      preHandler: requirePermission('employees.import'),
+      schema: {
+        tags: ['employees'],
+        summary: 'Classify each row of an employee CSV (multipart `file`); nothing is written',
+        consumes: ['multipart/form-data'],
+        response: { 200: dataOf(employeeImportPreviewSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { buffer } = await readUpload(request);
+      return {
+        data: await previewEmployeeImport(app.deps, scopeOf(currentUser(request)), buffer),
+      };
+    },
+  );
+
+  r.post(
+    '/',
+    {
+      preHandler: requirePermission('employees.import'),
+      schema: {
+        tags: ['employees'],
+        summary: 'Import an employee CSV in one transaction; invalid rows are rejected and counted',
+        consumes: ['multipart/form-data'],
+        response: { 200: dataOf(employeeImportResultSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { buffer, name } = await readUpload(request);
+      return {
+        data: await importEmployees(
+          app.deps,
+          scopeOf(currentUser(request)),
+          buffer,
+          auditActorOf(request),
+          name || null,
+        ),
+      };
+    },
+  );
+}

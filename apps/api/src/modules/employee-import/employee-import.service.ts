@@ -1,0 +1,211 @@
+import type {
+  EmployeeImportPreview,
+  EmployeeImportResult,
+  EmployeeImportRow,
+  EmployeeImportSummary,
+  Status,
+} from '@app/contract';
+import type { Executor } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { ServiceDeps } from '../../lib/deps';
+import type { TenantScope } from '../../lib/scope';
+import { inTransaction } from '../../lib/transaction';
+import { shareLockCompany } from '../companies/companies.repository';
+import { parseEmployeeCsv, type ParsedEmployeeRow } from './employee-import.csv';
+import {
+  findCompanyEmployeesForImport,
+  findEmailsUsedElsewhere,
+  insertImportedEmployees,
+  lockCompanyImports,
+  updateImportedEmployees,
+  type ImportExistingEmployee,
+} from './employee-import.repository';
+
+/** Imports act on the company admin's own company (only company admins hold employees.import). */
+function importCompany(scope: TenantScope): number {
+  if (scope.kind !== 'company') throw new AppError('PERMISSION_DENIED');
+  return scope.companyId;
+}
+
+/**
+ * Decides what each row does (decision 0008), checking the file against itself and the database:
+ * a staff number or email seen on an earlier line is `v.duplicate_in_file`; a staff number of a
+ * deleted employee, or an email of another employee of this company or of another company, is
+ * invalid with the duplicate code the create form would get. Existing active employees the file
+ * does not name (on any line, valid or not) are deactivated.
+ */
+export function classifyRows(
+  parsed: ParsedEmployeeRow[],
+  existing: ImportExistingEmployee[],
+  emailsElsewhere: Set<string>,
+): EmployeeImportRow[] {
+  const byStaffNumber = new Map(existing.map((e) => [e.employee_id, e]));
+  const liveByEmail = new Map(
+    existing.filter((e) => !e.deleted && e.email).map((e) => [e.email!.toLowerCase(), e]),
+  );
+  const seenStaffNumbers = new Set<string>();
+  const seenEmails = new Set<string>();
+  const rows: EmployeeImportRow[] = parsed.map((row) => {
+    const errors = { ...row.errors };
+    const current = byStaffNumber.get(row.employee_id);
+    if (row.employee_id !== '') {
+      if (seenStaffNumbers.has(row.employee_id)) errors.employee_id ??= 'v.duplicate_in_file';
+      seenStaffNumbers.add(row.employee_id);
+    }
+    if (current?.deleted) errors.employee_id ??= 'EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY';
+    if (row.email && !errors.email) {
+      const email = row.email.toLowerCase();
+      const holder = liveByEmail.get(email);
+      if (seenEmails.has(email)) errors.email = 'v.duplicate_in_file';
+      else if (emailsElsewhere.has(email)) errors.email = 'EMAIL_EXISTING_IN_OTHER_COMPANY';
+      else if (holder && holder.employee_id !== row.employee_id) {
+        errors.email = 'EMAIL_EXISTING_IN_THIS_COMPANY';
+      }
+      seenEmails.add(email);
+    }
+    const isInvalid = Object.keys(errors).length > 0;
+    const live = current && !current.deleted ? current : undefined;
+    return {
+      line: row.line,
+      id: isInvalid ? null : (live?.id ?? null),
+      employee_id: row.employee_id,
+      email: row.email,
+      name: row.name,
+      status: row.status,
+      action: isInvalid
+        ? 'invalid'
+        : !live
+          ? 'create'
+          : row.status === 'inactive'
+            ? 'deactivate'
+            : 'override',
+      ...(isInvalid ? { errors } : {}),
+    };
+  });
+  for (const employee of existing) {
+    if (employee.deleted || employee.status !== 'active') continue;
+    if (seenStaffNumbers.has(employee.employee_id)) continue;
+    rows.push({
+      line: null,
+      id: employee.id,
+      employee_id: employee.employee_id,
+      email: employee.email,
+      name: employee.name,
+      status: 'inactive',
+      action: 'deactivate',
+    });
+  }
+  return rows;
+}
+
+function summarise(rows: EmployeeImportRow[]): EmployeeImportSummary {
+  const summary: EmployeeImportSummary = { create: 0, override: 0, deactivate: 0, invalid: 0 };
+  for (const row of rows) summary[row.action] += 1;
+  return summary;
+}
+
+async function classifyFile(
+  executor: Executor,
+  companyId: number,
+  parsed: ParsedEmployeeRow[],
+): Promise<EmployeeImportRow[]> {
+  const existing = await findCompanyEmployeesForImport(executor, companyId);
+  const emails = [
+    ...new Set(parsed.flatMap((r) => (r.email && !r.errors.email ? [r.email.toLowerCase()] : []))),
+  ];
+  const elsewhere = await findEmailsUsedElsewhere(executor, companyId, emails);
+  return classifyRows(parsed, existing, elsewhere);
+}
+
+/** What importing the file would do, row by row; nothing is written. */
+export async function previewEmployeeImport(
+  { database }: ServiceDeps,
+  scope: TenantScope,
+  file: Buffer,
+): Promise<EmployeeImportPreview> {
+  const companyId = importCompany(scope);
+  const parsed = parseEmployeeCsv(file);
+  const rows = await classifyFile(database.db, companyId, parsed);
+  return { rows, summary: summarise(rows) };
+}
+
+/**
+ * Applies the file as the preview classified it, in one transaction with a few set-based
+ * statements (not one per row); invalid rows are rejected and counted (partial success). New
+ * employees join the company's current token month. One audit row records the import.
+ */
+export async function importEmployees(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  file: Buffer,
+  actor: AuditActor | null = null,
+  fileName: string | null = null,
+): Promise<EmployeeImportResult> {
+  const companyId = importCompany(scope);
+  const parsed = parseEmployeeCsv(file);
+  return inTransaction(deps.database, async (tx) => {
+    // Shared lock: waits out a running reset, so new employees join the month it opened.
+    const company = await shareLockCompany(tx, scope, companyId);
+    if (!company) throw new AppError('RECORD_NOT_FOUND');
+    await lockCompanyImports(tx, companyId);
+    const rows = await classifyFile(tx, companyId, parsed);
+    const at = deps.clock.now();
+    const status = (row: EmployeeImportRow) => row.status as Status;
+    const created = await insertImportedEmployees(
+      tx,
+      companyId,
+      company.tokenMonth,
+      rows
+        .filter((r) => r.action === 'create')
+        .map((r) => ({
+          employee_id: r.employee_id,
+          email: r.email,
+          name: r.name,
+          status: status(r),
+        })),
+      at,
+    );
+    const changes = rows.filter((r) => r.action === 'override' || r.action === 'deactivate');
+    await updateImportedEmployees(
+      tx,
+      companyId,
+      changes.map((r) => ({
+        id: r.id!,
+        // Missing employees (line null) keep their name and email; only the status changes.
+        email: r.line === null ? null : r.email,
+        name: r.line === null ? null : r.name,
+        status: status(r),
+      })),
+      at,
+    );
+    const rejected = rows.filter((r) => r.action === 'invalid');
+    const result: EmployeeImportResult = {
+      created,
+      updated: rows.filter((r) => r.action === 'override').length,
+      deactivated: rows.filter((r) => r.action === 'deactivate').length,
+      rejected: rejected.length,
+      rejected_rows: rejected.map((r) => ({
+        line: r.line!,
+        employee_id: r.employee_id,
+        errors: r.errors ?? {},
+      })),
+    };
+    await recordAudit(tx, {
+      actor,
+      action: 'import',
+      entityType: 'employee',
+      entityId: null,
+      after: {
+        company_id: companyId,
+        file_name: fileName,
+        created: result.created,
+        updated: result.updated,
+        deactivated: result.deactivated,
+        rejected: result.rejected,
+      },
+      at,
+    });
+    return result;
+  });
+}

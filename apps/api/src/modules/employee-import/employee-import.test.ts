@@ -1,0 +1,392 @@
+import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  EMPLOYEE_IMPORT_MAX_BYTES,
+  EMPLOYEE_IMPORT_MAX_ROWS,
+  type Company,
+  type EmployeeImportRow,
+} from '@app/contract';
+import { createTestApp, type TestApp } from '../../../test/app';
+import { injectAs } from '../../../test/auth';
+import { testDatabaseKinds } from '../../../test/databases';
+import { assertLedgerInvariants } from '../../../test/invariants';
+import { newCompany, signedIn, type SignedInUser } from '../../../test/management';
+import { queryRows } from '../../db/client';
+
+/** A multipart/form-data body holding one file part, as a browser sends it. */
+function multipart(content: string | Buffer, field = 'file', filename = 'employees.csv') {
+  const boundary = `----vitest${crypto.randomBytes(8).toString('hex')}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
+        'Content-Type: text/csv\r\n\r\n',
+    ),
+    typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+interface StoredEmployee {
+  id: number;
+  employee_id: string;
+  name: string | null;
+  email: string | null;
+  status: string;
+  token_month: string;
+  deleted: boolean;
+}
+
+describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => {
+  let t: TestApp;
+  let admin: SignedInUser;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    admin = await signedIn(t, 'admin');
+  });
+  afterAll(() => t.close());
+
+  const db = () => t.db.database.db;
+
+  /** A company of its own for each test, with its admin signed in. */
+  async function companyWithAdmin(): Promise<{ company: Company; as: SignedInUser }> {
+    const company = await newCompany(t);
+    return { company, as: await signedIn(t, 'company_admin', { companyId: company.id }) };
+  }
+
+  const upload = (
+    who: SignedInUser,
+    path: '/preview' | '',
+    content: string | Buffer,
+    field?: string,
+  ) =>
+    injectAs(t.app, who.session, {
+      method: 'POST',
+      url: `/api/v1/employees/import${path}`,
+      ...multipart(content, field),
+    });
+
+  const createEmployee = async (who: SignedInUser, body: Record<string, unknown>) => {
+    const res = await injectAs(t.app, who.session, {
+      method: 'POST',
+      url: '/api/v1/employees',
+      payload: { status: 'active', ...body },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as { id: number };
+  };
+
+  const employeesOf = (companyId: number) =>
+    queryRows<StoredEmployee>(
+      db(),
+      sql`SELECT id::int AS id, employee_id, name, email, status, token_month,
+                 deleted_at IS NOT NULL AS deleted
+            FROM employees WHERE company_id = ${companyId} ORDER BY id`,
+    );
+
+  /** A company with one employee in each state a file can meet, and a file that meets them all. */
+  async function mixedProgramme() {
+    // Emails are unique per programme: another company's addresses would collide.
+    const tag = crypto.randomBytes(3).toString('hex');
+    const { company, as } = await companyWithAdmin();
+    const elsewhere = await companyWithAdmin();
+    await createEmployee(elsewhere.as, {
+      employee_id: 'X001',
+      email: `taken@elsewhere-${tag}.example`,
+    });
+    const keep = await createEmployee(as, { employee_id: 'KEEP', name: 'Old name' });
+    const same = await createEmployee(as, {
+      employee_id: 'SAME',
+      name: 'Same',
+      email: `same@acme-${tag}.example`,
+    });
+    const off = await createEmployee(as, { employee_id: 'OFF', name: 'Leaving' });
+    const gone = await createEmployee(as, {
+      employee_id: 'GONE',
+      email: `gone@acme-${tag}.example`,
+    });
+    const idle = await createEmployee(as, { employee_id: 'IDLE', status: 'inactive' });
+    const deleted = await createEmployee(as, { employee_id: 'DELETED' });
+    await injectAs(t.app, as.session, { method: 'DELETE', url: `/api/v1/employees/${deleted.id}` });
+    const file = [
+      'employee_id,email,name,status',
+      'KEEP,,New name,active', // 2 override (name changes, email kept)
+      `SAME,same@acme-${tag}.example,Same,active`, // 3 override with nothing to change
+      'OFF,,,inactive', // 4 deactivate
+      `NEW1,new1@acme-${tag}.example,New One,`, // 5 create, status defaults to active
+      'NEW2,,New Two,inactive', // 6 create, inactive
+      `NEW1,other@acme-${tag}.example,Again,active`, // 7 invalid: staff number repeated
+      `NEW3,NEW1@acme-${tag}.example,,`, // 8 invalid: email repeated
+      `NEW4,taken@Elsewhere-${tag}.example,,`, // 9 invalid: email of another company
+      `NEW5,gone@acme-${tag}.example,,`, // 10 invalid: email of another employee here
+      'DELETED,,,', // 11 invalid: a deleted employee's staff number stays reserved
+      'E,bad-email,,sometimes', // 12 invalid: three reasons
+    ].join('\r\n');
+    return { company, as, elsewhere, keep, same, off, gone, idle, file, tag };
+  }
+
+  it('serves a template with the header row and one example row, which previews as one creation', async () => {
+    const { as } = await companyWithAdmin();
+    const res = await injectAs(t.app, as.session, { url: '/api/v1/employees/import/template' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['content-disposition']).toContain('employees-template.csv');
+    expect(res.body.split('\r\n')).toEqual([
+      'employee_id,email,name,status',
+      'E0001,jane.doe@example.com,Jane Doe,active',
+      '',
+    ]);
+    const preview = await upload(as, '/preview', res.body);
+    expect(preview.json().data.summary).toEqual({
+      create: 1,
+      override: 0,
+      deactivate: 0,
+      invalid: 0,
+    });
+  });
+
+  it('previews each row as create, override, deactivate or invalid with its reasons, writing nothing', async () => {
+    const p = await mixedProgramme();
+    const before = await employeesOf(p.company.id);
+    const res = await upload(p.as, '/preview', p.file);
+    expect(res.statusCode, res.body).toBe(200);
+    const { rows, summary } = res.json().data as {
+      rows: EmployeeImportRow[];
+      summary: Record<string, number>;
+    };
+    const byLine = (line: number | null) => rows.filter((r) => r.line === line);
+    expect(rows.map((r) => [r.line, r.employee_id, r.action])).toEqual([
+      [2, 'KEEP', 'override'],
+      [3, 'SAME', 'override'],
+      [4, 'OFF', 'deactivate'],
+      [5, 'NEW1', 'create'],
+      [6, 'NEW2', 'create'],
+      [7, 'NEW1', 'invalid'],
+      [8, 'NEW3', 'invalid'],
+      [9, 'NEW4', 'invalid'],
+      [10, 'NEW5', 'invalid'],
+      [11, 'DELETED', 'invalid'],
+      [12, 'E', 'invalid'],
+      [null, 'GONE', 'deactivate'],
+    ]);
+    expect(byLine(2)[0]).toMatchObject({ id: p.keep.id, name: 'New name', email: null });
+    expect(byLine(5)[0]).toMatchObject({
+      id: null,
+      status: 'active',
+      email: `new1@acme-${p.tag}.example`,
+    });
+    expect(rows.slice(5, 11).map((r) => r.errors)).toEqual([
+      { employee_id: 'v.duplicate_in_file' },
+      { email: 'v.duplicate_in_file' },
+      { email: 'EMAIL_EXISTING_IN_OTHER_COMPANY' },
+      { email: 'EMAIL_EXISTING_IN_THIS_COMPANY' },
+      { employee_id: 'EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY' },
+      { employee_id: 'v.employee_id_min', email: 'v.email_invalid', status: 'v.invalid' },
+    ]);
+    expect(byLine(null)[0]).toMatchObject({
+      id: p.gone.id,
+      status: 'inactive',
+      email: `gone@acme-${p.tag}.example`,
+    });
+    // IDLE is already inactive: nothing to do, so it is not listed.
+    expect(rows.some((r) => r.employee_id === 'IDLE')).toBe(false);
+    expect(summary).toEqual({ create: 2, override: 2, deactivate: 2, invalid: 6 });
+    expect(await employeesOf(p.company.id)).toEqual(before);
+  });
+
+  it('imports the same classification in one go, rejecting the invalid rows with their counts', async () => {
+    const p = await mixedProgramme();
+    const otherBefore = await employeesOf(p.elsewhere.company.id);
+    const res = await upload(p.as, '', p.file);
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json().data;
+    expect(result).toMatchObject({ created: 2, updated: 2, deactivated: 2, rejected: 6 });
+    expect(result.rejected_rows.map((r: { line: number }) => r.line)).toEqual([
+      7, 8, 9, 10, 11, 12,
+    ]);
+    const after = new Map((await employeesOf(p.company.id)).map((e) => [e.employee_id, e]));
+    expect(after.get('KEEP')).toMatchObject({ name: 'New name', status: 'active' });
+    expect(after.get('SAME')).toMatchObject({ name: 'Same', email: `same@acme-${p.tag}.example` });
+    expect(after.get('OFF')).toMatchObject({ name: 'Leaving', status: 'inactive' });
+    expect(after.get('GONE')).toMatchObject({
+      email: `gone@acme-${p.tag}.example`,
+      status: 'inactive',
+    });
+    expect(after.get('IDLE')).toMatchObject({ status: 'inactive' });
+    expect(after.get('NEW1')).toMatchObject({
+      name: 'New One',
+      email: `new1@acme-${p.tag}.example`,
+      status: 'active',
+      token_month: p.company.token_month,
+    });
+    expect(after.get('NEW2')).toMatchObject({
+      status: 'inactive',
+      token_month: p.company.token_month,
+    });
+    expect(after.has('NEW3')).toBe(false);
+    expect(after.has('E')).toBe(false);
+    // Another company's employees are untouched.
+    expect(await employeesOf(p.elsewhere.company.id)).toEqual(otherBefore);
+    // One audit row for the whole import, with its counts.
+    const audit = await queryRows<{ actor_user_id: number; after: Record<string, unknown> }>(
+      db(),
+      sql`SELECT actor_user_id::int AS actor_user_id, after FROM audit_log
+           WHERE action = 'import' AND entity_type = 'employee'
+             AND after->>'company_id' = ${String(p.company.id)}`,
+    );
+    expect(audit).toEqual([
+      {
+        actor_user_id: p.as.user.id,
+        after: {
+          company_id: p.company.id,
+          file_name: 'employees.csv',
+          created: 2,
+          updated: 2,
+          deactivated: 2,
+          rejected: 6,
+        },
+      },
+    ]);
+    // Previewed again: NEW1 and NEW2 now exist, GONE is already inactive so no longer listed.
+    const again = (await upload(p.as, '/preview', p.file)).json().data.summary;
+    expect(again).toEqual({ create: 0, override: 3, deactivate: 2, invalid: 6 });
+    await assertLedgerInvariants(db());
+  });
+
+  it('reads a UTF-8 BOM, CRLF line ends and quoted fields with commas, quotes and newlines', async () => {
+    const { company, as } = await companyWithAdmin();
+    const file =
+      '\uFEFFEMPLOYEE_ID,Name,Email\r\n' +
+      '"Q001","Lovelace, Ada","ada@q.example"\r\n' +
+      'Q002,"Grace ""Amazing""\r\nHopper",\r\n' +
+      'Q003,"Zoë Ñúñez",\r\n';
+    const res = await upload(as, '', file);
+    expect(res.json().data).toMatchObject({ created: 3, rejected: 0 });
+    expect((await employeesOf(company.id)).map((e) => [e.employee_id, e.name, e.email])).toEqual([
+      ['Q001', 'Lovelace, Ada', 'ada@q.example'],
+      ['Q002', 'Grace "Amazing"\r\nHopper', null],
+      ['Q003', 'Zoë Ñúñez', null],
+    ]);
+  });
+
+  it('refuses each bad file with a clear code', async () => {
+    const { as } = await companyWithAdmin();
+    const cases: [string | Buffer, number, string, RegExp?][] = [
+      ['', 400, 'EMPTY_FILE'],
+      ['employee_id,email,name,status\r\n', 400, 'EMPTY_FILE'],
+      [
+        Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 0x08, 0]),
+        400,
+        'FILE_INVALID',
+        /binary/,
+      ],
+      [Buffer.from('employee_id,name\nE001,Fran\xe7ois\n', 'latin1'), 400, 'FILE_INVALID', /UTF-8/],
+      ['name,email\nAda,ada@x.example\n', 400, 'FILE_INVALID', /employee_id/],
+      ['employee_id,phone\nE001,123\n', 400, 'FILE_INVALID', /phone/],
+      [Buffer.alloc(EMPLOYEE_IMPORT_MAX_BYTES + 1, 'a'), 413, 'FILE_TOO_LARGE', /5 MB/],
+      [
+        [
+          'employee_id',
+          ...Array.from({ length: EMPLOYEE_IMPORT_MAX_ROWS + 1 }, (_, i) => `R${i}`),
+        ].join('\n'),
+        413,
+        'FILE_TOO_LARGE',
+        new RegExp(String(EMPLOYEE_IMPORT_MAX_ROWS)),
+      ],
+    ];
+    for (const [content, status, code, message] of cases) {
+      for (const path of ['/preview', ''] as const) {
+        const res = await upload(as, path, content);
+        expect(res.statusCode, `${code} ${res.body.slice(0, 200)}`).toBe(status);
+        expect(res.json().code).toBe(code);
+        if (message) expect(res.json().message).toMatch(message);
+      }
+    }
+    const noFile = await upload(as, '/preview', 'employee_id\nE001\n', 'attachment');
+    expect(noFile.json()).toMatchObject({
+      code: 'BODY_INVALID',
+      metadata: { file: 'Please select a file' },
+    });
+    const json = await injectAs(t.app, as.session, {
+      method: 'POST',
+      url: '/api/v1/employees/import/preview',
+      payload: { file: 'employee_id\nE001' },
+    });
+    expect(json.statusCode).toBe(415);
+  });
+
+  it('is for company admins only', async () => {
+    for (const path of ['/preview', ''] as const) {
+      expect((await upload(admin, path, 'employee_id\nE001\n')).statusCode).toBe(403);
+    }
+    const template = await injectAs(t.app, admin.session, {
+      url: '/api/v1/employees/import/template',
+    });
+    expect(template.statusCode).toBe(403);
+  });
+
+  it('imports a 10,000-row file in one go, and re-imports it as overrides', async () => {
+    const { company, as } = await companyWithAdmin();
+    const lines = ['employee_id,email,name,status'];
+    for (let i = 0; i < 10_000; i += 1) {
+      const n = String(i).padStart(5, '0');
+      lines.push(
+        `B${n},${i % 2 === 0 ? `b${n}@bulk.example` : ''},"Bulk, ${n}",${i % 10 === 9 ? 'inactive' : 'active'}`,
+      );
+    }
+    const file = lines.join('\r\n');
+    const res = await upload(as, '', file);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.json().data).toMatchObject({
+      created: 10_000,
+      updated: 0,
+      deactivated: 0,
+      rejected: 0,
+    });
+    const [counts] = await queryRows<{ n: number; inactive: number; emails: number }>(
+      db(),
+      sql`SELECT count(*)::int AS n, count(*) FILTER (WHERE status = 'inactive')::int AS inactive,
+                 count(email)::int AS emails
+            FROM employees WHERE company_id = ${company.id}`,
+    );
+    expect(counts).toEqual({ n: 10_000, inactive: 1_000, emails: 5_000 });
+    const sample = await queryRows<StoredEmployee>(
+      db(),
+      sql`SELECT employee_id, name, email, status, token_month FROM employees
+           WHERE company_id = ${company.id} AND employee_id IN ('B00000', 'B04321', 'B09999')
+           ORDER BY employee_id`,
+    );
+    expect(sample).toEqual([
+      {
+        employee_id: 'B00000',
+        name: 'Bulk, 00000',
+        email: 'b00000@bulk.example',
+        status: 'active',
+        token_month: company.token_month,
+      },
+      {
+        employee_id: 'B04321',
+        name: 'Bulk, 04321',
+        email: null,
+        status: 'active',
+        token_month: company.token_month,
+      },
+      {
+        employee_id: 'B09999',
+        name: 'Bulk, 09999',
+        email: null,
+        status: 'inactive',
+        token_month: company.token_month,
+      },
+    ]);
+    const again = await upload(as, '', file);
+    expect(again.json().data).toMatchObject({
+      created: 0,
+      updated: 9_000,
+      deactivated: 1_000,
+      rejected: 0,
+    });
+  });
+});

@@ -1,0 +1,245 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Employee, Status } from '@app/contract';
+import type { Executor, Tx } from '../../db/client';
+import { queryRows } from '../../db/client';
+import { employees } from '../../db/schema';
+import { iso, toInt, toIntOrNull } from '../../lib/numbers';
+import type { TenantScope } from '../../lib/scope';
+import { likePattern } from '../companies/companies.repository';
+import type { EmployeeRow } from '../ledger/ledger.repository';
+
+/**
+ * The live employees a scope may see, as a condition on the alias `e` inside the query. Deleted
+ * employees (decision 0008) are outside every scope: not found, like another company's.
+ */
+function employeeScope(scope: TenantScope): SQL {
+  switch (scope.kind) {
+    case 'all':
+      return sql`e.deleted_at IS NULL`;
+    case 'company':
+      return sql`e.deleted_at IS NULL AND e.company_id = ${scope.companyId}`;
+    case 'self':
+      return sql`e.deleted_at IS NULL AND e.company_id = ${scope.companyId}
+        AND e.employee_id = ${scope.employeeId}`;
+    case 'merchant':
+      return sql`false`;
+  }
+}
+
+interface EmployeeViewRow {
+  id: unknown;
+  company_id: unknown;
+  employee_id: string;
+  name: string | null;
+  email: string | null;
+  status: Status;
+  available_tokens: unknown;
+  monthly_tokens: unknown;
+  token_month: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  issued_tokens: unknown;
+  consumed_tokens: unknown;
+}
+
+const toEmployee = (r: EmployeeViewRow): Employee => ({
+  id: toInt(r.id),
+  company_id: toInt(r.company_id),
+  employee_id: r.employee_id,
+  name: r.name,
+  email: r.email,
+  status: r.status,
+  available_tokens: toInt(r.available_tokens),
+  consumed_tokens: toInt(r.consumed_tokens),
+  issued_tokens: toInt(r.issued_tokens),
+  token_month: r.token_month,
+  monthly_tokens: toIntOrNull(r.monthly_tokens),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+/**
+ * The current token month of the employee `e` (decision 0008): `issued` is what reached the wallet
+ * in it (distributions and the renewal); `consumed` is what its orders took in it, less what was
+ * refunded of those same orders. A refund landing this month for an order of an earlier month
+ * goes back to `available` but is not subtracted here, so `consumed` never goes below zero.
+ */
+export const EMPLOYEE_MONTH_TOTALS = sql`
+    SELECT coalesce(sum(t.amount) FILTER (
+             WHERE t.event IN ('employee_issued', 'monthly_tokens_reset')), 0) AS issued,
+           coalesce(sum(t.amount) FILTER (WHERE t.event = 'order_purchased'), 0)
+             - coalesce(sum(t.amount) FILTER (
+                 WHERE t.event = 'order_refunded' AND EXISTS (
+                   SELECT 1 FROM token_transactions p
+                    WHERE p.order_id = t.order_id AND p.event = 'order_purchased'
+                      AND p.period = t.period)), 0) AS consumed
+      FROM token_transactions t
+     WHERE t.employee_id = e.id AND t.period = e.token_month`;
+
+const VIEW = sql`
+  SELECT e.id, e.company_id, e.employee_id, e.name, e.email, e.status, e.available_tokens,
+         e.monthly_tokens, e.token_month, e.created_at, e.updated_at,
+         m.issued AS issued_tokens, m.consumed AS consumed_tokens
+    FROM employees e
+    CROSS JOIN LATERAL (${EMPLOYEE_MONTH_TOTALS}) m`;
+
+export async function findEmployeeView(
+  executor: Executor,
+  scope: TenantScope,
+  id: number,
+): Promise<Employee | undefined> {
+  const [row] = await queryRows<EmployeeViewRow>(
+    executor,
+    sql`${VIEW} WHERE e.id = ${id} AND ${employeeScope(scope)}`,
+  );
+  return row ? toEmployee(row) : undefined;
+}
+
+export async function findEmployeeViews(
+  executor: Executor,
+  scope: TenantScope,
+  query: {
+    companyId?: number | undefined;
+    status?: Status | undefined;
+    search?: string | undefined;
+    page: number;
+    pageSize: number;
+  },
+): Promise<{ data: Employee[]; total: number }> {
+  const pattern = query.search ? likePattern(query.search) : undefined;
+  const where = sql`${employeeScope(scope)}
+       ${query.companyId ? sql`AND e.company_id = ${query.companyId}` : sql``}
+       ${query.status ? sql`AND e.status = ${query.status}` : sql``}
+       ${
+         pattern
+           ? sql`AND (e.employee_id ILIKE ${pattern} OR e.name ILIKE ${pattern}
+                  OR e.email ILIKE ${pattern})`
+           : sql``
+       }`;
+  const rows = await queryRows<EmployeeViewRow>(
+    executor,
+    sql`${VIEW} WHERE ${where}
+     ORDER BY e.id
+     LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
+  );
+  const [total] = await queryRows<{ n: unknown }>(
+    executor,
+    sql`SELECT count(*) AS n FROM employees e WHERE ${where}`,
+  );
+  return { data: rows.map(toEmployee), total: toInt(total?.n ?? 0) };
+}
+
+/** Checks a scope may see an employee, without the view's sums; `lock` holds it for a change. */
+export async function findEmployeeRow(
+  executor: Executor,
+  scope: TenantScope,
+  id: number,
+  { lock = false }: { lock?: boolean } = {},
+): Promise<EmployeeRow | undefined> {
+  const [row] = await queryRows<{ id: unknown }>(
+    executor,
+    sql`SELECT e.id FROM employees e WHERE e.id = ${id} AND ${employeeScope(scope)}
+        ${lock ? sql`FOR NO KEY UPDATE` : sql``}`,
+  );
+  if (!row) return undefined;
+  const [full] = await executor
+    .select()
+    .from(employees)
+    .where(eq(employees.id, toInt(row.id)));
+  return full;
+}
+
+export async function insertEmployee(
+  tx: Tx,
+  values: {
+    companyId: number;
+    employeeId: string;
+    name: string | null;
+    email: string | null;
+    status: Status;
+    monthlyTokens: number | null;
+    tokenMonth: string;
+    at: Date;
+  },
+): Promise<EmployeeRow> {
+  const { at, ...rest } = values;
+  const [row] = await tx
+    .insert(employees)
+    .values({ ...rest, createdAt: at, updatedAt: at })
+    .returning();
+  return row!;
+}
+
+export async function updateEmployeeStatus(
+  executor: Executor,
+  id: number,
+  status: Status,
+  at: Date,
+): Promise<void> {
+  await executor
+    .update(employees)
+    .set({ status, updatedAt: at })
+    .where(and(eq(employees.id, id)));
+}
+
+export async function updateEmployeeRow(
+  executor: Executor,
+  id: number,
+  values: {
+    employeeId?: string;
+    name?: string | null;
+    email?: string | null;
+    status?: Status;
+    monthlyTokens?: number | null;
+    at: Date;
+  },
+): Promise<void> {
+  const { at, ...rest } = values;
+  await executor
+    .update(employees)
+    .set({ ...rest, updatedAt: at })
+    .where(eq(employees.id, id));
+}
+
+/** Soft delete (decision 0008): the row and its ledger history stay; it leaves every scope. */
+export async function markEmployeeDeleted(executor: Executor, id: number, at: Date): Promise<void> {
+  await queryRows(
+    executor,
+    sql`UPDATE employees
+           SET deleted_at = ${at.toISOString()}::timestamptz, status = 'inactive',
+               updated_at = ${at.toISOString()}::timestamptz
+         WHERE id = ${id} AND deleted_at IS NULL`,
+  );
+}
+
+/** Whether a staff number is taken in a company, by a live or a deleted employee (0008). */
+export async function isStaffNumberTaken(
+  executor: Executor,
+  companyId: number,
+  staffNumber: string,
+  exceptId?: number,
+): Promise<boolean> {
+  const rows = await queryRows<{ id: unknown }>(
+    executor,
+    sql`SELECT id FROM employees
+         WHERE company_id = ${companyId} AND employee_id = ${staffNumber}
+           ${exceptId !== undefined ? sql`AND id <> ${exceptId}` : sql``}
+         LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+/** The companies whose live employees use an email, ignoring case (and one employee, if given). */
+export async function findEmailCompanies(
+  executor: Executor,
+  email: string,
+  exceptId?: number,
+): Promise<number[]> {
+  const rows = await queryRows<{ company_id: unknown }>(
+    executor,
+    sql`SELECT DISTINCT company_id FROM employees
+         WHERE lower(email) = lower(${email}) AND deleted_at IS NULL
+           ${exceptId !== undefined ? sql`AND id <> ${exceptId}` : sql``}`,
+  );
+  return rows.map((r) => toInt(r.company_id));
+}

@@ -1,0 +1,401 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VALIDATION_MESSAGES, type Company, type ValidationMessageKey } from '@app/contract';
+import { createTestApp, type TestApp } from '../../../test/app';
+import { injectAs, type TestSession } from '../../../test/auth';
+import { testDatabaseKinds } from '../../../test/databases';
+import { assertLedgerInvariants } from '../../../test/invariants';
+import {
+  codeOf,
+  newTerminal,
+  order,
+  refund,
+  walletRows,
+  type TestTerminal,
+} from '../../../test/ledger';
+import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
+import { queryRows } from '../../db/client';
+import { runMonthlyResets } from '../jobs/jobs.service';
+import { getEmployee } from './employees.service';
+import { issueToCompany, distributeToEmployees } from '../tokens/tokens.service';
+
+const en = (key: ValidationMessageKey) => VALIDATION_MESSAGES[key].en;
+
+describe.each(await testDatabaseKinds())('employees on %s', (kind) => {
+  let t: TestApp;
+  let acme: Company;
+  let other: Company;
+  let acmeAdmin: SignedInUser;
+  let otherAdmin: SignedInUser;
+  let admin: SignedInUser;
+  let hr: SignedInUser;
+  let terminal: TestTerminal;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    acme = await newCompany(t);
+    other = await newCompany(t);
+    acmeAdmin = await signedIn(t, 'company_admin', { companyId: acme.id });
+    otherAdmin = await signedIn(t, 'company_admin', { companyId: other.id });
+    admin = await signedIn(t, 'admin');
+    hr = await signedIn(t, 'super_hr');
+    terminal = await newTerminal(t.app.deps);
+  });
+  afterAll(() => t.close());
+
+  const call = (
+    who: SignedInUser,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) =>
+    injectAs(t.app, who.session as TestSession, {
+      method,
+      url: `/api/v1/employees${url}`,
+      ...(payload ? { payload } : {}),
+    });
+
+  let sequence = 0;
+  const staffNumber = () => {
+    sequence += 1;
+    return `S${String(sequence).padStart(4, '0')}`;
+  };
+  /** An employee of acme (or `as`'s company), made through the API. */
+  const create = async (body: Record<string, unknown> = {}, as = acmeAdmin) => {
+    const res = await call(as, 'POST', '', {
+      employee_id: staffNumber(),
+      status: 'active',
+      ...body,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as { id: number; employee_id: string; email: string | null };
+  };
+
+  describe('validation', () => {
+    it.each([
+      ['a missing employee ID', { status: 'active' }, 'employee_id', 'v.required'],
+      [
+        'a one-character employee ID',
+        { employee_id: 'E', status: 'active' },
+        'employee_id',
+        'v.employee_id_min',
+      ],
+      [
+        'a 51-character employee ID',
+        { employee_id: 'E'.repeat(51), status: 'active' },
+        'employee_id',
+        'v.employee_id_max',
+      ],
+      [
+        'a bad email',
+        { employee_id: 'E100', email: 'not-an-email', status: 'active' },
+        'email',
+        'v.email_invalid',
+      ],
+      ['a missing status', { employee_id: 'E100' }, 'status', 'v.status_required'],
+      [
+        'an unknown status',
+        { employee_id: 'E100', status: 'paused' },
+        'status',
+        'v.status_required',
+      ],
+      [
+        'a balance in the body',
+        { employee_id: 'E100', status: 'active', available_tokens: 5 },
+        'available_tokens',
+        'v.unknown_field',
+      ],
+    ] as const)('refuses %s on create', async (_label, body, field, key) => {
+      const res = await call(acmeAdmin, 'POST', '', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'BODY_INVALID', metadata: { [field]: en(key) } });
+    });
+
+    it('accepts a 2- and a 50-character employee ID, and an empty email', async () => {
+      await create({ employee_id: 'AB', email: '' });
+      await create({ employee_id: 'Z'.repeat(50) });
+    });
+
+    it.each([
+      ['a one-character employee ID', { employee_id: 'E' }, 'employee_id', 'v.employee_id_min'],
+      [
+        'a 51-character employee ID',
+        { employee_id: 'E'.repeat(51) },
+        'employee_id',
+        'v.employee_id_max',
+      ],
+      ['a bad email', { email: 'nope@' }, 'email', 'v.email_invalid'],
+      ['an unknown status', { status: 'paused' }, 'status', 'v.status_required'],
+      ['a balance', { available_tokens: 100 }, 'available_tokens', 'v.unknown_field'],
+      ['a company', { company_id: 1 }, 'company_id', 'v.unknown_field'],
+      ['consumed tokens', { consumed_tokens: 1 }, 'consumed_tokens', 'v.unknown_field'],
+    ] as const)('refuses %s on update', async (_label, body, field, key) => {
+      const employee = await create();
+      const res = await call(acmeAdmin, 'PUT', `/${employee.id}`, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'BODY_INVALID', metadata: { [field]: en(key) } });
+    });
+  });
+
+  describe('duplicates', () => {
+    it('refuses a staff number already used in the company, but not one used elsewhere', async () => {
+      const first = await create();
+      const dup = await call(acmeAdmin, 'POST', '', {
+        employee_id: first.employee_id,
+        status: 'active',
+      });
+      expect(dup.statusCode).toBe(409);
+      expect(dup.json()).toMatchObject({ code: 'EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY' });
+      await create({ employee_id: first.employee_id }, otherAdmin);
+    });
+
+    it('refuses an email used in the company or in another company, ignoring case', async () => {
+      await create({ email: 'dup.same@acme.example' });
+      const same = await call(acmeAdmin, 'POST', '', {
+        employee_id: staffNumber(),
+        email: 'DUP.Same@acme.example',
+        status: 'active',
+      });
+      expect(same.statusCode).toBe(409);
+      expect(same.json()).toMatchObject({ code: 'EMAIL_EXISTING_IN_THIS_COMPANY' });
+      await create({ email: 'dup.other@elsewhere.example' }, otherAdmin);
+      const elsewhere = await call(acmeAdmin, 'POST', '', {
+        employee_id: staffNumber(),
+        email: 'Dup.Other@Elsewhere.example',
+        status: 'active',
+      });
+      expect(elsewhere.statusCode).toBe(409);
+      expect(elsewhere.json()).toMatchObject({ code: 'EMAIL_EXISTING_IN_OTHER_COMPANY' });
+    });
+
+    it('applies the same codes on update, and lets an employee keep its own values', async () => {
+      const a = await create({ email: 'upd.a@acme.example' });
+      const b = await create({ email: 'upd.b@acme.example' });
+      await create({ email: 'upd.c@elsewhere.example' }, otherAdmin);
+      const byId = await call(acmeAdmin, 'PUT', `/${b.id}`, { employee_id: a.employee_id });
+      expect(byId.json()).toMatchObject({ code: 'EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY' });
+      const byEmail = await call(acmeAdmin, 'PUT', `/${b.id}`, { email: 'UPD.A@acme.example' });
+      expect(byEmail.json()).toMatchObject({ code: 'EMAIL_EXISTING_IN_THIS_COMPANY' });
+      const elsewhere = await call(acmeAdmin, 'PUT', `/${b.id}`, {
+        email: 'upd.c@elsewhere.example',
+      });
+      expect(elsewhere.json()).toMatchObject({ code: 'EMAIL_EXISTING_IN_OTHER_COMPANY' });
+      const same = await call(acmeAdmin, 'PUT', `/${b.id}`, {
+        employee_id: b.employee_id,
+        email: 'UPD.B@acme.example',
+      });
+      expect(same.statusCode).toBe(200);
+      expect(same.json().data.email).toBe('UPD.B@acme.example');
+    });
+  });
+
+  describe('update and status', () => {
+    it('changes the fields given, keeps the others, and audits the change', async () => {
+      const employee = await create({ name: 'Ada', email: 'ada.update@acme.example' });
+      const newNumber = staffNumber();
+      const res = await call(acmeAdmin, 'PUT', `/${employee.id}`, {
+        employee_id: newNumber,
+        name: 'Ada Lovelace',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toMatchObject({
+        id: employee.id,
+        employee_id: newNumber,
+        name: 'Ada Lovelace',
+        email: 'ada.update@acme.example',
+        status: 'active',
+      });
+      const cleared = await call(acmeAdmin, 'PUT', `/${employee.id}`, {
+        email: '',
+        status: 'inactive',
+      });
+      expect(cleared.json().data).toMatchObject({ email: null, status: 'inactive' });
+      const audit = await auditRowsOf(t, 'employee', employee.id);
+      expect(audit.map((a) => a.action)).toEqual(['create', 'update', 'update']);
+      expect(audit[1]).toMatchObject({
+        actor_user_id: acmeAdmin.user.id,
+        before: { employee_id: employee.employee_id, name: 'Ada' },
+        after: { employee_id: newNumber, name: 'Ada Lovelace' },
+      });
+    });
+
+    it('changes the status with one audit row', async () => {
+      const employee = await create();
+      const res = await call(acmeAdmin, 'PATCH', `/${employee.id}/status`, { status: 'inactive' });
+      expect(res.json().data.status).toBe('inactive');
+      const audit = await auditRowsOf(t, 'employee', employee.id);
+      expect(audit.map((a) => a.action)).toEqual(['create', 'status_change']);
+      expect(audit[1]).toMatchObject({
+        before: { status: 'active' },
+        after: { status: 'inactive' },
+      });
+      const missing = await call(acmeAdmin, 'PATCH', `/${employee.id}/status`, {});
+      expect(missing.json()).toMatchObject({
+        code: 'BODY_INVALID',
+        metadata: { status: en('v.status_required') },
+      });
+    });
+  });
+
+  describe('list', () => {
+    it('searches staff number, name and email, filters by status and pages', async () => {
+      const tag = `q${Date.now().toString(36)}`;
+      const byNumber = await create({ employee_id: `${tag}-N` });
+      const byName = await create({ name: `Grace ${tag.toUpperCase()}` });
+      const byEmail = await create({ email: `${tag}@acme.example`, status: 'inactive' });
+      const found = await call(acmeAdmin, 'GET', `?search=${tag}&page_size=50`);
+      expect(found.statusCode).toBe(200);
+      expect(found.json().total).toBe(3);
+      expect(
+        found
+          .json()
+          .data.map((e: { id: number }) => e.id)
+          .sort(),
+      ).toEqual([byNumber.id, byName.id, byEmail.id].sort());
+      const active = await call(acmeAdmin, 'GET', `?search=${tag}&status=active`);
+      expect(active.json().total).toBe(2);
+      const inactive = await call(acmeAdmin, 'GET', `?search=${tag}&status=inactive`);
+      expect(inactive.json().data.map((e: { id: number }) => e.id)).toEqual([byEmail.id]);
+      // Wildcards in the search are literal.
+      expect((await call(acmeAdmin, 'GET', `?search=%25`)).json().total).toBe(0);
+      const page = await call(acmeAdmin, 'GET', '?page=1&page_size=10');
+      expect(page.json().data.length).toBeLessThanOrEqual(10);
+      expect(page.json().total).toBeGreaterThanOrEqual(3);
+      expect((await call(acmeAdmin, 'GET', '?page_size=15')).json()).toMatchObject({
+        code: 'QUERY_PARAM_INVALID',
+      });
+      // Only the caller's company.
+      const theirs = (await call(otherAdmin, 'GET', `?search=${tag}`)).json();
+      expect(theirs.total).toBe(0);
+    });
+
+    it('lets admin and Group HR read a company with company_id, and not write', async () => {
+      const employee = await create();
+      for (const reader of [admin, hr]) {
+        const list = await call(
+          reader,
+          'GET',
+          `?company_id=${acme.id}&search=${employee.employee_id}`,
+        );
+        expect(list.json()).toMatchObject({
+          total: 1,
+          data: [{ id: employee.id, company_id: acme.id }],
+        });
+        expect((await call(reader, 'GET', `/${employee.id}`)).json().data.id).toBe(employee.id);
+        expect((await call(reader, 'PUT', `/${employee.id}`, { name: 'x' })).statusCode).toBe(403);
+        expect((await call(reader, 'DELETE', `/${employee.id}`)).statusCode).toBe(403);
+      }
+    });
+  });
+
+  describe('tenant isolation', () => {
+    it('answers 404 to another company’s admin reading, updating, deleting or changing status', async () => {
+      const employee = await create({ name: 'Private' });
+      const url = `/${employee.id}`;
+      for (const res of [
+        await call(otherAdmin, 'GET', url),
+        await call(otherAdmin, 'PUT', url, { name: 'Stolen' }),
+        await call(otherAdmin, 'DELETE', url),
+        await call(otherAdmin, 'PATCH', `${url}/status`, { status: 'inactive' }),
+        await call(otherAdmin, 'POST', `${url}/renew`),
+      ]) {
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toMatchObject({ code: 'RECORD_NOT_FOUND' });
+      }
+      expect((await call(acmeAdmin, 'GET', url)).json().data).toMatchObject({
+        name: 'Private',
+        status: 'active',
+      });
+    });
+  });
+
+  describe('delete', () => {
+    it('keeps the ledger history, hides the employee, refuses its orders and frees its email', async () => {
+      const employee = await create({ email: 'leaver@acme.example' });
+      await issueToCompany(t.app.deps, null, { company_id: acme.id, amount: 500 });
+      await distributeToEmployees(t.app.deps, { kind: 'company', companyId: acme.id }, null, {
+        items: [{ employee_id: employee.id, amount: 100 }],
+      });
+      await order(t.app.deps, terminal, acme, employee, 30);
+      const db = t.db.database.db;
+      const before = await walletRows(db, acme.id, employee.id);
+      expect(before).toHaveLength(2);
+
+      const res = await call(acmeAdmin, 'DELETE', `/${employee.id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: { ok: true } });
+
+      expect((await call(acmeAdmin, 'GET', `/${employee.id}`)).statusCode).toBe(404);
+      expect((await call(acmeAdmin, 'DELETE', `/${employee.id}`)).statusCode).toBe(404);
+      expect(
+        (await call(acmeAdmin, 'PATCH', `/${employee.id}/status`, { status: 'active' })).statusCode,
+      ).toBe(404);
+      expect(
+        (await call(admin, 'GET', `?company_id=${acme.id}&search=${employee.employee_id}`)).json()
+          .total,
+      ).toBe(0);
+      expect(await walletRows(db, acme.id, employee.id)).toEqual(before);
+      const [row] = await queryRows<{ status: string; deleted: boolean }>(
+        db,
+        sql`SELECT status, deleted_at IS NOT NULL AS deleted FROM employees WHERE id = ${employee.id}`,
+      );
+      expect(row).toMatchObject({ status: 'inactive', deleted: true });
+      expect(await codeOf(order(t.app.deps, terminal, acme, employee, 10))).toBe('USER_INACTIVE');
+      await assertLedgerInvariants(db);
+
+      const audit = await auditRowsOf(t, 'employee', employee.id);
+      expect(audit.at(-1)).toMatchObject({
+        action: 'delete',
+        before: { id: employee.id },
+        after: null,
+      });
+
+      // The email is free again; the staff number stays reserved (decision 0008).
+      await create({ email: 'leaver@acme.example' });
+      const again = await call(acmeAdmin, 'POST', '', {
+        employee_id: employee.employee_id,
+        status: 'active',
+      });
+      expect(again.json()).toMatchObject({ code: 'EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY' });
+    });
+  });
+
+  // Last: the reset moves every company of this app into the next month.
+  describe('token month totals', () => {
+    it('counts a refund of last month’s order in available tokens, never as negative consumption', async () => {
+      const employee = await create();
+      await issueToCompany(t.app.deps, null, { company_id: acme.id, amount: 1000 });
+      await distributeToEmployees(t.app.deps, { kind: 'company', companyId: acme.id }, null, {
+        items: [{ employee_id: employee.id, amount: 200 }],
+      });
+      const january = await order(t.app.deps, terminal, acme, employee, 80);
+      const jan = (await call(acmeAdmin, 'GET', `/${employee.id}`)).json().data;
+      expect(jan).toMatchObject({ available_tokens: 120, issued_tokens: 200, consumed_tokens: 80 });
+
+      t.clock.set('2026-02-01T00:00:01Z');
+      await runMonthlyResets(t.app.deps);
+      // The reset expired both balances; February starts from fresh tokens.
+      await issueToCompany(t.app.deps, null, { company_id: acme.id, amount: 100 });
+      await distributeToEmployees(t.app.deps, { kind: 'company', companyId: acme.id }, null, {
+        items: [{ employee_id: employee.id, amount: 50 }],
+      });
+      const february = await order(t.app.deps, terminal, acme, employee, 20);
+      await refund(t.app.deps, terminal, january.id, 'cancelled');
+      await refund(t.app.deps, terminal, february.id, 'item_removed', 5);
+      // Read through the service: the sessions expired while the clock moved a month on.
+      const feb = await getEmployee(
+        t.app.deps,
+        { kind: 'company', companyId: acme.id },
+        employee.id,
+      );
+      expect(feb).toMatchObject({
+        token_month: '2026-02',
+        issued_tokens: 50,
+        // February's order less its own refund; January's refund is not subtracted.
+        consumed_tokens: 15,
+        available_tokens: 50 - 20 + 80 + 5,
+      });
+      await assertLedgerInvariants(t.db.database.db);
+    });
+  });
+});

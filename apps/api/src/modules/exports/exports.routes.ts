@@ -1,0 +1,130 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  companyReportFilterSchema,
+  companyReportParamsSchema,
+  employeeExportQuerySchema,
+  errorEnvelopeSchema,
+  orderHistoryFilterSchema,
+  reportSummaryFilterSchema,
+  transactionListQuerySchema,
+} from '@app/contract';
+import { scopeOf } from '../../lib/scope';
+import { currentUser, requirePermission } from '../../plugins/auth';
+import { sendCsv } from './csv';
+import {
+  exportCompanyReport,
+  exportEmployees,
+  exportOrders,
+  exportSummary,
+  exportTransactions,
+} from './exports.service';
+
+const responses = {
+  200: z.string().describe('text/csv; charset=utf-8, streamed, as an attachment'),
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+};
+
+/**
+ * /api/v1/exports: each list as a CSV download (decision 0007). Each takes its list's filters
+ * and access rule; sizes past EXPORT_MAX_ROWS are refused (422 EXPORT_TOO_LARGE) up front.
+ */
+export default async function exportsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/transactions',
+    {
+      preHandler: requirePermission('tokens.transactions'),
+      schema: {
+        tags: ['exports'],
+        summary: 'Token transactions as CSV: the filters of GET /tokens/transactions (no cursor)',
+        querystring: transactionListQuerySchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportTransactions(app.deps, scopeOf(currentUser(request)), request.query);
+      return sendCsv(reply, csv.filename, csv.body);
+    },
+  );
+
+  r.get(
+    '/orders',
+    {
+      preHandler: requirePermission('orders.admin'),
+      schema: {
+        tags: ['exports'],
+        summary: 'The order history as CSV: the filters of GET /orders/admin (no paging)',
+        querystring: orderHistoryFilterSchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportOrders(app.deps, scopeOf(currentUser(request)), request.query);
+      return sendCsv(reply, csv.filename, csv.body);
+    },
+  );
+
+  r.get(
+    '/employees',
+    {
+      preHandler: requirePermission('employees.read'),
+      schema: {
+        tags: ['exports'],
+        summary: 'Employees as CSV: the filters of GET /employees (no paging)',
+        querystring: employeeExportQuerySchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportEmployees(app.deps, scopeOf(currentUser(request)), request.query);
+      return sendCsv(reply, csv.filename, csv.body);
+    },
+  );
+
+  r.get(
+    '/summary',
+    {
+      preHandler: requirePermission('summary_report.view'),
+      schema: {
+        tags: ['exports'],
+        summary: 'The summary report’s company rows as CSV: the filters of GET /reports/summary',
+        querystring: reportSummaryFilterSchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportSummary(app.deps, scopeOf(currentUser(request)), request.query);
+      return sendCsv(reply, csv.filename, csv.body);
+    },
+  );
+
+  r.get(
+    '/summary/:companyId',
+    {
+      preHandler: requirePermission('summary_report.company.view'),
+      schema: {
+        tags: ['exports'],
+        summary: 'A company’s per-employee report rows as CSV',
+        params: companyReportParamsSchema,
+        querystring: companyReportFilterSchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportCompanyReport(
+        app.deps,
+        scopeOf(currentUser(request)),
+        request.params.companyId,
+        request.query,
+      );
+      return sendCsv(reply, csv.filename, csv.body);
+    },
+  );
+}

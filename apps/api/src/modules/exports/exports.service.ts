@@ -1,0 +1,317 @@
+import type { Readable } from 'node:stream';
+import type {
+  CompanyReportFilter,
+  CompanyTotals,
+  EmployeeExportQuery,
+  EmployeeReportRow,
+  OrderHistoryFilter,
+  ReportSummaryFilter,
+  TokenTransaction,
+  TransactionListQuery,
+} from '@app/contract';
+import { AppError } from '../../lib/app-error';
+import type { ServiceDeps } from '../../lib/deps';
+import { dayEnd, dayStart } from '../../lib/periods';
+import type { TenantScope } from '../../lib/scope';
+import {
+  countOrdersUpTo,
+  findOrderHistory,
+  type OrderCursor,
+  type OrderHistoryRow,
+} from '../order-history/order-history.repository';
+import { toOrderFilter } from '../order-history/order-history.service';
+import { countEmployeeRowsUpTo, findEmployeeMonthBatch } from '../reports/reports.repository';
+import { findSummaryRows, getCompanyMonth } from '../reports/reports.service';
+import {
+  findEmployeeIdByStaffNumber,
+  findTransactions,
+  type TransactionCursor,
+  type TransactionFilter,
+} from '../transactions/transactions.repository';
+import { csvStream, inBatches, localDate, localTime, type CsvColumn } from './csv';
+import {
+  countEmployeesUpTo,
+  countTransactionsUpTo,
+  findEmployeeExportBatch,
+  type EmployeeExportRow,
+} from './exports.repository';
+
+/** A CSV download: its file name and its body, streamed as the client reads. */
+export interface CsvExport {
+  filename: string;
+  body: Readable;
+}
+
+/** Refuses, before any byte is sent, an export larger than the server's cap (decision 0007). */
+function assertWithinCap(counted: number, maxRows: number): void {
+  if (counted > maxRows) throw new AppError('EXPORT_TOO_LARGE');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token transactions
+
+/**
+ * The ledger rows a caller may export, as GET /tokens/transactions scopes them (transactions
+ * service): a company admin its company's wallets, an employee its own wallet (never the company
+ * wallet), a merchant its terminals' rows, admin and Group HR everything. Null: nothing in scope.
+ */
+async function transactionFilterFor(
+  { database, config }: ServiceDeps,
+  scope: TenantScope,
+  query: TransactionListQuery,
+): Promise<Omit<TransactionFilter, 'limit' | 'cursor'> | null> {
+  const filter: Omit<TransactionFilter, 'limit' | 'cursor'> = {
+    companyId: query.company_id,
+    employeeId: query.employee_id,
+    wallet: query.scope,
+    events: query.event,
+    direction: query.type,
+    from: query.date_from ? dayStart(query.date_from, config.APP_TIMEZONE) : undefined,
+    to: query.date_to ? dayEnd(query.date_to, config.APP_TIMEZONE) : undefined,
+  };
+  switch (scope.kind) {
+    case 'all':
+      return filter;
+    case 'company':
+      if (query.company_id !== undefined && query.company_id !== scope.companyId) return null;
+      return { ...filter, companyId: scope.companyId };
+    case 'merchant':
+      return { ...filter, merchantId: scope.merchantId };
+    case 'self': {
+      if (query.scope === 'company') throw new AppError('PERMISSION_DENIED');
+      const own = await findEmployeeIdByStaffNumber(database.db, scope.companyId, scope.employeeId);
+      if (own === undefined) return null;
+      if (query.employee_id !== undefined && query.employee_id !== own) return null;
+      return { ...filter, companyId: scope.companyId, employeeId: own, wallet: 'employee' };
+    }
+  }
+}
+
+const transactionColumns = (timeZone: string): CsvColumn<TokenTransaction>[] => [
+  { header: 'id', value: (t) => t.id },
+  { header: 'occurred_at', value: (t) => localTime(t.occurred_at, timeZone) },
+  { header: 'event', value: (t) => t.event },
+  { header: 'direction', value: (t) => t.direction },
+  { header: 'token_change', value: (t) => (t.direction === 'received' ? t.amount : -t.amount) },
+  { header: 'balance_before', value: (t) => t.balance_before },
+  { header: 'balance_after', value: (t) => t.balance_after },
+  { header: 'period', value: (t) => t.period },
+  { header: 'company_id', value: (t) => t.company_id },
+  { header: 'employee_id', value: (t) => t.employee_number },
+  { header: 'employee_name', value: (t) => t.employee_name },
+  { header: 'order_no', value: (t) => t.order_no },
+  { header: 'order_time', value: (t) => localTime(t.ordered_at, timeZone) },
+  { header: 'order_type', value: (t) => t.order_type },
+  { header: 'order_status', value: (t) => t.order_status },
+  { header: 'subtotal', value: (t) => t.order_subtotal },
+  { header: 'refund_reason', value: (t) => t.refund_reason },
+  { header: 'note', value: (t) => t.note },
+];
+
+/** GET /exports/transactions: the transactions list (same filters, same order) as CSV. */
+export async function exportTransactions(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  query: TransactionListQuery,
+): Promise<CsvExport> {
+  const { database, config, clock } = deps;
+  const filter = await transactionFilterFor(deps, scope, query);
+  const batch = config.EXPORT_BATCH_SIZE;
+  let rows: AsyncIterable<TokenTransaction> | TokenTransaction[] = [];
+  if (filter) {
+    assertWithinCap(
+      await countTransactionsUpTo(database.db, filter, config.EXPORT_MAX_ROWS + 1),
+      config.EXPORT_MAX_ROWS,
+    );
+    rows = inBatches<TokenTransaction, TransactionCursor>(async (cursor) => {
+      // findTransactions answers up to limit + 1 rows; the extra one says there is more.
+      const found = await findTransactions(database.db, { ...filter, cursor, limit: batch });
+      const page = found.slice(0, batch);
+      const last = page[page.length - 1];
+      return {
+        rows: page,
+        next:
+          found.length > batch && last
+            ? { occurredAt: new Date(last.occurred_at), id: last.id }
+            : undefined,
+      };
+    }, config.EXPORT_MAX_ROWS);
+  }
+  return {
+    filename: `transactions-${localDate(clock.now(), config.APP_TIMEZONE)}.csv`,
+    body: csvStream(transactionColumns(config.APP_TIMEZONE), rows),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Order history
+
+const orderColumns = (timeZone: string): CsvColumn<OrderHistoryRow>[] => [
+  { header: 'id', value: (o) => o.id },
+  { header: 'order_no', value: (o) => o.order_no },
+  { header: 'ordered_at', value: (o) => localTime(o.ordered_at, timeZone) },
+  { header: 'status', value: (o) => o.status },
+  { header: 'subtotal', value: (o) => o.subtotal },
+  { header: 'refunded_amount', value: (o) => o.refunded_amount },
+  { header: 'company_code', value: (o) => o.company_code },
+  { header: 'company_name', value: (o) => o.company_name },
+  { header: 'employee_id', value: (o) => o.employee_id },
+  { header: 'employee_name', value: (o) => o.employee_name },
+  { header: 'merchant_code', value: (o) => o.merchant_code },
+  { header: 'merchant_name', value: (o) => o.merchant_name },
+  { header: 'terminal_code', value: (o) => o.terminal_code },
+  { header: 'terminal_name', value: (o) => o.terminal_name },
+  { header: 'order_type', value: (o) => o.order_type },
+  {
+    header: 'items',
+    value: (o) => o.items.map((i) => `${i.name} x${i.quantity} @${i.unit_tokens}`).join('; '),
+  },
+  { header: 'last_refunded_at', value: (o) => localTime(o.last_refunded_at, timeZone) },
+];
+
+/** GET /exports/orders: the order history (same filters, same order) as CSV. */
+export async function exportOrders(
+  { database, config, clock }: ServiceDeps,
+  scope: TenantScope,
+  query: OrderHistoryFilter,
+): Promise<CsvExport> {
+  const filter = toOrderFilter(query, config.APP_TIMEZONE);
+  const batch = config.EXPORT_BATCH_SIZE;
+  assertWithinCap(
+    await countOrdersUpTo(database.db, scope, filter, config.EXPORT_MAX_ROWS + 1),
+    config.EXPORT_MAX_ROWS,
+  );
+  const rows = inBatches<OrderHistoryRow, OrderCursor>(async (cursor) => {
+    const found = await findOrderHistory(database.db, scope, filter, { cursor, limit: batch + 1 });
+    const page = found.slice(0, batch);
+    return {
+      rows: page,
+      next: found.length > batch ? page[page.length - 1]?.cursor : undefined,
+    };
+  }, config.EXPORT_MAX_ROWS);
+  return {
+    filename: `orders-${localDate(clock.now(), config.APP_TIMEZONE)}.csv`,
+    body: csvStream(orderColumns(config.APP_TIMEZONE), rows),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Employees
+
+const employeeColumns = (timeZone: string): CsvColumn<EmployeeExportRow>[] => [
+  { header: 'id', value: (e) => e.id },
+  { header: 'company_code', value: (e) => e.company_code },
+  { header: 'employee_id', value: (e) => e.employee_id },
+  { header: 'name', value: (e) => e.name },
+  { header: 'email', value: (e) => e.email },
+  { header: 'status', value: (e) => e.status },
+  { header: 'token_month', value: (e) => e.token_month },
+  { header: 'available_tokens', value: (e) => e.available_tokens },
+  { header: 'issued_tokens', value: (e) => e.issued_tokens },
+  { header: 'consumed_tokens', value: (e) => e.consumed_tokens },
+  { header: 'monthly_tokens', value: (e) => e.monthly_tokens },
+  { header: 'created_at', value: (e) => localTime(e.created_at, timeZone) },
+];
+
+/** GET /exports/employees: the employees list (same scope and filters, by id) as CSV. */
+export async function exportEmployees(
+  { database, config, clock }: ServiceDeps,
+  scope: TenantScope,
+  query: EmployeeExportQuery,
+): Promise<CsvExport> {
+  const filter = { companyId: query.company_id, status: query.status };
+  const batch = config.EXPORT_BATCH_SIZE;
+  assertWithinCap(
+    await countEmployeesUpTo(database.db, scope, filter, config.EXPORT_MAX_ROWS + 1),
+    config.EXPORT_MAX_ROWS,
+  );
+  const rows = inBatches<EmployeeExportRow, number>(async (afterId) => {
+    const found = await findEmployeeExportBatch(database.db, scope, filter, afterId, batch);
+    return {
+      rows: found,
+      next: found.length === batch ? found[found.length - 1]?.id : undefined,
+    };
+  }, config.EXPORT_MAX_ROWS);
+  return {
+    filename: `employees-${localDate(clock.now(), config.APP_TIMEZONE)}.csv`,
+    body: csvStream(employeeColumns(config.APP_TIMEZONE), rows),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary report
+
+const summaryColumns = (month: string): CsvColumn<CompanyTotals>[] => [
+  { header: 'month', value: () => month },
+  { header: 'company_id', value: (c) => c.company_id },
+  { header: 'company_code', value: (c) => c.company_code },
+  { header: 'company_name', value: (c) => c.company_name },
+  { header: 'company_status', value: (c) => c.company_status },
+  { header: 'token_month', value: (c) => c.token_month },
+  { header: 'tokens_from_admin', value: (c) => c.tokens_from_admin },
+  { header: 'distributed_to_employees', value: (c) => c.distributed_to_employees },
+  { header: 'consumed_by_employees', value: (c) => c.consumed_by_employees },
+  { header: 'company_unused', value: (c) => c.company_unused },
+  { header: 'employee_unused', value: (c) => c.employee_unused },
+  { header: 'purchased', value: (c) => c.purchased },
+  { header: 'refunded', value: (c) => c.refunded },
+];
+
+/**
+ * GET /exports/summary: the summary report's rows (every company in scope) as CSV. One row per
+ * company, so it is built from one query; companies number in the thousands at most.
+ */
+export async function exportSummary(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  query: ReportSummaryFilter,
+): Promise<CsvExport> {
+  const { month, rows } = await findSummaryRows(deps, scope, query);
+  assertWithinCap(rows.length, deps.config.EXPORT_MAX_ROWS);
+  return { filename: `summary-${month}.csv`, body: csvStream(summaryColumns(month), rows) };
+}
+
+const companyReportColumns = (month: string): CsvColumn<EmployeeReportRow>[] => [
+  { header: 'month', value: () => month },
+  { header: 'id', value: (e) => e.id },
+  { header: 'employee_id', value: (e) => e.employee_id },
+  { header: 'name', value: (e) => e.name },
+  { header: 'email', value: (e) => e.email },
+  { header: 'status', value: (e) => e.status },
+  { header: 'token_month', value: (e) => e.token_month },
+  { header: 'received', value: (e) => e.received },
+  { header: 'purchased', value: (e) => e.purchased },
+  { header: 'refunded', value: (e) => e.refunded },
+  { header: 'consumed', value: (e) => e.consumed },
+  { header: 'expired', value: (e) => e.expired },
+  { header: 'unused', value: (e) => e.unused },
+  { header: 'available_tokens', value: (e) => e.available_tokens },
+];
+
+/** GET /exports/summary/{companyId}: a company's per-employee report rows as CSV. */
+export async function exportCompanyReport(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  companyId: number,
+  query: CompanyReportFilter,
+): Promise<CsvExport> {
+  const { database, config } = deps;
+  const { month, company } = await getCompanyMonth(deps, scope, companyId, query.month);
+  const filter = { status: query.status, search: query.search };
+  const batch = config.EXPORT_BATCH_SIZE;
+  assertWithinCap(
+    await countEmployeeRowsUpTo(database.db, companyId, filter, config.EXPORT_MAX_ROWS + 1),
+    config.EXPORT_MAX_ROWS,
+  );
+  const rows = inBatches<EmployeeReportRow, string>(async (after) => {
+    const found = await findEmployeeMonthBatch(database.db, companyId, month, filter, after, batch);
+    return {
+      rows: found,
+      next: found.length === batch ? found[found.length - 1]?.employee_id : undefined,
+    };
+  }, config.EXPORT_MAX_ROWS);
+  return {
+    filename: `summary-${company.company_code}-${month}.csv`,
+    body: csvStream(companyReportColumns(month), rows),
+  };
+}

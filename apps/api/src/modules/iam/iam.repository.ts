@@ -1,0 +1,146 @@
+import { and, count, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import type { Role, SelfUser, Status } from '@app/contract';
+import type { Executor } from '../../db/client';
+import { loginAttempts, users } from '../../db/schema';
+import type { AuthUser } from '../../plugins/auth';
+
+export type UserRow = typeof users.$inferSelect;
+
+export function toAuthUser(row: UserRow): AuthUser {
+  return {
+    id: row.id,
+    type: row.type as Role,
+    username: row.username,
+    email: row.email,
+    companyId: row.companyId,
+    merchantId: row.merchantId,
+    employeeId: row.employeeId,
+    status: row.status as Status,
+  };
+}
+
+/** The wire shape of the signed-in user (contract `selfUserSchema`). */
+export function toSelfUser(user: AuthUser): SelfUser {
+  return {
+    user_id: user.id,
+    type: user.type,
+    username: user.username,
+    email: user.email,
+    employee_id: user.employeeId,
+    company_id: user.companyId,
+    merchant_id: user.merchantId,
+    status: user.status,
+  };
+}
+
+/**
+ * A live user by username or email, case-insensitively; a username match wins over an email
+ * match. Deleted users (deleted_at set, decision 0005) cannot sign in.
+ */
+export async function findUserByLogin(executor: Executor, login: string): Promise<UserRow | null> {
+  const rows = await executor
+    .select()
+    .from(users)
+    .where(
+      and(
+        isNull(users.deletedAt),
+        sql`(lower(${users.username}) = lower(${login}) OR lower(${users.email}) = lower(${login}))`,
+      ),
+    )
+    .orderBy(sql`(lower(${users.username}) = lower(${login})) DESC`)
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Reads a user and holds its row until the transaction ends (serialises sign-in bookkeeping). */
+export async function getUserForUpdate(executor: Executor, id: number): Promise<UserRow | null> {
+  const rows = await executor.select().from(users).where(eq(users.id, id)).for('update');
+  return rows[0] ?? null;
+}
+
+export async function countUsers(executor: Executor): Promise<number> {
+  const [row] = await executor.select({ n: count() }).from(users);
+  return Number(row?.n ?? 0);
+}
+
+export interface NewUser {
+  username: string;
+  email: string | null;
+  passwordHash: string;
+  type: Role;
+  status: Status;
+  companyId?: number | null;
+  merchantId?: number | null;
+  employeeId?: string | null;
+}
+
+export async function insertUser(executor: Executor, user: NewUser): Promise<UserRow> {
+  const [row] = await executor.insert(users).values(user).returning();
+  return row!;
+}
+
+export async function updatePasswordHash(
+  executor: Executor,
+  userId: number,
+  passwordHash: string,
+  at: Date,
+): Promise<boolean> {
+  const updated = await executor
+    .update(users)
+    .set({ passwordHash, passwordChangedAt: at, updatedAt: at })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id });
+  return updated.length > 0;
+}
+
+export async function setLockedUntil(
+  executor: Executor,
+  userId: number,
+  lockedUntil: Date | null,
+): Promise<void> {
+  await executor.update(users).set({ lockedUntil }).where(eq(users.id, userId));
+}
+
+export async function insertLoginAttempt(
+  executor: Executor,
+  attempt: {
+    userId: number | null;
+    username: string;
+    ip: string | null;
+    succeeded: boolean;
+    at: Date;
+  },
+): Promise<void> {
+  await executor.insert(loginAttempts).values({
+    userId: attempt.userId,
+    username: attempt.username.slice(0, 254),
+    ip: attempt.ip,
+    succeeded: attempt.succeeded,
+    attemptedAt: attempt.at,
+  });
+}
+
+/**
+ * Failed sign-ins that count towards a lock: after `since`, and after the user's last
+ * successful sign-in (by insertion order, so a frozen test clock still orders them).
+ */
+export async function countFailuresSince(
+  executor: Executor,
+  userId: number,
+  since: Date,
+): Promise<number> {
+  const lastSuccess = sql`coalesce((SELECT max(${loginAttempts.id}) FROM ${loginAttempts}
+    WHERE ${loginAttempts.userId} = ${userId} AND ${loginAttempts.succeeded}), 0)`;
+  const [row] = await executor
+    .select({ n: count() })
+    .from(loginAttempts)
+    .where(
+      and(
+        eq(loginAttempts.userId, userId),
+        eq(loginAttempts.succeeded, false),
+        gte(loginAttempts.attemptedAt, since),
+        gt(loginAttempts.id, lastSuccess),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}

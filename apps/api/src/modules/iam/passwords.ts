@@ -1,0 +1,68 @@
+import crypto from 'node:crypto';
+import { hash, parseOptions, verify, type Algorithm, type Options } from '@node-rs/argon2';
+import { passwordSchema } from '@app/contract';
+import { AppError } from '../../lib/app-error';
+
+/**
+ * argon2id at the OWASP baseline: 19 MiB, 2 passes, 1 lane (docs/decisions/0002).
+ * `2` is Algorithm.Argon2id; the enum is a const enum, which isolatedModules cannot read.
+ */
+export const ARGON2_OPTIONS: Options = {
+  algorithm: 2 as Algorithm,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+};
+
+export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2_OPTIONS);
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    // A malformed stored hash must fail closed, not answer 500.
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+/**
+ * Spends the same work as a real check when the user does not exist, so the answer time
+ * does not tell an attacker which usernames are taken.
+ */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
+  await verifyPassword(await dummyHash, password);
+  return false;
+}
+
+/** True when a stored hash was made with weaker or different parameters than today's. */
+export function needsRehash(passwordHash: string): boolean {
+  try {
+    const o = parseOptions(passwordHash);
+    return (
+      o.algorithm !== ARGON2_OPTIONS.algorithm ||
+      o.memoryCost !== ARGON2_OPTIONS.memoryCost ||
+      o.timeCost !== ARGON2_OPTIONS.timeCost ||
+      o.parallelism !== ARGON2_OPTIONS.parallelism
+    );
+  } catch {
+    return true;
+  }
+}
+
+/** The password rules of spec 5 on every password set: BODY_INVALID with `{ password }`. */
+export function assertPasswordAllowed(password: unknown, field = 'password'): string {
+  const parsed = passwordSchema.safeParse(password);
+  if (!parsed.success) {
+    throw new AppError('BODY_INVALID', {
+      metadata: { [field]: parsed.error.issues[0]?.message ?? 'v.invalid' },
+    });
+  }
+  return parsed.data;
+}
+
+/** Validates, then hashes: the only way a new password reaches the database. */
+export async function hashNewPassword(password: unknown, field = 'password'): Promise<string> {
+  return hashPassword(assertPasswordAllowed(password, field));
+}

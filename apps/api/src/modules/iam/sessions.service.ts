@@ -1,0 +1,99 @@
+import type { Config } from '../../config';
+import type { Executor } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import type { AuthUser } from '../../plugins/auth';
+import { toAuthUser } from './iam.repository';
+import {
+  deleteExpiredUserSessions,
+  deleteSession,
+  findSessionWithUser,
+  insertSession,
+  setSessionCsrfHash,
+  touchSession,
+} from './sessions.repository';
+import { hashToken, isTokenShaped, newToken } from './session-tokens';
+
+/** last_seen_at is written at most this often, so a busy session costs one UPDATE a minute. */
+export const TOUCH_INTERVAL_MS = 60_000;
+
+export type SessionConfig = Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_ABSOLUTE_HOURS'>;
+
+export interface ActiveSession {
+  idHash: string;
+  csrfHash: string;
+  user: AuthUser;
+}
+
+export interface IssuedSession {
+  /** The cookie value; never stored. */
+  token: string;
+  /** The XSRF-TOKEN cookie value; never stored. */
+  csrfToken: string;
+}
+
+const idleCutoff = (now: Date, config: SessionConfig) =>
+  new Date(now.getTime() - config.SESSION_IDLE_MINUTES * 60_000);
+
+/** Opens a new session for a user who just proved who they are. */
+export async function openSession(
+  executor: Executor,
+  input: { userId: number; now: Date; ip: string | null; userAgent: string | null },
+  config: SessionConfig,
+): Promise<IssuedSession> {
+  const token = newToken();
+  const csrfToken = newToken();
+  await deleteExpiredUserSessions(executor, input.userId, input.now, idleCutoff(input.now, config));
+  await insertSession(executor, {
+    idHash: hashToken(token),
+    userId: input.userId,
+    csrfHash: hashToken(csrfToken),
+    createdAt: input.now,
+    lastSeenAt: input.now,
+    expiresAt: new Date(input.now.getTime() + config.SESSION_ABSOLUTE_HOURS * 3_600_000),
+    ip: input.ip,
+    userAgent: input.userAgent?.slice(0, 512) ?? null,
+  });
+  return { token, csrfToken };
+}
+
+/**
+ * The live session behind a cookie value, or null. Idle and absolute expiry and the user's
+ * status are checked here; a dead session is deleted on sight. Sliding: a use more than a
+ * minute after the last one moves last_seen_at.
+ */
+export async function resolveSession(
+  executor: Executor,
+  token: string | undefined,
+  clock: Clock,
+  config: SessionConfig,
+): Promise<ActiveSession | null> {
+  if (!isTokenShaped(token)) return null;
+  const idHash = hashToken(token);
+  const found = await findSessionWithUser(executor, idHash);
+  if (!found) return null;
+  const { session, user } = found;
+  const now = clock.now();
+  const isExpired =
+    now.getTime() >= session.expiresAt.getTime() ||
+    session.lastSeenAt.getTime() <= idleCutoff(now, config).getTime() ||
+    user.status !== 'active';
+  if (isExpired) {
+    await deleteSession(executor, idHash);
+    return null;
+  }
+  if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
+    await touchSession(executor, idHash, now);
+  }
+  return { idHash, csrfHash: session.csrfHash, user: toAuthUser(user) };
+}
+
+/** Issues a fresh CSRF token for a session (the browser lost its XSRF-TOKEN cookie). */
+export async function rotateCsrfToken(executor: Executor, idHash: string): Promise<string> {
+  const csrfToken = newToken();
+  await setSessionCsrfHash(executor, idHash, hashToken(csrfToken));
+  return csrfToken;
+}
+
+export async function closeSession(executor: Executor, idHash: string): Promise<void> {
+  await deleteSession(executor, idHash);
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { runAutoArchive, runMonthlyResets } from './jobs.service';
+
+/**
+ * Runs the scheduled jobs every JOBS_INTERVAL_SECONDS in this instance (0: never). Every instance
+ * runs them; the jobs themselves make that harmless (DESIGN 3.6). A run still going when the next
+ * tick comes is not doubled. Started by server.ts, never by buildApp, so tests drive jobs by hand.
+ */
+export function startJobTimer(app: FastifyInstance): () => Promise<void> {
+  const seconds = app.deps.config.JOBS_INTERVAL_SECONDS;
+  if (seconds <= 0) return async () => undefined;
+  let current: Promise<void> | null = null;
+  const tick = () => {
+    current ??= run().finally(() => {
+      current = null;
+    });
+  };
+  const run = async () => {
+    try {
+      const runs = await runMonthlyResets(app.deps, {
+        onFailure: (companyId, error) =>
+          app.log.error({ err: error, companyId }, 'monthly reset failed; retried next run'),
+      });
+      if (runs.length > 0) app.log.info({ runs }, 'monthly resets run');
+      const archived = await runAutoArchive(app.deps, app.deps.config.AUTO_ARCHIVE_AFTER_HOURS);
+      if (archived.archived_order_ids.length > 0) {
+        app.log.info({ orders: archived.archived_order_ids }, 'orders auto-archived');
+      }
+    } catch (error) {
+      app.log.error({ err: error }, 'scheduled job failed');
+    }
+  };
+  const timer = setInterval(tick, seconds * 1000);
+  timer.unref();
+  tick();
+  /** Stops the timer and waits for a run in progress, so the database can close after it. */
+  return async () => {
+    clearInterval(timer);
+    await current;
+  };
+}

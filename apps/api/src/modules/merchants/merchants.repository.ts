@@ -1,0 +1,109 @@
+import { and, count, desc, eq, ilike, isNull, or } from 'drizzle-orm';
+import type { Merchant, Status } from '@app/contract';
+import type { Executor } from '../../db/client';
+import { merchants, terminals } from '../../db/schema';
+import { iso } from '../../lib/numbers';
+import { likePattern } from '../companies/companies.repository';
+
+export type MerchantRow = typeof merchants.$inferSelect;
+
+export const toMerchant = (row: MerchantRow): Merchant => ({
+  id: row.id,
+  code: row.code,
+  name: row.name,
+  status: row.status as Status,
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+});
+
+/** Soft-deleted merchants (migration 0008) are gone from every read and write of this module. */
+const live = isNull(merchants.deletedAt);
+
+export async function insertMerchant(
+  executor: Executor,
+  values: { code: string; name: string; status: Status; at: Date },
+): Promise<MerchantRow> {
+  const { at, ...rest } = values;
+  const [row] = await executor
+    .insert(merchants)
+    .values({ ...rest, createdAt: at, updatedAt: at })
+    .returning();
+  return row!;
+}
+
+export async function findMerchant(
+  executor: Executor,
+  id: number,
+): Promise<MerchantRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(merchants)
+    .where(and(eq(merchants.id, id), live));
+  return row;
+}
+
+export async function findMerchants(
+  executor: Executor,
+  query: {
+    status?: Status | undefined;
+    search?: string | undefined;
+    page: number;
+    pageSize: number;
+  },
+): Promise<{ rows: MerchantRow[]; total: number }> {
+  const pattern = query.search ? likePattern(query.search) : undefined;
+  const where = and(
+    live,
+    query.status ? eq(merchants.status, query.status) : undefined,
+    pattern ? or(ilike(merchants.code, pattern), ilike(merchants.name, pattern)) : undefined,
+  );
+  const rows = await executor
+    .select()
+    .from(merchants)
+    .where(where)
+    .orderBy(desc(merchants.id))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  const [total] = await executor.select({ n: count() }).from(merchants).where(where);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function updateMerchant(
+  executor: Executor,
+  id: number,
+  values: Partial<Pick<MerchantRow, 'name' | 'status'>> & { updatedAt: Date },
+): Promise<MerchantRow | undefined> {
+  const [row] = await executor
+    .update(merchants)
+    .set(values)
+    .where(and(eq(merchants.id, id), live))
+    .returning();
+  return row;
+}
+
+export const updateMerchantStatus = (
+  executor: Executor,
+  id: number,
+  status: Status,
+  at: Date,
+): Promise<MerchantRow | undefined> => updateMerchant(executor, id, { status, updatedAt: at });
+
+/** Soft-deletes a merchant and its terminals: each becomes inactive and hidden. */
+export async function softDeleteMerchant(
+  executor: Executor,
+  id: number,
+  at: Date,
+): Promise<MerchantRow | undefined> {
+  const [row] = await executor
+    .update(merchants)
+    .set({ status: 'inactive', deletedAt: at, updatedAt: at })
+    .where(and(eq(merchants.id, id), live))
+    .returning();
+  if (row) {
+    await executor
+      .update(terminals)
+      .set({ status: 'inactive', deletedAt: at, updatedAt: at })
+      .where(and(eq(terminals.merchantId, id), isNull(terminals.deletedAt)));
+  }
+  return row;
+}

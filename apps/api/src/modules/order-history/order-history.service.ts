@@ -1,0 +1,94 @@
+import {
+  ORDER_HISTORY_COUNT_LIMIT,
+  type OrderDetail,
+  type OrderHistoryFilter,
+  type OrderHistoryItem,
+  type OrderHistoryList,
+  type OrderHistoryQuery,
+} from '@app/contract';
+import { AppError } from '../../lib/app-error';
+import type { ServiceDeps } from '../../lib/deps';
+import { dayEnd, dayStart } from '../../lib/periods';
+import type { TenantScope } from '../../lib/scope';
+import {
+  countOrdersUpTo,
+  findOrderDetail,
+  findOrderHistory,
+  type OrderCursor,
+  type OrderFilter,
+  type OrderHistoryRow,
+} from './order-history.repository';
+
+/** Cursor: base64url of `[ordered_at to the microsecond, id]`, the last order shown. Opaque. */
+export function encodeOrderCursor(cursor: OrderCursor): string {
+  return Buffer.from(JSON.stringify([cursor.orderedAt, cursor.id])).toString('base64url');
+}
+
+export function decodeOrderCursor(cursor: string): OrderCursor {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at)) {
+      throw new Error('at');
+    }
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new Error('id');
+    return { orderedAt: at, id };
+  } catch {
+    throw new AppError('QUERY_PARAM_INVALID', { metadata: { cursor: 'v.invalid' } });
+  }
+}
+
+/** The list's filters in database terms; dates are whole days in the programme's time zone. */
+export function toOrderFilter(query: OrderHistoryFilter, timeZone: string): OrderFilter {
+  return {
+    status: query.status,
+    companyId: query.company_id,
+    merchantId: query.merchant_id,
+    terminalId: query.terminal_id,
+    employeeId: query.employee_id,
+    orderNo: query.order_no,
+    from: query.date_from ? dayStart(query.date_from, timeZone) : undefined,
+    to: query.date_to ? dayEnd(query.date_to, timeZone) : undefined,
+  };
+}
+
+export const withoutCursor = ({ cursor: _, ...item }: OrderHistoryRow): OrderHistoryItem => item;
+
+/**
+ * GET /orders/admin: a page of orders, newest first, with the number matching (counted up to
+ * ORDER_HISTORY_COUNT_LIMIT, so a count never scans millions of rows) and a keyset cursor.
+ */
+export async function listOrderHistory(
+  { database, config }: ServiceDeps,
+  scope: TenantScope,
+  query: OrderHistoryQuery,
+): Promise<OrderHistoryList> {
+  const filter = toOrderFilter(query, config.APP_TIMEZONE);
+  const cursor = query.cursor ? decodeOrderCursor(query.cursor) : undefined;
+  const [rows, counted] = await Promise.all([
+    findOrderHistory(database.db, scope, filter, {
+      cursor,
+      offset: (query.page - 1) * query.page_size,
+      limit: query.page_size + 1,
+    }),
+    countOrdersUpTo(database.db, scope, filter, ORDER_HISTORY_COUNT_LIMIT + 1),
+  ]);
+  const page = rows.slice(0, query.page_size);
+  const hasMore = rows.length > query.page_size;
+  return {
+    data: page.map(withoutCursor),
+    total: Math.min(counted, ORDER_HISTORY_COUNT_LIMIT),
+    total_is_exact: counted <= ORDER_HISTORY_COUNT_LIMIT,
+    next_cursor: hasMore ? encodeOrderCursor(page[page.length - 1]!.cursor) : null,
+  };
+}
+
+/** GET /orders/admin/{id}: the order with its items and refunds. */
+export async function getOrderDetail(
+  { database }: ServiceDeps,
+  scope: TenantScope,
+  id: number,
+): Promise<OrderDetail> {
+  const order = await findOrderDetail(database.db, scope, id);
+  if (!order) throw new AppError('ORDER_NOT_FOUND');
+  return order;
+}

@@ -1,0 +1,455 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { CompanyTotals, EmployeeReportRow, Status } from '@app/contract';
+import { queryRows, type Executor } from '../../db/client';
+import { toInt } from '../../lib/numbers';
+import type { TenantScope } from '../../lib/scope';
+
+/**
+ * All SQL of the dashboards and summary reports. A month is a token month: ledger rows count
+ * where `period` is the month (decision 0007), which migration 0006's index
+ * (period, company_id, event) INCLUDE (amount, employee_id, occurred_at) serves without reading
+ * the table.
+ */
+
+/** The events that move tokens within a month (expiries close it and are left out of charts). */
+const FLOW_EVENTS = sql`('company_issued', 'monthly_tokens_added', 'employee_issued',
+  'monthly_tokens_reset', 'order_purchased', 'order_refunded')`;
+
+/**
+ * Ledger rows summed by event and wallet kind, over rows aliased `t`. The pivot to totals is done
+ * in TypeScript: a plain GROUP BY aggregates faster than one FILTER per total, and it is the
+ * shape a rollup table would hold (decision 0007).
+ */
+const EVENT_SUMS = sql`t.event, t.employee_id IS NOT NULL AS is_employee, sum(t.amount) AS amount`;
+
+interface EventSumRow {
+  event: string;
+  is_employee: boolean;
+  amount: unknown;
+}
+
+export interface MonthFlows {
+  tokensFromAdmin: number;
+  distributed: number;
+  purchased: number;
+  refunded: number;
+  companyExpired: number;
+  employeeExpired: number;
+}
+
+const noFlows = (): MonthFlows => ({
+  tokensFromAdmin: 0,
+  distributed: 0,
+  purchased: 0,
+  refunded: 0,
+  companyExpired: 0,
+  employeeExpired: 0,
+});
+
+/** Adds one event's sum to the totals it belongs to (DESIGN 4). */
+function addFlow(flows: MonthFlows, r: EventSumRow): MonthFlows {
+  const amount = toInt(r.amount);
+  switch (r.event) {
+    case 'company_issued':
+    case 'monthly_tokens_added':
+      flows.tokensFromAdmin += amount;
+      break;
+    case 'employee_issued':
+    case 'monthly_tokens_reset':
+      // A transfer is two rows; the employee's side counts.
+      if (r.is_employee) flows.distributed += amount;
+      break;
+    case 'order_purchased':
+      flows.purchased += amount;
+      break;
+    case 'order_refunded':
+      flows.refunded += amount;
+      break;
+    case 'company_expired':
+      flows.companyExpired += amount;
+      break;
+    case 'employee_expired':
+      flows.employeeExpired += amount;
+      break;
+  }
+  return flows;
+}
+
+const toFlows = (rows: EventSumRow[]): MonthFlows => rows.reduce(addFlow, noFlows());
+
+/**
+ * The companies whose totals a scope may see, on the alias `c`: every one for admin and Group
+ * HR, its own for a company admin, none for employees and merchants (their dashboards show their
+ * own wallet or orders instead).
+ */
+function companyTotalsScope(scope: TenantScope): SQL {
+  switch (scope.kind) {
+    case 'all':
+      return sql`true`;
+    case 'company':
+      return sql`c.id = ${scope.companyId}`;
+    case 'self':
+    case 'merchant':
+      return sql`false`;
+  }
+}
+
+export interface CompanyFilter {
+  companyId?: number | undefined;
+  /** Part of the code or name, case-insensitive. */
+  search?: string | undefined;
+}
+
+const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+interface CompanyRow {
+  id: unknown;
+  code: string;
+  name: string;
+  status: Status;
+  token_month: string;
+  token_balance: unknown;
+  employee_held: unknown;
+}
+
+/**
+ * Each company's totals for a token month, by name: the month's flows, and its unused tokens —
+ * what expired when the month closed plus what is still held in it (the company's balance while
+ * the month is its current one; employees' balances while it is theirs).
+ */
+export async function findCompanyMonthTotals(
+  executor: Executor,
+  scope: TenantScope,
+  month: string,
+  filter: CompanyFilter = {},
+): Promise<CompanyTotals[]> {
+  const where: SQL[] = [companyTotalsScope(scope)];
+  if (filter.companyId !== undefined) where.push(sql`c.id = ${filter.companyId}`);
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    where.push(sql`(c.code ILIKE ${pattern} OR c.name ILIKE ${pattern})`);
+  }
+  const scoped = sql`SELECT c.id FROM companies c WHERE ${sql.join(where, sql` AND `)}`;
+  // Every company of the month: one range of the period index, no join needed to narrow it.
+  const isEveryCompany = scope.kind === 'all' && filter.companyId === undefined && !filter.search;
+  const companies = await queryRows<CompanyRow>(
+    executor,
+    sql`SELECT c.id, c.code, c.name, c.status, c.token_month, c.token_balance, h.employee_held
+          FROM companies c
+          LEFT JOIN (
+            SELECT e.company_id, sum(e.available_tokens) AS employee_held
+              FROM employees e
+             WHERE e.token_month = ${month}
+               ${isEveryCompany ? sql`` : sql`AND e.company_id IN (${scoped})`}
+             GROUP BY e.company_id
+          ) h ON h.company_id = c.id
+         WHERE ${sql.join(where, sql` AND `)}
+         ORDER BY c.name, c.id`,
+  );
+  if (companies.length === 0) return [];
+  const sums = await queryRows<EventSumRow & { company_id: unknown }>(
+    executor,
+    sql`SELECT t.company_id, ${EVENT_SUMS}
+          FROM token_transactions t
+         WHERE t.period = ${month}
+           ${isEveryCompany ? sql`` : sql`AND t.company_id IN (${scoped})`}
+         GROUP BY t.company_id, t.event, t.employee_id IS NOT NULL`,
+  );
+  const flowsOf = new Map<number, MonthFlows>();
+  for (const r of sums) {
+    const id = toInt(r.company_id);
+    flowsOf.set(id, addFlow(flowsOf.get(id) ?? noFlows(), r));
+  }
+  return companies.map((r) => {
+    const flows = flowsOf.get(toInt(r.id)) ?? noFlows();
+    const companyHeld = r.token_month === month ? toInt(r.token_balance) : 0;
+    return {
+      company_id: toInt(r.id),
+      company_code: r.code,
+      company_name: r.name,
+      company_status: r.status,
+      token_month: r.token_month,
+      tokens_from_admin: flows.tokensFromAdmin,
+      distributed_to_employees: flows.distributed,
+      consumed_by_employees: flows.purchased - flows.refunded,
+      company_unused: flows.companyExpired + companyHeld,
+      employee_unused: flows.employeeExpired + toInt(r.employee_held ?? 0),
+      purchased: flows.purchased,
+      refunded: flows.refunded,
+    };
+  });
+}
+
+export interface OwnWallet {
+  id: number;
+  tokenMonth: string;
+  availableTokens: number;
+  flows: MonthFlows;
+}
+
+/** An employee's own wallet and its month's flows, found by company and staff number. */
+export async function findEmployeeMonth(
+  executor: Executor,
+  companyId: number,
+  staffNumber: string,
+  month: string,
+): Promise<OwnWallet | undefined> {
+  const [row] = await queryRows<{ id: unknown; token_month: string; available_tokens: unknown }>(
+    executor,
+    sql`SELECT e.id, e.token_month, e.available_tokens
+          FROM employees e
+         WHERE e.company_id = ${companyId} AND e.employee_id = ${staffNumber}`,
+  );
+  if (!row) return undefined;
+  const id = toInt(row.id);
+  const sums = await queryRows<EventSumRow>(
+    executor,
+    sql`SELECT ${EVENT_SUMS}
+          FROM token_transactions t
+         WHERE t.employee_id = ${id} AND t.period = ${month}
+         GROUP BY t.event, t.employee_id IS NOT NULL`,
+  );
+  return {
+    id,
+    tokenMonth: row.token_month,
+    availableTokens: toInt(row.available_tokens),
+    flows: toFlows(sums),
+  };
+}
+
+/** A merchant's orders and refunds of a month (optionally of one company's employees). */
+export async function findMerchantMonth(
+  executor: Executor,
+  merchantId: number,
+  month: string,
+  companyId: number | undefined,
+): Promise<MonthFlows> {
+  const sums = await queryRows<EventSumRow>(
+    executor,
+    sql`SELECT ${EVENT_SUMS}
+          FROM token_transactions t
+         WHERE t.merchant_id = ${merchantId} AND t.period = ${month}
+           ${companyId !== undefined ? sql`AND t.company_id = ${companyId}` : sql``}
+         GROUP BY t.event, t.employee_id IS NOT NULL`,
+  );
+  return toFlows(sums);
+}
+
+/** Which ledger rows a dashboard counts, beyond the month. */
+export type LedgerSlice =
+  | { kind: 'all' }
+  | { kind: 'company'; companyId: number }
+  | { kind: 'employee'; employeeId: number }
+  | { kind: 'merchant'; merchantId: number; companyId?: number | undefined };
+
+function sliceCondition(slice: LedgerSlice): SQL {
+  switch (slice.kind) {
+    case 'all':
+      return sql`true`;
+    case 'company':
+      return sql`t.company_id = ${slice.companyId}`;
+    case 'employee':
+      return sql`t.employee_id = ${slice.employeeId}`;
+    case 'merchant':
+      return slice.companyId !== undefined
+        ? sql`t.merchant_id = ${slice.merchantId} AND t.company_id = ${slice.companyId}`
+        : sql`t.merchant_id = ${slice.merchantId}`;
+  }
+}
+
+/**
+ * The month's flows per day in `timeZone`, only days with any. Rows are grouped by the instant
+ * their local day starts (date_trunc with a zone, cheap per row); the few groups are named
+ * YYYY-MM-DD here.
+ */
+export async function findDailyFlows(
+  executor: Executor,
+  slice: LedgerSlice,
+  month: string,
+  timeZone: string,
+): Promise<(MonthFlows & { dayStart: Date })[]> {
+  const rows = await queryRows<EventSumRow & { day_start: Date | string }>(
+    executor,
+    sql`SELECT date_trunc('day', t.occurred_at, ${timeZone}) AS day_start, ${EVENT_SUMS}
+          FROM token_transactions t
+         WHERE t.period = ${month} AND t.event IN ${FLOW_EVENTS} AND ${sliceCondition(slice)}
+         GROUP BY 1, t.event, t.employee_id IS NOT NULL`,
+  );
+  const byDay = new Map<number, MonthFlows & { dayStart: Date }>();
+  for (const r of rows) {
+    const dayStart = new Date(r.day_start);
+    const day = byDay.get(dayStart.getTime()) ?? { ...noFlows(), dayStart };
+    addFlow(day, r);
+    byDay.set(dayStart.getTime(), day);
+  }
+  return [...byDay.values()].sort((x, y) => x.dayStart.getTime() - y.dayStart.getTime());
+}
+
+/** The earliest and latest reset day of the companies in a view (a token month's bounds). */
+export async function findResetDayRange(
+  executor: Executor,
+  companyId: number | undefined,
+): Promise<{ min: number; max: number } | undefined> {
+  const [row] = await queryRows<{ min: unknown; max: unknown }>(
+    executor,
+    sql`SELECT min(c.monthly_reset_day) AS min, max(c.monthly_reset_day) AS max
+          FROM companies c
+         ${companyId !== undefined ? sql`WHERE c.id = ${companyId}` : sql``}`,
+  );
+  if (!row || row.min === null) return undefined;
+  return { min: toInt(row.min), max: toInt(row.max) };
+}
+
+/** The company a scope may see, with its current token month; undefined when out of scope. */
+export async function findCompanyInScope(
+  executor: Executor,
+  scope: TenantScope,
+  companyId: number,
+): Promise<{ id: number; tokenMonth: string; resetDay: number } | undefined> {
+  const visible: SQL =
+    scope.kind === 'all'
+      ? sql`true`
+      : scope.kind === 'company' || scope.kind === 'self'
+        ? sql`c.id = ${scope.companyId}`
+        : sql`false`;
+  const [row] = await queryRows<{ id: unknown; token_month: string; monthly_reset_day: unknown }>(
+    executor,
+    sql`SELECT c.id, c.token_month, c.monthly_reset_day FROM companies c
+         WHERE c.id = ${companyId} AND ${visible}`,
+  );
+  return row
+    ? { id: toInt(row.id), tokenMonth: row.token_month, resetDay: toInt(row.monthly_reset_day) }
+    : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-employee rows of a company's report
+
+export interface EmployeeRowFilter {
+  status?: Status | undefined;
+  /** Part of the staff number, name or email, case-insensitive. */
+  search?: string | undefined;
+}
+
+interface EmployeeMonthRow {
+  id: unknown;
+  employee_id: string;
+  name: string | null;
+  email: string | null;
+  status: Status;
+  token_month: string;
+  available_tokens: unknown;
+  received: unknown;
+  purchased: unknown;
+  refunded: unknown;
+  expired: unknown;
+}
+
+const toEmployeeReportRow =
+  (month: string) =>
+  (r: EmployeeMonthRow): EmployeeReportRow => {
+    const available = toInt(r.available_tokens);
+    const purchased = toInt(r.purchased);
+    const refunded = toInt(r.refunded);
+    const expired = toInt(r.expired);
+    return {
+      id: toInt(r.id),
+      employee_id: r.employee_id,
+      name: r.name,
+      email: r.email,
+      status: r.status,
+      token_month: r.token_month,
+      received: toInt(r.received),
+      purchased,
+      refunded,
+      consumed: purchased - refunded,
+      expired,
+      unused: expired + (r.token_month === month ? available : 0),
+      available_tokens: available,
+    };
+  };
+
+function employeeRowsWhere(companyId: number, filter: EmployeeRowFilter): SQL {
+  const where: SQL[] = [sql`e.company_id = ${companyId}`];
+  if (filter.status) where.push(sql`e.status = ${filter.status}`);
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    where.push(
+      sql`(e.employee_id ILIKE ${pattern} OR e.name ILIKE ${pattern} OR e.email ILIKE ${pattern})`,
+    );
+  }
+  return sql.join(where, sql` AND `);
+}
+
+// Each employee's month, read through the (employee_id, period) index of migration 0002.
+const EMPLOYEE_MONTH = (month: string) => sql`
+  SELECT e.id, e.employee_id, e.name, e.email, e.status, e.token_month, e.available_tokens,
+         m.received, m.purchased, m.refunded, m.expired
+    FROM employees e
+    CROSS JOIN LATERAL (
+      SELECT coalesce(sum(t.amount) FILTER (
+               WHERE t.event IN ('employee_issued', 'monthly_tokens_reset')), 0) AS received,
+             coalesce(sum(t.amount) FILTER (WHERE t.event = 'order_purchased'), 0) AS purchased,
+             coalesce(sum(t.amount) FILTER (WHERE t.event = 'order_refunded'), 0) AS refunded,
+             coalesce(sum(t.amount) FILTER (WHERE t.event = 'employee_expired'), 0) AS expired
+        FROM token_transactions t
+       WHERE t.employee_id = e.id AND t.period = ${month}
+    ) m`;
+
+/** One page of a company's employees with their month, by staff number. */
+export async function findEmployeeMonthRows(
+  executor: Executor,
+  companyId: number,
+  month: string,
+  filter: EmployeeRowFilter & { page: number; pageSize: number },
+): Promise<{ rows: EmployeeReportRow[]; total: number }> {
+  const where = employeeRowsWhere(companyId, filter);
+  const rows = await queryRows<EmployeeMonthRow>(
+    executor,
+    sql`${EMPLOYEE_MONTH(month)}
+         WHERE ${where}
+         ORDER BY e.employee_id, e.id
+         LIMIT ${filter.pageSize} OFFSET ${(filter.page - 1) * filter.pageSize}`,
+  );
+  const [count] = await queryRows<{ n: unknown }>(
+    executor,
+    sql`SELECT count(*) AS n FROM employees e WHERE ${where}`,
+  );
+  return { rows: rows.map(toEmployeeReportRow(month)), total: toInt(count?.n ?? 0) };
+}
+
+/** The next batch of a company's employees after staff number `after` (keyset, for exports). */
+export async function findEmployeeMonthBatch(
+  executor: Executor,
+  companyId: number,
+  month: string,
+  filter: EmployeeRowFilter,
+  after: string | undefined,
+  limit: number,
+): Promise<EmployeeReportRow[]> {
+  const rows = await queryRows<EmployeeMonthRow>(
+    executor,
+    sql`${EMPLOYEE_MONTH(month)}
+         WHERE ${employeeRowsWhere(companyId, filter)}
+           ${after !== undefined ? sql`AND e.employee_id > ${after}` : sql``}
+         ORDER BY e.employee_id
+         LIMIT ${limit}`,
+  );
+  return rows.map(toEmployeeReportRow(month));
+}
+
+/** How many employees a company report holds, counting no further than `max`. */
+export async function countEmployeeRowsUpTo(
+  executor: Executor,
+  companyId: number,
+  filter: EmployeeRowFilter,
+  max: number,
+): Promise<number> {
+  const [row] = await queryRows<{ n: unknown }>(
+    executor,
+    sql`SELECT count(*) AS n FROM (
+          SELECT 1 FROM employees e WHERE ${employeeRowsWhere(companyId, filter)} LIMIT ${max}
+        ) capped`,
+  );
+  return toInt(row?.n ?? 0);
+}

@@ -1,0 +1,130 @@
+import type {
+  CompanyReport,
+  CompanyReportQuery,
+  CompanyTotals,
+  DashboardTotals,
+  ReportSummary,
+  ReportSummaryFilter,
+  ReportSummaryQuery,
+} from '@app/contract';
+import { AppError } from '../../lib/app-error';
+import type { Clock } from '../../lib/clock';
+import type { ServiceDeps } from '../../lib/deps';
+import { formatPeriod, zonedParts } from '../../lib/periods';
+import type { TenantScope } from '../../lib/scope';
+import {
+  findCompanyInScope,
+  findCompanyMonthTotals,
+  findEmployeeMonthRows,
+} from './reports.repository';
+
+/** The calendar month (YYYY-MM) of now in the programme's time zone. */
+export function calendarMonth(clock: Clock, timeZone: string): string {
+  const now = zonedParts(clock.now(), timeZone);
+  return formatPeriod({ year: now.year, month: now.month });
+}
+
+export const ZERO_TOTALS: DashboardTotals = {
+  tokens_from_admin: 0,
+  distributed_to_employees: 0,
+  consumed_by_employees: 0,
+  company_unused: 0,
+  employee_unused: 0,
+  purchased: 0,
+  refunded: 0,
+};
+
+/** The totals part of a company's row. */
+export const totalsOf = (row: DashboardTotals): DashboardTotals => ({
+  tokens_from_admin: row.tokens_from_admin,
+  distributed_to_employees: row.distributed_to_employees,
+  consumed_by_employees: row.consumed_by_employees,
+  company_unused: row.company_unused,
+  employee_unused: row.employee_unused,
+  purchased: row.purchased,
+  refunded: row.refunded,
+});
+
+export function sumTotals(rows: DashboardTotals[]): DashboardTotals {
+  const sum = { ...ZERO_TOTALS };
+  for (const row of rows) {
+    for (const key of Object.keys(sum) as (keyof DashboardTotals)[]) sum[key] += row[key];
+  }
+  return sum;
+}
+
+/**
+ * The companies of the caller's scope with their totals for a month, by name. `month` defaults to
+ * the company admin's current token month, else the calendar month. Naming a company the caller
+ * cannot see (or that does not exist) is 404.
+ */
+export async function findSummaryRows(
+  { database, clock, config }: ServiceDeps,
+  scope: TenantScope,
+  filter: ReportSummaryFilter,
+): Promise<{ month: string; rows: CompanyTotals[] }> {
+  let month = filter.month;
+  if (month === undefined && scope.kind === 'company') {
+    month = (await findCompanyInScope(database.db, scope, scope.companyId))?.tokenMonth;
+  }
+  month ??= calendarMonth(clock, config.APP_TIMEZONE);
+  const rows = await findCompanyMonthTotals(database.db, scope, month, {
+    companyId: filter.company_id,
+    search: filter.search,
+  });
+  if (filter.company_id !== undefined && rows.length === 0) {
+    throw new AppError('RECORD_NOT_FOUND');
+  }
+  return { month, rows };
+}
+
+/** GET /reports/summary: a page of the companies' rows and the grand total of all of them. */
+export async function getReportSummary(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  query: ReportSummaryQuery,
+): Promise<ReportSummary> {
+  const { month, rows } = await findSummaryRows(deps, scope, query);
+  const start = (query.page - 1) * query.page_size;
+  return {
+    data: rows.slice(start, start + query.page_size),
+    total: rows.length,
+    month,
+    grand_total: sumTotals(rows),
+  };
+}
+
+/** One company's month and its totals row; 404 when out of scope. */
+export async function getCompanyMonth(
+  { database }: ServiceDeps,
+  scope: TenantScope,
+  companyId: number,
+  month: string | undefined,
+): Promise<{ month: string; company: CompanyTotals }> {
+  const found = await findCompanyInScope(database.db, scope, companyId);
+  if (!found) throw new AppError('RECORD_NOT_FOUND');
+  const resolved = month ?? found.tokenMonth;
+  const [company] = await findCompanyMonthTotals(database.db, scope, resolved, { companyId });
+  if (!company) throw new AppError('RECORD_NOT_FOUND');
+  return { month: resolved, company };
+}
+
+/**
+ * GET /reports/summary/{companyId}: the company's employees with their month, by staff number.
+ * `month` defaults to the company's current token month.
+ */
+export async function getCompanyReport(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  companyId: number,
+  query: CompanyReportQuery,
+): Promise<CompanyReport> {
+  const { month, company } = await getCompanyMonth(deps, scope, companyId, query.month);
+  const { rows, total } = await findEmployeeMonthRows(deps.database.db, companyId, month, {
+    status: query.status,
+    search: query.search,
+    page: query.page,
+    pageSize: query.page_size,
+  });
+  return { data: rows, total, month, company };
+}

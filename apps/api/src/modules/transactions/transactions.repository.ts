@@ -1,0 +1,144 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Direction, TokenEvent, TokenTransaction } from '@app/contract';
+import type { Executor } from '../../db/client';
+import { queryRows } from '../../db/client';
+import { iso, isoOrNull, toInt, toIntOrNull } from '../../lib/numbers';
+
+/** Where the list starts: after the row last shown (newest first, ties in write order). */
+export interface TransactionCursor {
+  occurredAt: Date;
+  id: number;
+}
+
+export interface TransactionFilter {
+  /** Tenant and scope conditions, already decided by the service. */
+  companyId?: number | undefined;
+  employeeId?: number | undefined;
+  merchantId?: number | undefined;
+  wallet?: 'company' | 'employee' | undefined;
+  events?: TokenEvent[] | undefined;
+  direction?: Direction | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  cursor?: TransactionCursor | undefined;
+  limit: number;
+}
+
+interface Row {
+  id: unknown;
+  occurred_at: Date | string;
+  event: TokenEvent;
+  company_id: unknown;
+  employee_id: unknown;
+  employee_number: string | null;
+  employee_name: string | null;
+  direction: Direction;
+  amount: unknown;
+  balance_before: unknown;
+  balance_after: unknown;
+  period: string;
+  order_id: unknown;
+  order_no: string | null;
+  order_type: string | null;
+  order_status: 'ordered' | 'refunded' | null;
+  order_subtotal: unknown;
+  ordered_at: Date | string | null;
+  refund_reason: TokenTransaction['refund_reason'];
+  transfer_id: string | null;
+  actor_user_id: unknown;
+  terminal_id: unknown;
+  merchant_id: unknown;
+  note: string | null;
+}
+
+const toTransaction = (r: Row): TokenTransaction => ({
+  id: toInt(r.id),
+  occurred_at: iso(r.occurred_at),
+  event: r.event,
+  company_id: toInt(r.company_id),
+  employee_id: toIntOrNull(r.employee_id),
+  employee_number: r.employee_number,
+  employee_name: r.employee_name,
+  direction: r.direction,
+  amount: toInt(r.amount),
+  balance_before: toInt(r.balance_before),
+  balance_after: toInt(r.balance_after),
+  period: r.period,
+  order_id: toIntOrNull(r.order_id),
+  order_no: r.order_no,
+  order_type: r.order_type,
+  order_status: r.order_status,
+  order_subtotal: toIntOrNull(r.order_subtotal),
+  ordered_at: isoOrNull(r.ordered_at),
+  refund_reason: r.refund_reason,
+  transfer_id: r.transfer_id,
+  actor_user_id: toIntOrNull(r.actor_user_id),
+  terminal_id: toIntOrNull(r.terminal_id),
+  merchant_id: toIntOrNull(r.merchant_id),
+  note: r.note,
+});
+
+/**
+ * One page of ledger rows, newest first, ties in write order: ORDER BY occurred_at DESC, id ASC,
+ * which the partial indexes of migration 0002 serve for each scope. The cursor is a keyset
+ * position, so page 1000 costs what page 1 costs. Returns up to `limit + 1` rows: the extra one
+ * tells the caller there is a next page.
+ */
+export async function findTransactions(
+  executor: Executor,
+  f: TransactionFilter,
+): Promise<TokenTransaction[]> {
+  const where: SQL[] = [];
+  if (f.companyId !== undefined) where.push(sql`t.company_id = ${f.companyId}`);
+  if (f.employeeId !== undefined) where.push(sql`t.employee_id = ${f.employeeId}`);
+  if (f.merchantId !== undefined) where.push(sql`t.merchant_id = ${f.merchantId}`);
+  if (f.wallet === 'company') where.push(sql`t.employee_id IS NULL`);
+  if (f.wallet === 'employee') where.push(sql`t.employee_id IS NOT NULL`);
+  if (f.events?.length) {
+    where.push(
+      sql`t.event IN (${sql.join(
+        f.events.map((e) => sql`${e}`),
+        sql`, `,
+      )})`,
+    );
+  }
+  if (f.direction) where.push(sql`t.direction = ${f.direction}`);
+  if (f.from) where.push(sql`t.occurred_at >= ${f.from.toISOString()}::timestamptz`);
+  if (f.to) where.push(sql`t.occurred_at < ${f.to.toISOString()}::timestamptz`);
+  if (f.cursor) {
+    const at = f.cursor.occurredAt.toISOString();
+    where.push(
+      sql`t.occurred_at <= ${at}::timestamptz AND (t.occurred_at < ${at}::timestamptz OR t.id > ${f.cursor.id})`,
+    );
+  }
+  const rows = await queryRows<Row>(
+    executor,
+    sql`SELECT t.id, t.occurred_at, t.event, t.company_id, t.employee_id,
+               e.employee_id AS employee_number, e.name AS employee_name,
+               t.direction, t.amount, t.balance_before, t.balance_after, t.period,
+               t.order_id, o.order_no, o.order_type, o.status AS order_status,
+               o.subtotal AS order_subtotal, o.ordered_at,
+               t.refund_reason, t.transfer_id::text AS transfer_id, t.actor_user_id,
+               t.terminal_id, t.merchant_id, t.note
+          FROM token_transactions t
+          LEFT JOIN employees e ON e.id = t.employee_id
+          LEFT JOIN orders o ON o.id = t.order_id
+         WHERE ${where.length ? sql.join(where, sql` AND `) : sql`true`}
+         ORDER BY t.occurred_at DESC, t.id ASC
+         LIMIT ${f.limit + 1}`,
+  );
+  return rows.map(toTransaction);
+}
+
+/** Our id of the employee behind a staff number in a company, for employees' own lists. */
+export async function findEmployeeIdByStaffNumber(
+  executor: Executor,
+  companyId: number,
+  staffNumber: string,
+): Promise<number | undefined> {
+  const [row] = await queryRows<{ id: unknown }>(
+    executor,
+    sql`SELECT id FROM employees WHERE company_id = ${companyId} AND employee_id = ${staffNumber}`,
+  );
+  return row ? toInt(row.id) : undefined;
+}

@@ -1,0 +1,327 @@
+import type { z } from 'zod';
+import {
+  isMerchantRole,
+  MANAGED_USER_TYPES,
+  type createUserBodySchema,
+  type HrListQuery,
+  type ManagedUser,
+  type Role,
+  type Status,
+  type updateUserBodySchema,
+  type UserListQuery,
+} from '@app/contract';
+import type { Tx } from '../../db/client';
+import { AppError, isAppError } from '../../lib/app-error';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { ServiceDeps } from '../../lib/deps';
+import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
+import { findCompany } from '../companies/companies.repository';
+import { createUserAccount, setPassword } from '../iam/iam.service';
+import { revokeUserSessions } from '../iam/sessions.repository';
+import { findMerchant } from '../merchants/merchants.repository';
+import {
+  findUser,
+  findUsers,
+  lockUser,
+  toManagedUser,
+  updateUserRow,
+  type UserFilter,
+} from './users.repository';
+
+/** The audit log's name for every user account, whatever its type. */
+export const USER_ENTITY = 'user';
+
+type Page<T> = { data: T[]; total: number };
+/** Bodies as the route's schema parsed them. */
+export type CreateUserInput = z.output<typeof createUserBodySchema>;
+export type UpdateUserInput = z.output<typeof updateUserBodySchema>;
+
+/**
+ * A duplicate username or email, whether found by the database's unique indexes (also when two
+ * requests race) or already mapped by createUserAccount, answers USERNAME_EXISTS / EMAIL_EXISTS.
+ */
+function duplicateCode(error: unknown): 'USERNAME_EXISTS' | 'EMAIL_EXISTS' | null {
+  if (isAppError(error)) {
+    if (error.code === 'USERNAME_ALREADY_EXISTS') return 'USERNAME_EXISTS';
+    if (error.code === 'EMAIL_ALREADY_EXISTS') return 'EMAIL_EXISTS';
+    return null;
+  }
+  if (sqlState(error) !== '23505') return null;
+  const constraint = violatedConstraint(error);
+  if (constraint === 'users_username_key') return 'USERNAME_EXISTS';
+  if (constraint === 'users_email_key') return 'EMAIL_EXISTS';
+  return null;
+}
+
+async function withDuplicatesMapped<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    const code = duplicateCode(error);
+    if (code) throw new AppError(code, { cause: error });
+    throw error;
+  }
+}
+
+function assertPasswordsMatch(password: string | undefined, confirm: string | undefined): void {
+  if (confirm !== undefined && password !== undefined && confirm !== password) {
+    throw new AppError('PASSWORD_NOT_MATCH', {
+      metadata: { confirm_password: 'v.password_match' },
+    });
+  }
+}
+
+async function viewOf(tx: Tx, id: number, types: readonly Role[]): Promise<ManagedUser> {
+  const row = await findUser(tx, id, types);
+  if (!row) throw new AppError('RECORD_NOT_FOUND');
+  return toManagedUser(row);
+}
+
+export async function listAccounts(
+  { database }: ServiceDeps,
+  filter: UserFilter & { page: number; pageSize: number },
+): Promise<Page<ManagedUser>> {
+  const { rows, total } = await findUsers(database.db, filter);
+  return { data: rows.map(toManagedUser), total };
+}
+
+export interface NewAccountInput {
+  username: string;
+  email: string;
+  password: string;
+  confirmPassword?: string | undefined;
+  type: Role;
+  status: Status;
+  merchantId?: number | undefined;
+  companyId?: number | undefined;
+}
+
+/**
+ * Creates an account of a managed type, with its audit row, in one transaction. The merchant or
+ * company it belongs to must exist (404 RECORD_NOT_FOUND otherwise).
+ */
+export async function createAccount(
+  { database, clock }: ServiceDeps,
+  actor: AuditActor,
+  input: NewAccountInput,
+): Promise<ManagedUser> {
+  assertPasswordsMatch(input.password, input.confirmPassword);
+  return withDuplicatesMapped(() =>
+    inTransaction(database, async (tx) => {
+      if (input.merchantId !== undefined && !(await findMerchant(tx, input.merchantId))) {
+        throw new AppError('RECORD_NOT_FOUND');
+      }
+      if (
+        input.companyId !== undefined &&
+        !(await findCompany(tx, { kind: 'all' }, input.companyId))
+      ) {
+        throw new AppError('RECORD_NOT_FOUND');
+      }
+      const created = await createUserAccount(tx, {
+        username: input.username,
+        email: input.email,
+        password: input.password,
+        type: input.type,
+        status: input.status,
+        merchantId: input.merchantId ?? null,
+        companyId: input.companyId ?? null,
+      });
+      const after = await viewOf(tx, created.id, [input.type]);
+      await recordAudit(tx, {
+        actor,
+        action: 'create',
+        entityType: USER_ENTITY,
+        entityId: created.id,
+        after,
+        at: clock.now(),
+      });
+      return after;
+    }),
+  );
+}
+
+export interface AccountRules {
+  /** The types this screen manages; any other user is not found. */
+  types: readonly Role[];
+  /** Spec 5 'Only merchant admin can be updated': merchant supervisors and staff are not edited. */
+  onlyMerchantAdminEditable?: boolean;
+}
+
+const refuseOwnDeactivation = (actor: AuditActor, id: number) => {
+  if (actor.userId === id) throw new AppError('CANNOT_CHANGE_OWN_ACCOUNT');
+};
+
+/**
+ * Edits username, email, status and (when given) the password. A new password or a
+ * deactivation ends every session of the user.
+ */
+export async function updateAccount(
+  { database, clock }: ServiceDeps,
+  actor: AuditActor,
+  id: number,
+  rules: AccountRules,
+  body: UpdateUserInput,
+): Promise<ManagedUser> {
+  const { password } = body;
+  assertPasswordsMatch(password, body.confirm_password);
+  return withDuplicatesMapped(() =>
+    inTransaction(database, async (tx) => {
+      const row = await lockUser(tx, id, rules.types);
+      if (!row) throw new AppError('RECORD_NOT_FOUND');
+      const type = row.type as Role;
+      if (rules.onlyMerchantAdminEditable && isMerchantRole(type) && type !== 'merchant_admin') {
+        throw new AppError('ONLY_MERCHANT_ADMIN_UPDATABLE');
+      }
+      const isDeactivation = row.status === 'active' && body.status === 'inactive';
+      if (isDeactivation) refuseOwnDeactivation(actor, id);
+
+      const before = await viewOf(tx, id, rules.types);
+      const at = clock.now();
+      await updateUserRow(tx, id, {
+        username: body.username,
+        email: body.email,
+        status: body.status,
+        updatedAt: at,
+      });
+      if (password !== undefined) {
+        await setPassword(tx, clock, { userId: id, password });
+      } else if (isDeactivation) {
+        await revokeUserSessions(tx, id);
+      }
+      const after = await viewOf(tx, id, rules.types);
+      await recordAudit(tx, {
+        actor,
+        action: 'update',
+        entityType: USER_ENTITY,
+        entityId: id,
+        before,
+        after: password !== undefined ? { ...after, password_changed: true } : after,
+        at,
+      });
+      return after;
+    }),
+  );
+}
+
+/** Activates or deactivates an account; deactivating ends its sessions. */
+export async function changeAccountStatus(
+  { database, clock }: ServiceDeps,
+  actor: AuditActor,
+  id: number,
+  rules: AccountRules,
+  status: Status,
+): Promise<ManagedUser> {
+  return inTransaction(database, async (tx) => {
+    const row = await lockUser(tx, id, rules.types);
+    if (!row) throw new AppError('RECORD_NOT_FOUND');
+    if (status === 'inactive') refuseOwnDeactivation(actor, id);
+    const before = await viewOf(tx, id, rules.types);
+    const at = clock.now();
+    await updateUserRow(tx, id, { status, updatedAt: at });
+    if (status === 'inactive') await revokeUserSessions(tx, id);
+    const after = await viewOf(tx, id, rules.types);
+    await recordAudit(tx, {
+      actor,
+      action: 'status_change',
+      entityType: USER_ENTITY,
+      entityId: id,
+      before,
+      after,
+      at,
+    });
+    return after;
+  });
+}
+
+/**
+ * Deletes an account softly (decision 0005): the row stays for the ledger and audit rows that
+ * name it, but it is inactive, out of every list and of sign-in, its sessions end, and its
+ * username and email are free again.
+ */
+export async function deleteAccount(
+  { database, clock }: ServiceDeps,
+  actor: AuditActor,
+  id: number,
+  rules: AccountRules,
+): Promise<void> {
+  await inTransaction(database, async (tx) => {
+    const row = await lockUser(tx, id, rules.types);
+    if (!row) throw new AppError('RECORD_NOT_FOUND');
+    refuseOwnDeactivation(actor, id);
+    const before = await viewOf(tx, id, rules.types);
+    const at = clock.now();
+    await updateUserRow(tx, id, { status: 'inactive', deletedAt: at, updatedAt: at });
+    await revokeUserSessions(tx, id);
+    await recordAudit(tx, {
+      actor,
+      action: 'delete',
+      entityType: USER_ENTITY,
+      entityId: id,
+      before,
+      after: null,
+      at,
+    });
+  });
+}
+
+// User Management (/users): platform users and merchant staff.
+
+const USER_RULES: AccountRules = { types: MANAGED_USER_TYPES, onlyMerchantAdminEditable: true };
+
+export const listUsers = (deps: ServiceDeps, query: UserListQuery): Promise<Page<ManagedUser>> =>
+  listAccounts(deps, {
+    types: query.type?.length ? query.type : MANAGED_USER_TYPES,
+    search: query.search || undefined,
+    status: query.status,
+    merchantId: query.merchant_id,
+    page: query.page,
+    pageSize: query.page_size,
+  });
+
+/** Group HR users (/hrs). */
+export const listHrs = (deps: ServiceDeps, query: HrListQuery): Promise<Page<ManagedUser>> =>
+  listAccounts(deps, {
+    types: ['super_hr'],
+    search: query.search || undefined,
+    status: query.status,
+    page: query.page,
+    pageSize: query.page_size,
+  });
+
+export async function getUser({ database }: ServiceDeps, id: number): Promise<ManagedUser> {
+  const row = await findUser(database.db, id, USER_RULES.types);
+  if (!row) throw new AppError('RECORD_NOT_FOUND');
+  return toManagedUser(row);
+}
+
+export const createUser = (
+  deps: ServiceDeps,
+  actor: AuditActor,
+  body: CreateUserInput,
+): Promise<ManagedUser> =>
+  createAccount(deps, actor, {
+    username: body.username,
+    email: body.email,
+    password: body.password,
+    confirmPassword: body.confirm_password,
+    type: body.type,
+    status: body.status,
+    merchantId: isMerchantRole(body.type) ? body.merchant_id : undefined,
+  });
+
+export const updateUser = (
+  deps: ServiceDeps,
+  actor: AuditActor,
+  id: number,
+  body: UpdateUserInput,
+): Promise<ManagedUser> => updateAccount(deps, actor, id, USER_RULES, body);
+
+export const setUserStatus = (
+  deps: ServiceDeps,
+  actor: AuditActor,
+  id: number,
+  status: Status,
+): Promise<ManagedUser> => changeAccountStatus(deps, actor, id, USER_RULES, status);
+
+export const deleteUser = (deps: ServiceDeps, actor: AuditActor, id: number): Promise<void> =>
+  deleteAccount(deps, actor, id, USER_RULES);

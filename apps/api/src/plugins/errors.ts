@@ -1,0 +1,183 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import {
+  ERROR_CATALOGUE,
+  VALIDATION_MESSAGES,
+  isValidationMessageKey,
+  type ErrorCode,
+  type ErrorEnvelope,
+} from '@app/contract';
+import { isAppError } from '../lib/app-error';
+
+type Lang = 'en' | 'zh';
+
+/** The caller's language: the web app's `lang` cookie, else Accept-Language, else English. */
+export function requestLanguage(request: FastifyRequest): Lang {
+  const cookie = request.cookies?.lang;
+  if (cookie) return cookie.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+  const header = request.headers['accept-language'];
+  return typeof header === 'string' && header.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+const translateField = (message: string, lang: Lang) =>
+  isValidationMessageKey(message) ? VALIDATION_MESSAGES[message][lang] : message;
+
+/** Services may put `v.*` keys in AppError metadata; they reach the caller translated. */
+const translateMetadata = (metadata: Record<string, string>, lang: Lang) =>
+  Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, translateField(v, lang)]));
+
+interface ZodIssueLike {
+  code?: string;
+  path?: PropertyKey[];
+  keys?: string[];
+  message: string;
+}
+
+/** One `field: message` per invalid field, first message wins (DESIGN 4). */
+export function issuesToMetadata(issues: ZodIssueLike[], lang: Lang): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  const put = (field: string, message: string) => {
+    metadata[field] ??= translateField(message, lang);
+  };
+  for (const issue of issues) {
+    const base = (issue.path ?? []).map(String).join('.');
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      for (const key of issue.keys) put(base ? `${base}.${key}` : key, 'v.unknown_field');
+    } else {
+      put(base || '_root', issue.message);
+    }
+  }
+  return metadata;
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BODY_INVALID',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'BODY_INVALID',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'BODY_INVALID',
+  FST_REQ_FILE_TOO_LARGE: 'FILE_TOO_LARGE',
+  FST_FILES_LIMIT: 'FILE_TOO_LARGE',
+  FST_PARTS_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+const BY_STATUS: Record<number, ErrorCode> = {
+  400: 'BODY_INVALID',
+  401: 'UNAUTHORIZED',
+  403: 'PERMISSION_DENIED',
+  404: 'ROUTE_NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+// Connection-level failures and a server shutting down: the database is away, not our bug.
+const DB_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+function databaseCode(error: unknown): ErrorCode | null {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    const message = (current as { message?: unknown }).message;
+    if (typeof code === 'string') {
+      if (code === '57014') return 'TIMEOUT';
+      if (DB_UNAVAILABLE.has(code)) return 'SERVICE_UNAVAILABLE';
+    }
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+    ) {
+      return 'SERVICE_UNAVAILABLE';
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+function envelope(code: ErrorCode, lang: Lang, extra: Partial<ErrorEnvelope> = {}): ErrorEnvelope {
+  const { status } = ERROR_CATALOGUE[code];
+  return {
+    statusCode: status,
+    error: STATUS_CODES[status] ?? 'Error',
+    message: ERROR_CATALOGUE[code][lang],
+    code,
+    ...extra,
+  };
+}
+
+export function sendError(reply: FastifyReply, body: ErrorEnvelope): FastifyReply {
+  return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+/** Renders every failure as the envelope of DESIGN 4; never a stack trace (STYLE 5). */
+export function toEnvelope(error: unknown, request: FastifyRequest): ErrorEnvelope {
+  const lang = requestLanguage(request);
+  if (isAppError(error)) {
+    return envelope(error.code, lang, {
+      ...(error.message !== ERROR_CATALOGUE[error.code].en ? { message: error.message } : {}),
+      ...(error.metadata ? { metadata: translateMetadata(error.metadata, lang) } : {}),
+    });
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const context = (error as FastifyError).validationContext;
+    const code: ErrorCode = context === 'body' ? 'BODY_INVALID' : 'QUERY_PARAM_INVALID';
+    // fastify-type-provider-zod 6 spreads each zod issue into { keyword, instancePath, message, params }.
+    const issues = error.validation.map((v): ZodIssueLike => ({
+      code: v.keyword,
+      path: v.instancePath.split('/').filter(Boolean),
+      keys: Array.isArray(v.params.keys) ? (v.params.keys as string[]) : undefined,
+      message: v.message ?? 'v.invalid',
+    }));
+    return envelope(code, lang, { metadata: issuesToMetadata(issues, lang) });
+  }
+  const dbCode = databaseCode(error);
+  if (dbCode) return envelope(dbCode, lang);
+  const fastifyError = error as Partial<FastifyError>;
+  const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (mapped) return envelope(mapped, lang);
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const byStatus = BY_STATUS[status];
+    return byStatus
+      ? envelope(byStatus, lang)
+      : {
+          statusCode: status,
+          error: STATUS_CODES[status] ?? 'Error',
+          message: STATUS_CODES[status] ?? 'Error',
+        };
+  }
+  return envelope('SERVER_ERROR', lang);
+}
+
+export default fp(
+  async function errorsPlugin(app: FastifyInstance) {
+    app.setErrorHandler((error, request, reply) => {
+      let body: ErrorEnvelope;
+      try {
+        body = toEnvelope(error, request);
+      } catch {
+        // Never let a bug in rendering leak its message: fall back to the generic 500.
+        body = envelope('SERVER_ERROR', 'en');
+      }
+      if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      else request.log.info({ code: body.code, statusCode: body.statusCode }, 'request refused');
+      return sendError(reply, body);
+    });
+  },
+  { name: 'errors' },
+);

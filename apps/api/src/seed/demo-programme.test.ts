@@ -1,0 +1,115 @@
+import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../test/databases';
+import { assertLedgerInvariants } from '../../test/invariants';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import { queryRows } from '../db/client';
+import { ManualClock } from '../lib/clock';
+import { createDemoProgramme, DEMO_TERMINAL_KEY } from './demo-programme';
+import { seedOnFirstStart } from './index';
+
+const silent = { info: () => undefined, warn: () => undefined };
+
+describe.each(await testDatabaseKinds())('the demo programme on %s', (kind) => {
+  let db: TestDatabase;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SERVE_WEB: 'false',
+    DEMO_DATA: 'true',
+  });
+  const now = new ManualClock('2026-05-20T10:00:00Z');
+  let elapsed = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+    const started = Date.now();
+    const result = await seedOnFirstStart({
+      config,
+      database: db.database,
+      log: silent,
+      createProgramme: (tx) => createDemoProgramme(tx, { config, clock: now }),
+    });
+    elapsed = Date.now() - started;
+    expect(result.demoSignIns.length).toBeGreaterThan(0);
+  });
+  afterAll(() => db.drop());
+
+  it('builds three months of history that keeps every invariant', async () => {
+    const summary = await assertLedgerInvariants(db.database.db);
+    expect(summary).toMatchObject({ companies: 3, employees: 30 });
+    expect(summary.orders).toBeGreaterThan(150);
+    const resets = await queryRows<{ code: string; period: string }>(
+      db.database.db,
+      sql`SELECT c.code, r.period FROM monthly_resets r JOIN companies c ON c.id = r.company_id
+          ORDER BY c.code, r.period`,
+    );
+    expect(resets.map((r) => `${r.code} ${r.period}`)).toEqual([
+      'ACME 2026-03',
+      'ACME 2026-04',
+      'ACME 2026-05',
+      'GLOBEX 2026-02',
+      'GLOBEX 2026-03',
+      'GLOBEX 2026-04',
+      'GLOBEX 2026-05',
+      'INITECH 2026-02',
+      'INITECH 2026-03',
+      'INITECH 2026-04',
+    ]);
+    const refunds = await queryRows<{ reason: string }>(
+      db.database.db,
+      sql`SELECT DISTINCT refund_reason AS reason FROM token_transactions WHERE refund_reason IS NOT NULL`,
+    );
+    expect(refunds.length).toBeGreaterThanOrEqual(2);
+    // First start stays quick on the embedded database.
+    expect(elapsed).toBeLessThan(60_000);
+  });
+
+  it('links the demo users to ACME (staff number E0001) and SHOP', async () => {
+    const users = await queryRows<{ username: string; code: string | null; staff: string | null }>(
+      db.database.db,
+      sql`SELECT u.username, coalesce(c.code, m.code) AS code, e.employee_id AS staff
+            FROM users u
+            LEFT JOIN companies c ON c.id = u.company_id
+            LEFT JOIN merchants m ON m.id = u.merchant_id
+            LEFT JOIN employees e ON e.company_id = u.company_id AND e.employee_id = u.employee_id
+           WHERE u.username IN ('acme.admin', 'acme.emp', 'shop.staff')
+           ORDER BY u.username`,
+    );
+    expect(users).toEqual([
+      { username: 'acme.admin', code: 'ACME', staff: null },
+      { username: 'acme.emp', code: 'ACME', staff: 'E0001' },
+      { username: 'shop.staff', code: 'SHOP', staff: null },
+    ]);
+  });
+
+  it('answers the printed terminal key on the terminal API', async () => {
+    const app = await buildApp({ config, database: db.database, clock: now, logger: false });
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/orders',
+        headers: {
+          authorization: `Bearer ${DEMO_TERMINAL_KEY}`,
+          'idempotency-key': crypto.randomUUID(),
+        },
+        payload: {
+          company_code: 'ACME',
+          employee_id: 'E0001',
+          order_type: 'dine_in',
+          items: [{ name: 'Tea', quantity: 1, unit_tokens: 8 }],
+        },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const stored = await queryRows<{ n: number }>(
+        db.database.db,
+        sql`SELECT count(*)::int AS n FROM terminals WHERE api_key_hash LIKE ${'%' + DEMO_TERMINAL_KEY + '%'}`,
+      );
+      expect(stored[0]!.n).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+});

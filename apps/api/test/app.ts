@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { ManualClock } from '../src/lib/clock';
+import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases';
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: ManualClock;
+  config: Config;
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Pino options, e.g. `{ stream, level: 'info' }` to capture logs; silent by default. */
+  logger?: FastifyServerOptions['logger'];
+  /** Runs before `ready()`: the place to register test-only routes. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+/** A built app on a fresh database of the given kind, with a hand-driven clock. */
+export async function createTestApp(
+  kind: TestDatabaseKind,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
+  const db = await createTestDatabase(kind);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SERVE_WEB: 'false',
+    DEMO_DATA: 'false',
+    // Test files sign in often from one address; the rate-limit test sets its own limit.
+    LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    ...env,
+  });
+  const clock = new ManualClock();
+  const app = await buildApp({
+    config,
+    database: db.database,
+    clock,
+    logger: options.logger ?? false,
+  });
+  await options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    clock,
+    config,
+    db,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}

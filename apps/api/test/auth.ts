@@ -1,0 +1,121 @@
+// Test helpers for signed-in requests: a user factory, sign-in, and inject with the session.
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Role, SelfUser, Status } from '@app/contract';
+import type { Executor } from '../src/db/client';
+import { insertUser, toAuthUser } from '../src/modules/iam/iam.repository';
+import { hashPassword } from '../src/modules/iam/passwords';
+import type { AuthUser } from '../src/plugins/auth';
+
+export const DEFAULT_PASSWORD = 'Passw0rd!';
+
+// argon2id is deliberately slow; tests reuse one hash per distinct password.
+const hashes = new Map<string, Promise<string>>();
+const cachedHash = (password: string) => {
+  let hashed = hashes.get(password);
+  if (!hashed) {
+    hashed = hashPassword(password);
+    hashes.set(password, hashed);
+  }
+  return hashed;
+};
+
+let sequence = 0;
+
+export interface CreateUserOptions {
+  type: Role;
+  username?: string;
+  email?: string | null;
+  password?: string;
+  status?: Status;
+  companyId?: number | null;
+  merchantId?: number | null;
+  employeeId?: string | null;
+}
+
+export type TestUser = AuthUser & { password: string };
+
+const COMPANY_ROLES: Role[] = ['company_admin', 'company_employee'];
+const MERCHANT_ROLES: Role[] = ['merchant_admin', 'merchant_supervisor', 'merchant_staff'];
+
+/**
+ * Inserts a user straight into the database (no password-rule check, so tests can also make
+ * odd ones). Company roles need `companyId`, merchant roles `merchantId`; employees get a
+ * staff number unless given one.
+ */
+export async function createUser(
+  executor: Executor,
+  options: CreateUserOptions,
+): Promise<TestUser> {
+  sequence += 1;
+  const { type } = options;
+  if (COMPANY_ROLES.includes(type) && options.companyId == null) {
+    throw new Error(`createUser: a ${type} needs companyId`);
+  }
+  if (MERCHANT_ROLES.includes(type) && options.merchantId == null) {
+    throw new Error(`createUser: a ${type} needs merchantId`);
+  }
+  const username = options.username ?? `${type.replace(/_/g, '.')}.${sequence}`.slice(0, 20);
+  const password = options.password ?? DEFAULT_PASSWORD;
+  const row = await insertUser(executor, {
+    username,
+    email: options.email === undefined ? `${username}@test.example` : options.email,
+    passwordHash: await cachedHash(password),
+    type,
+    status: options.status ?? 'active',
+    companyId: options.companyId ?? null,
+    merchantId: options.merchantId ?? null,
+    employeeId:
+      options.employeeId ??
+      (type === 'company_employee' ? `E${String(sequence).padStart(4, '0')}` : null),
+  });
+  return { ...toAuthUser(row), password };
+}
+
+export interface TestSession {
+  /** Cookie header value carrying the session and XSRF-TOKEN cookies. */
+  cookie: string;
+  /** The CSRF token, to send as X-XSRF-TOKEN. */
+  xsrf: string;
+  user: SelfUser;
+  /** The raw session cookie (name and value). */
+  sessionCookie: { name: string; value: string };
+}
+
+/** Signs in through the API and returns what a browser would hold; throws on any refusal. */
+export async function signIn(
+  app: FastifyInstance,
+  username: string,
+  password: string = DEFAULT_PASSWORD,
+  headers: Record<string, string> = {},
+): Promise<TestSession> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/iam/login',
+    headers,
+    payload: { username, password },
+  });
+  if (res.statusCode !== 200) {
+    throw new Error(`signIn(${username}) answered ${res.statusCode}: ${res.body}`);
+  }
+  const session = res.cookies.find((c) => c.name === 'sid' || c.name === '__Host-sid');
+  const xsrf = res.cookies.find((c) => c.name === 'XSRF-TOKEN');
+  if (!session || !xsrf) throw new Error(`signIn(${username}) set no session cookies`);
+  return {
+    cookie: `${session.name}=${session.value}; XSRF-TOKEN=${xsrf.value}`,
+    xsrf: xsrf.value,
+    user: res.json().data.user as SelfUser,
+    sessionCookie: { name: session.name, value: session.value },
+  };
+}
+
+/** `app.inject` as the signed-in session: its cookies and the X-XSRF-TOKEN header. */
+export function injectAs(
+  app: FastifyInstance,
+  session: Pick<TestSession, 'cookie' | 'xsrf'>,
+  options: InjectOptions,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    ...options,
+    headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, ...options.headers },
+  });
+}

@@ -1,0 +1,222 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+
+let browser: Browser;
+let session: Session;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  session = await openSession(browser);
+  page = session.page;
+});
+
+afterEach(async () => {
+  await session?.context.close();
+  // A duplicate refused with 409 is part of the journey; nothing else may fail.
+  expect(session.problems.filter((problem) => !problem.includes('status of 409'))).toEqual([]);
+});
+
+/** Codes unique to this run, so the journey also works against a long-lived server. */
+const suffix = Date.now().toString(36).toUpperCase().slice(-6);
+const companyCode = `E2E${suffix}`;
+const merchantCode = `M${suffix}`;
+const terminalCode = `T${suffix}`;
+
+const row = (name: string) => page.getByRole('row', { name: new RegExp(name) });
+
+async function rowAction(name: string, action: string) {
+  await page.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: action }).click();
+}
+
+/** Places a 5-token order for the demo employee ACME/E0001 with a terminal key. */
+const placeOrder = (key: string, idempotencyKey: string) =>
+  page.evaluate(
+    async ({ key, idempotencyKey }) => {
+      const response = await fetch('/api/v1/orders', {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${key}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': idempotencyKey,
+        },
+        body: JSON.stringify({
+          company_code: 'ACME',
+          employee_id: 'E0001',
+          order_type: 'dine_in',
+          items: [{ name: 'Tea', quantity: 1, unit_tokens: 5 }],
+        }),
+      });
+      return response.status;
+    },
+    { key, idempotencyKey },
+  );
+
+describe('the admin sets up the programme', () => {
+  it('creates a company, issues it tokens and gives it a company admin', async () => {
+    await signIn(page, 'admin');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Companies' })
+      .click();
+    await expectPath(page, '/companies');
+
+    await page.getByRole('button', { name: 'Add company' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByLabel('Company code').fill('X!');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await form.getByText('Code must be 3 to 12 characters').waitFor();
+    await form.getByText('Name is required').waitFor();
+    await form.getByLabel('Company code').fill(companyCode);
+    await form.getByLabel('Company name').fill(`E2E Foods ${suffix}`);
+    await form.getByLabel('Reset day').fill('10');
+    await form.getByLabel('Initial token').fill('5000');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Created successfully.').waitFor();
+    await row(companyCode).getByText('5,000').first().waitFor();
+
+    await rowAction(`E2E Foods ${suffix}`, 'Issue tokens');
+    const issue = page.getByRole('dialog');
+    await issue.getByLabel('Amount').fill('12345');
+    await issue.getByTestId('balance-after').getByText('17,345').waitFor();
+    await issue.getByRole('button', { name: 'Issue tokens' }).click();
+    await page.getByText('Token issue completed.').waitFor();
+    await row(companyCode).getByText('17,345').waitFor();
+
+    await rowAction(`E2E Foods ${suffix}`, 'Company admins');
+    const admins = page.getByRole('dialog');
+    await admins.getByText('This company has no admin yet.').waitFor();
+    await admins.getByRole('button', { name: 'Add company admin' }).click();
+    await admins.getByLabel('Username').fill(`e2e.${suffix.toLowerCase()}`);
+    await admins.getByLabel('Email').fill(`admin.${suffix.toLowerCase()}@e2e.test`);
+    await admins.getByLabel('Password', { exact: true }).fill('Secret@2026');
+    await admins.getByLabel('Confirm password').fill('Secret@2026');
+    await admins.getByRole('button', { name: 'Create' }).click();
+    await admins.getByRole('cell', { name: `e2e.${suffix.toLowerCase()}`, exact: true }).waitFor();
+
+    const scan = await new AxeBuilder({ page }).analyze();
+    expect(
+      scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+    ).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    // The filter and page are in the URL: a reload shows the same view.
+    await page.getByRole('button', { name: 'Status' }).click();
+    await page.getByRole('menuitemradio', { name: 'Active', exact: true }).click();
+    await expectPath(page, '/companies?status=active');
+    await page.reload();
+    await row(companyCode).waitFor();
+    await page
+      .getByRole('button', { name: /^Status/ })
+      .getByText('Active')
+      .waitFor();
+  });
+
+  it('creates a merchant and a terminal whose key, shown once, works until rotated', async () => {
+    await signIn(page, 'admin');
+    await page.goto('/merchants');
+    await page.getByRole('button', { name: 'Add merchant' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByLabel('Merchant code').fill(merchantCode);
+    await form.getByLabel('Merchant name').fill(`E2E Bar ${suffix}`);
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Created successfully.').waitFor();
+
+    await rowAction(`E2E Bar ${suffix}`, 'Terminals');
+    await page.waitForURL(/\/terminals\?merchant_id=\d+$/);
+    await page.getByRole('button', { name: 'Add terminal' }).click();
+    const terminalForm = page.getByRole('dialog');
+    await terminalForm
+      .getByRole('combobox', { name: 'Merchant' })
+      .getByText(`E2E Bar ${suffix} (${merchantCode})`)
+      .waitFor();
+    await terminalForm.getByLabel('Terminal code').fill(terminalCode);
+    await terminalForm.getByLabel('Terminal name').fill('Front');
+    await terminalForm.getByRole('button', { name: 'Create' }).click();
+
+    const reveal = page.getByRole('dialog', { name: `Terminal ${terminalCode} created` });
+    await reveal.getByText('This key will not be shown again.', { exact: false }).waitFor();
+    const key = await reveal.getByLabel('API key').inputValue();
+    expect(key).toMatch(/^tk_/);
+    await session.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: session.baseURL,
+    });
+    await reveal.getByRole('button', { name: 'Copy' }).click();
+    await reveal.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await reveal.getByRole('button', { name: 'I have saved the key' }).click();
+    await row(terminalCode).waitFor();
+    expect(await page.content()).not.toContain(key);
+
+    expect(await placeOrder(key, `e2e-${suffix}-1`)).toBe(201);
+
+    await rowAction(terminalCode, 'Rotate key');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Rotate key' }).click();
+    const rotated = page.getByRole('dialog', { name: `New key for terminal ${terminalCode}` });
+    const newKey = await rotated.getByLabel('API key').inputValue();
+    expect(newKey).not.toBe(key);
+    await rotated.getByRole('button', { name: 'I have saved the key' }).click();
+
+    expect(await placeOrder(key, `e2e-${suffix}-2`)).toBe(401);
+    expect(await placeOrder(newKey, `e2e-${suffix}-3`)).toBe(201);
+  });
+
+  it('lets Group HR manage companies but not issue tokens, and keeps it from merchants', async () => {
+    await signIn(page, 'grouphr');
+    await page.goto('/companies');
+    await page.getByRole('button', { name: 'Actions for Acme Corporation' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Issue tokens' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    await page.goto('/order-history');
+    await page.getByRole('button', { name: /^Company/ }).waitFor();
+    expect(await page.getByRole('button', { name: /^Merchant/ }).count()).toBe(0);
+
+    await page.goto('/merchants');
+    await expectPath(page, '/error/403');
+  });
+
+  it('has no serious accessibility violations on the admin screens and their modals', async () => {
+    await signIn(page, 'admin');
+    const screens: [string, string, string | null][] = [
+      ['/user', 'User Management', 'Add user'],
+      ['/companies', 'Companies', 'Add company'],
+      ['/merchants', 'Merchants', 'Add merchant'],
+      ['/terminals', 'Terminals', 'Add terminal'],
+      ['/order-history', 'Order History', null],
+      ['/reset-period-date', 'Reset Period Date', null],
+    ];
+    for (const [path, heading, addButton] of screens) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await page.locator('[data-slot="table-body"] [data-slot="table-row"]').first().waitFor();
+      await page.getByTestId('skeleton-row').first().waitFor({ state: 'detached' });
+      const onList = await new AxeBuilder({ page }).analyze();
+      expect(
+        onList.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+        path,
+      ).toEqual([]);
+      if (addButton) {
+        await page.getByRole('button', { name: addButton }).click();
+        await page.getByRole('dialog').waitFor();
+        const onModal = await new AxeBuilder({ page }).analyze();
+        expect(
+          onModal.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+          `${path} modal`,
+        ).toEqual([]);
+        await page.keyboard.press('Escape');
+      }
+    }
+  });
+});

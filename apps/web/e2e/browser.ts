@@ -1,0 +1,57 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const DEMO_PASSWORD = 'Demo@2026';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  baseURL: string;
+  /** Uncaught page errors and console errors (failed requests aside, which journeys expect). */
+  problems: string[];
+}
+
+/** A fresh browser profile (no cookies, no storage) on the app under test. */
+export async function openSession(browser: Browser): Promise<Session> {
+  const baseURL = inject('baseURL');
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      problems.push(`console error: ${message.text()}`);
+    }
+  });
+  return { context, page, baseURL, problems };
+}
+
+/** Signs in through the login form (English labels) and waits for the shell. */
+export async function signIn(page: Page, username: string, password = DEMO_PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('Username or email').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+/** Waits until the address bar shows `expected` (path + search). */
+export async function expectPath(page: Page, expected: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname + url.search === expected);
+}

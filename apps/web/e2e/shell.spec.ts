@@ -1,0 +1,140 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+
+let browser: Browser;
+let session: Session;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  session = await openSession(browser);
+  page = session.page;
+});
+
+afterEach(async () => {
+  await session?.context.close();
+  expect(session.problems).toEqual([]);
+});
+
+const sidebar = (label = 'Main') => page.getByRole('navigation', { name: label });
+const crumbs = (label = 'Breadcrumb') =>
+  page.getByRole('navigation', { name: label }).getByRole('listitem').allInnerTexts();
+
+async function openSidebarEntry(name: string, path: string) {
+  await sidebar().getByRole('link', { name, exact: true }).click();
+  await expectPath(page, path);
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+describe('the app shell', () => {
+  it('takes an admin from sign-in through the sidebar, into Chinese, and out again', async () => {
+    await signIn(page, 'admin');
+    await expectPath(page, '/dashboard');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    expect(await crumbs()).toEqual(['Home', 'Dashboard']);
+
+    await openSidebarEntry('Companies', '/companies');
+    expect(await crumbs()).toEqual(['Home', 'Companies']);
+    await openSidebarEntry('Merchants', '/merchants');
+    expect(await crumbs()).toEqual(['Home', 'Merchants']);
+    await openSidebarEntry('User Management', '/user');
+    expect(await crumbs()).toEqual(['Home', 'User Management']);
+
+    await page.getByRole('button', { name: /Open user menu/ }).click();
+    const menu = page.getByRole('menu');
+    await menu.getByText('Admin', { exact: true }).waitFor();
+    await menu.getByRole('menuitemradio', { name: '中文' }).click();
+    await sidebar('主导航').getByRole('link', { name: '仪表盘' }).waitFor();
+    const cookies = await session.context.cookies();
+    expect(cookies.find((cookie) => cookie.name === 'lang')).toMatchObject({
+      value: 'zh',
+      path: '/',
+    });
+
+    await page.reload();
+    await sidebar('主导航').getByRole('link', { name: '仪表盘' }).waitFor();
+    expect(await crumbs('面包屑导航')).toEqual(['首页', '用户管理']);
+
+    await page.getByRole('button', { name: /打开用户菜单/ }).click();
+    await page.getByRole('menuitem', { name: '退出登录' }).click();
+    await expectPath(page, '/login');
+    await page.getByRole('button', { name: '登录' }).waitFor();
+
+    await page.goto('/dashboard');
+    await expectPath(page, '/login?from=%2Fdashboard');
+  });
+
+  it('keeps the admin-only entries from a company admin and answers 403 on /merchants', async () => {
+    await signIn(page, 'acme.admin');
+    await expectPath(page, '/dashboard');
+    const labels = await sidebar().getByRole('link').allInnerTexts();
+    expect(labels).toContain('Employees');
+    for (const adminOnly of [
+      'Merchants',
+      'Companies',
+      'Terminals',
+      'User Management',
+      'Reset Period Date',
+      'Order History',
+    ]) {
+      expect(labels).not.toContain(adminOnly);
+    }
+
+    await page.goto('/merchants');
+    await expectPath(page, '/error/403');
+    await page.getByRole('heading', { name: 'Access Denied' }).waitFor();
+  });
+
+  it('names the company in the breadcrumb of its summary report', async () => {
+    await signIn(page, 'admin');
+    const company = await page.evaluate(async () => {
+      const response = await fetch('/api/v1/companies?page=1&page_size=10');
+      const body = (await response.json()) as { data: { id: number; name: string }[] };
+      return body.data[0];
+    });
+    expect(company).toBeDefined();
+    await page.goto(`/summary-report/${company!.id}`);
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByText(company!.name, { exact: true })
+      .waitFor();
+    expect(await crumbs()).toEqual(['Home', 'Summary Report', company!.name]);
+  });
+
+  it('toggles the sidebar with Ctrl+B and remembers it in the sidebar_state cookie', async () => {
+    await signIn(page, 'admin');
+    const sidebarRoot = page.locator('[data-slot="sidebar"]');
+    expect(await sidebarRoot.getAttribute('data-state')).toBe('expanded');
+    await page.keyboard.press('Control+b');
+    await page.locator('[data-slot="sidebar"][data-state="collapsed"]').waitFor();
+    const cookie = (await session.context.cookies()).find((c) => c.name === 'sidebar_state');
+    expect(cookie?.value).toBe('false');
+    await page.reload();
+    await page.locator('[data-slot="sidebar"][data-state="collapsed"]').waitFor();
+  });
+
+  it('has no serious accessibility violations on the login page and the dashboard', async () => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const onLogin = await new AxeBuilder({ page }).analyze();
+    expect(
+      onLogin.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+    ).toEqual([]);
+
+    await signIn(page, 'admin');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    const onDashboard = await new AxeBuilder({ page }).analyze();
+    expect(
+      onDashboard.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+    ).toEqual([]);
+  });
+});

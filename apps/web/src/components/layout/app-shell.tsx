@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Role } from '@app/contract';
+import { Separator } from '@/components/ui/separator';
+import { SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
+import { AppBreadcrumb } from './app-breadcrumb';
+import { AppSidebar } from './app-sidebar';
+
+const MAIN_ID = 'main-content';
+
+export interface AppShellProps {
+  role: Role;
+  /** Right side of the header (the user menu, composed by the route). */
+  userMenu: ReactNode;
+  /** Crumb labels by href, e.g. a company's name under summary-report. */
+  breadcrumbLabels?: Record<string, string>;
+  children: ReactNode;
+}
+
+/** Sidebar + header (breadcrumb, user menu) + page (spec 2, Layout). */
+export function AppShell({ role, userMenu, breadcrumbLabels, children }: AppShellProps) {
+  const { t } = useTranslation();
+  return (
+    <SidebarProvider>
+      <a
+        href={`#${MAIN_ID}`}
+        className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:ring-[3px] focus:ring-ring/50"
+      >
+        {t('app.skip_to_content')}
+      </a>
+      <AppSidebar role={role} />
+      <SidebarInset>
+        <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3 md:px-4">
+          <SidebarTrigger />
+          <Separator orientation="vertical" className="mr-1 data-[orientation=vertical]:h-4" />
+          <div className="min-w-0 flex-1">
+            <AppBreadcrumb labels={breadcrumbLabels} />
+          </div>
+          {userMenu}
+        </header>
+        <main id={MAIN_ID} tabIndex={-1} className="flex-1 p-4 outline-none md:p-6">
+          {children}
+        </main>
+      </SidebarInset>
+    </SidebarProvider>
+  );
+}

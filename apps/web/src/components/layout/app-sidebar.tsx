@@ -1,0 +1,49 @@
+import { Coins } from 'lucide-react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { Role } from '@app/contract';
+import {
+  Sidebar,
+  SidebarContent,
+  SidebarHeader,
+  SidebarMenu,
+  SidebarMenuButton,
+  SidebarMenuItem,
+  useSidebar,
+} from '@/components/ui/sidebar';
+import { firstNavUrl, navItemsFor } from '@/config/nav';
+import { NavMain } from './nav-main';
+
+/** The collapsible sidebar of spec 2: a short wordmark, then the entries the role may see. */
+export function AppSidebar({ role }: { role: Role }) {
+  const { t } = useTranslation();
+  const { setOpenMobile } = useSidebar();
+  return (
+    <Sidebar>
+      <SidebarHeader>
+        <SidebarMenu>
+          <SidebarMenuItem>
+            <SidebarMenuButton asChild className="h-10 group-data-[collapsible=icon]:p-1.5!">
+              <Link
+                to={firstNavUrl(role)}
+                aria-label={t('sidebar.home_link', { name: t('app.name') })}
+                onClick={() => setOpenMobile(false)}
+              >
+                <span
+                  aria-hidden
+                  className="flex aspect-square size-7 shrink-0 items-center justify-center rounded-md bg-primary text-primary-foreground group-data-[collapsible=icon]:size-5"
+                >
+                  <Coins className="size-4" />
+                </span>
+                <span className="font-semibold tracking-tight">{t('app.short_name')}</span>
+              </Link>
+            </SidebarMenuButton>
+          </SidebarMenuItem>
+        </SidebarMenu>
+      </SidebarHeader>
+      <SidebarContent>
+        <NavMain items={navItemsFor(role)} />
+      </SidebarContent>
+    </Sidebar>
+  );
+}

@@ -1,0 +1,67 @@
+import { LayoutDashboard } from 'lucide-react';
+import { describe, expect, it } from 'vitest';
+import { firstNavUrl, NAV_ITEMS, navItemsFor, type NavItem } from './nav';
+
+const titles = (items: NavItem[]) => items.map((item) => item.titleKey);
+
+describe('the sidebar entries', () => {
+  it('follow the spec order', () => {
+    expect(titles(NAV_ITEMS)).toEqual([
+      'nav.dashboard',
+      'nav.employees',
+      'nav.merchants',
+      'nav.companies',
+      'nav.terminals',
+      'nav.users',
+      'nav.token_transaction',
+      'nav.summary_report',
+      'nav.reset_period_date',
+      'nav.order_history',
+    ]);
+  });
+
+  it('give merchant roles and employees the open entries only', () => {
+    for (const role of [
+      'merchant_admin',
+      'merchant_supervisor',
+      'merchant_staff',
+      'company_employee',
+    ]) {
+      expect(titles(navItemsFor(role))).toEqual([
+        'nav.dashboard',
+        'nav.token_transaction',
+        'nav.summary_report',
+      ]);
+    }
+  });
+
+  it('give a role nobody knows nothing', () => {
+    expect(navItemsFor('hacker')).toEqual([]);
+    expect(navItemsFor(undefined)).toEqual([]);
+  });
+});
+
+describe('the wordmark target', () => {
+  const items: NavItem[] = [
+    { titleKey: 'a', url: '/merchants', icon: LayoutDashboard, permission: 'merchants.view' },
+    {
+      titleKey: 'b',
+      url: '/token-transaction',
+      icon: LayoutDashboard,
+      permission: 'token_transaction.view',
+      items: [{ titleKey: 'c', url: '/company-transaction' }],
+    },
+  ];
+
+  it('is the first entry the role may open', () => {
+    expect(firstNavUrl('admin', items)).toBe('/merchants');
+  });
+
+  it('is the first sub-entry when the first allowed entry is a group', () => {
+    expect(firstNavUrl('company_admin', items)).toBe('/company-transaction');
+  });
+
+  it('is the dashboard for the real sidebar', () => {
+    expect(firstNavUrl('company_admin')).toBe('/dashboard');
+  });
+});

@@ -1,0 +1,125 @@
+import {
+  ArrowLeftRight,
+  Building2,
+  CalendarClock,
+  FileBarChart,
+  History,
+  LayoutDashboard,
+  MonitorSmartphone,
+  Store,
+  UserCog,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
+import { can, type Permission } from '@app/contract';
+import { paths } from './paths';
+
+export interface NavLinkItem {
+  /** Translation key of the label (namespace common). */
+  titleKey: string;
+  url: string;
+  icon?: LucideIcon;
+  /** Absent: visible to whoever sees the parent (spec 6: the transaction sub-entries). */
+  permission?: Permission;
+}
+
+export interface NavGroupItem {
+  titleKey: string;
+  /** The group's own route, used for the active state. */
+  url: string;
+  icon: LucideIcon;
+  permission: Permission;
+  items: NavLinkItem[];
+}
+
+export type NavItem = NavLinkItem | NavGroupItem;
+
+export const isNavGroup = (item: NavItem): item is NavGroupItem => 'items' in item;
+
+/** The sidebar of spec 2, in its order, each entry with its permission of spec 6. */
+export const NAV_ITEMS: NavItem[] = [
+  {
+    titleKey: 'nav.dashboard',
+    url: paths.dashboard.getHref(),
+    icon: LayoutDashboard,
+    permission: 'dashboard.view',
+  },
+  {
+    titleKey: 'nav.employees',
+    url: paths.employees.getHref({ status: 'active' }),
+    icon: Users,
+    permission: 'employees.view',
+  },
+  {
+    titleKey: 'nav.merchants',
+    url: paths.merchants.getHref(),
+    icon: Store,
+    permission: 'merchants.view',
+  },
+  {
+    titleKey: 'nav.companies',
+    url: paths.companies.getHref(),
+    icon: Building2,
+    permission: 'companies.view',
+  },
+  {
+    titleKey: 'nav.terminals',
+    url: paths.terminals.getHref(),
+    icon: MonitorSmartphone,
+    permission: 'terminals.view',
+  },
+  { titleKey: 'nav.users', url: paths.users.getHref(), icon: UserCog, permission: 'users.view' },
+  {
+    titleKey: 'nav.token_transaction',
+    url: paths.tokenTransaction.getHref(),
+    icon: ArrowLeftRight,
+    permission: 'token_transaction.view',
+    items: [
+      { titleKey: 'nav.company_transaction', url: paths.companyTransaction.getHref() },
+      { titleKey: 'nav.employee_transaction', url: paths.employeeTransaction.getHref() },
+    ],
+  },
+  {
+    titleKey: 'nav.summary_report',
+    url: paths.summaryReport.getHref(),
+    icon: FileBarChart,
+    permission: 'summary_report.view',
+  },
+  {
+    titleKey: 'nav.reset_period_date',
+    url: paths.resetPeriodDate.getHref(),
+    icon: CalendarClock,
+    permission: 'reset_period.view',
+  },
+  {
+    titleKey: 'nav.order_history',
+    url: paths.orderHistory.getHref(),
+    icon: History,
+    permission: 'order_history.view',
+  },
+];
+
+const allowed = (role: string | null | undefined, permission: Permission | undefined) =>
+  permission === undefined || can(role, permission);
+
+/** The entries a role may see; a group keeps only its allowed sub-entries. */
+export function navItemsFor(role: string | null | undefined, items = NAV_ITEMS): NavItem[] {
+  const result: NavItem[] = [];
+  for (const item of items) {
+    if (!allowed(role, item.permission)) continue;
+    if (isNavGroup(item)) {
+      const children = item.items.filter((child) => allowed(role, child.permission));
+      if (children.length > 0) result.push({ ...item, items: children });
+    } else {
+      result.push(item);
+    }
+  }
+  return result;
+}
+
+/** Where the wordmark leads: the first entry the role may open (spec 2). */
+export function firstNavUrl(role: string | null | undefined, items = NAV_ITEMS): string {
+  const [first] = navItemsFor(role, items);
+  if (!first) return paths.dashboard.getHref();
+  return isNavGroup(first) ? (first.items[0]?.url ?? first.url) : first.url;
+}

@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Company } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+
+export async function getCompany(id: string): Promise<Company> {
+  const response = await api.get<{ data: Company }>(
+    `${API_PREFIX}/companies/${encodeURIComponent(id)}`,
+  );
+  return response.data.data;
+}
+
+/** Spec 7: cached as `company-details`, no refetch on focus, only with an id. */
+export const companyDetailsQueryOptions = (id: string | undefined) =>
+  queryOptions({
+    queryKey: ['company-details', id],
+    queryFn: () => getCompany(id ?? ''),
+    enabled: Boolean(id),
+    refetchOnWindowFocus: false,
+  });
+
+export function useCompanyDetails(id: string | undefined, options: { silentError?: boolean } = {}) {
+  return useQuery({
+    ...companyDetailsQueryOptions(id),
+    meta: { silentError: options.silentError },
+  });
+}

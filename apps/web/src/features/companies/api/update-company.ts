@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Company, UpdateCompanyBody } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { companiesKeys } from './get-companies';
+
+/** PUT /companies/{id}: name, status, reset day and monthly plan; the code is immutable. */
+export async function updateCompany({
+  id,
+  body,
+}: {
+  id: number;
+  body: UpdateCompanyBody;
+}): Promise<Company> {
+  const response = await api.put<{ data: Company }>(`${API_PREFIX}/companies/${id}`, body);
+  return response.data.data;
+}
+
+export function useUpdateCompany() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateCompany,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: companiesKeys.all });
+      await queryClient.invalidateQueries({ queryKey: ['company-details'] });
+    },
+  });
+}

@@ -1,0 +1,99 @@
+import { useMemo, useState } from 'react';
+import { Plus } from 'lucide-react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { can, STATUSES, type Company } from '@app/contract';
+import {
+  DataTable,
+  DataTableFacetedFilter,
+  DataTableSearch,
+  DataTableToolbar,
+  type TableSearch,
+} from '@/components/data-table';
+import { PageHeader } from '@/components/layout/page-header';
+import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { useAuthStore } from '@/lib/auth-store';
+import { toggleStatusWithConfirm } from '@/lib/status-actions';
+import { useCompanies } from '../api/get-companies';
+import { useUpdateCompanyStatus } from '../api/update-company-status';
+import { CompanyAdminsDialog } from '../components/company-admins-dialog';
+import { CompanyFormDialog, type CompanyDialogState } from '../components/company-form-dialog';
+import { companiesColumns } from '../components/companies-columns';
+import { IssueTokensDialog } from '../components/issue-tokens-dialog';
+import type { companiesSearch } from '../search';
+
+/**
+ * Companies (/companies, admin and Group HR): list, the company modal, activate/deactivate,
+ * the company admin modal, and (admin only) the issue token modal.
+ */
+export function CompaniesPage({ table }: { table: TableSearch<typeof companiesSearch.filters> }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const role = useAuthStore((state) => state.user?.type);
+  const canIssueTokens = can(role, 'tokens.issue_company');
+  const companies = useCompanies(table.query);
+  const { mutate: changeStatus } = useUpdateCompanyStatus();
+  const [dialog, setDialog] = useState<CompanyDialogState>(null);
+  const [issuing, setIssuing] = useState<Company | null>(null);
+  const [adminsOf, setAdminsOf] = useState<Company | null>(null);
+
+  const columns = useMemo(
+    () =>
+      companiesColumns(t, {
+        canIssueTokens,
+        onEdit: (company) => setDialog({ mode: 'edit', company }),
+        onIssueTokens: setIssuing,
+        onManageAdmins: setAdminsOf,
+        onOpenReport: (company) => void navigate(paths.summaryReportCompany.getHref(company.id)),
+        onToggleStatus: (company) =>
+          void toggleStatusWithConfirm(company.name, company.status, (status, callbacks) =>
+            changeStatus({ id: company.id, status }, callbacks),
+          ),
+      }),
+    [t, canIssueTokens, navigate, changeStatus],
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={t('nav.companies')}
+        description={t('companies.description')}
+        actions={
+          <Button onClick={() => setDialog({ mode: 'create' })}>
+            <Plus aria-hidden />
+            {t('companies.add')}
+          </Button>
+        }
+      />
+      <DataTable
+        label={t('companies.table_label')}
+        columns={columns}
+        query={companies}
+        paging={table}
+        getRowId={(company) => String(company.id)}
+        toolbar={
+          <DataTableToolbar table={table}>
+            <DataTableSearch
+              table={table}
+              filterKey="search"
+              placeholder={t('companies.search_placeholder')}
+            />
+            <DataTableFacetedFilter
+              table={table}
+              filterKey="status"
+              title={t('table.status')}
+              options={STATUSES.map((status) => ({
+                value: status,
+                label: t(`statuses.${status}`),
+              }))}
+            />
+          </DataTableToolbar>
+        }
+      />
+      <CompanyFormDialog state={dialog} onClose={() => setDialog(null)} />
+      <IssueTokensDialog company={issuing} onClose={() => setIssuing(null)} />
+      <CompanyAdminsDialog company={adminsOf} onClose={() => setAdminsOf(null)} />
+    </>
+  );
+}

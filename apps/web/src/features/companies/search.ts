@@ -1,0 +1,7 @@
+import { STATUSES } from '@app/contract';
+import { defineTableSearch, oneOf, textFilter } from '@/components/data-table';
+
+/** The companies list's state in the URL: GET /companies takes search (code or name) and status. */
+export const companiesSearch = defineTableSearch({
+  filters: { search: textFilter(), status: oneOf(STATUSES) },
+});

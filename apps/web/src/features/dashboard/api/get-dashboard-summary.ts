@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { DashboardSummary } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { dashboardKeys } from './get-dashboard';
+
+/** GET /dashboard/summary (admin, Group HR): every company's totals and the grand total. */
+export async function getDashboardSummary(month: string | undefined): Promise<DashboardSummary> {
+  const response = await api.get<{ data: DashboardSummary }>(`${API_PREFIX}/dashboard/summary`, {
+    params: month ? { month } : {},
+  });
+  return response.data.data;
+}
+
+export const dashboardSummaryQueryOptions = (month: string | undefined, enabled = true) =>
+  queryOptions({
+    queryKey: dashboardKeys.summary(month),
+    queryFn: () => getDashboardSummary(month),
+    enabled,
+    meta: { silentError: true },
+  });
+
+export const useDashboardSummary = (month: string | undefined, { enabled = true } = {}) =>
+  useQuery(dashboardSummaryQueryOptions(month, enabled));

@@ -1,0 +1,77 @@
+import { useTranslation } from 'react-i18next';
+import type { DashboardSummary } from '@app/contract';
+import { StatusBadge } from '@/components/data-table';
+import {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableFooter,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { withThousands } from '@/lib/format';
+import { CARDS_BY_VIEW } from './total-cards';
+
+/** GET /dashboard/summary as a table: one row per company and the grand total. */
+export function SummaryTable({ summary }: { summary: DashboardSummary }) {
+  const { t } = useTranslation();
+  const keys = CARDS_BY_VIEW.all;
+  return (
+    <Table>
+      <TableCaption className="sr-only">{t('dashboard.summary_title')}</TableCaption>
+      <TableHeader>
+        <TableRow>
+          <TableHead>{t('dashboard.company')}</TableHead>
+          <TableHead>{t('table.status')}</TableHead>
+          <TableHead>{t('dashboard.token_month')}</TableHead>
+          {keys.map((key) => (
+            <TableHead key={key} className="text-right">
+              {t(`dashboard.cards.${key}`)}
+            </TableHead>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {summary.companies.length === 0 ? (
+          <TableRow>
+            <TableCell colSpan={keys.length + 3} className="h-20 text-center text-muted-foreground">
+              {t('dashboard.no_companies')}
+            </TableCell>
+          </TableRow>
+        ) : (
+          summary.companies.map((company) => (
+            <TableRow key={company.company_id}>
+              <TableCell className="font-medium">
+                {company.company_name}{' '}
+                <span className="font-mono text-muted-foreground">({company.company_code})</span>
+              </TableCell>
+              <TableCell>
+                <StatusBadge status={company.company_status} />
+              </TableCell>
+              <TableCell>{company.token_month}</TableCell>
+              {keys.map((key) => (
+                <TableCell key={key} className="text-right tabular-nums">
+                  {withThousands(company[key])}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+      <TableFooter>
+        <TableRow>
+          <TableHead scope="row" colSpan={3}>
+            {t('dashboard.grand_total')}
+          </TableHead>
+          {keys.map((key) => (
+            <TableCell key={key} className="text-right font-semibold tabular-nums">
+              {withThousands(summary.totals[key])}
+            </TableCell>
+          ))}
+        </TableRow>
+      </TableFooter>
+    </Table>
+  );
+}

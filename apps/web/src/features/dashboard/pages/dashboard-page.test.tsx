@@ -1,0 +1,187 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Dashboard, DashboardSummary, DashboardTotals, Role } from '@app/contract';
+import { i18n } from '@/locales/i18n';
+import { answer, errorBody, listOf, signedIn } from '@/test/api';
+import { buildCompany } from '@/test/fixtures';
+import { locationOf, renderApp } from '@/test/render';
+
+const totals: DashboardTotals = {
+  tokens_from_admin: 1234567,
+  distributed_to_employees: 45000,
+  consumed_by_employees: 12345,
+  company_unused: 2000,
+  employee_unused: 3500,
+  purchased: 13000,
+  refunded: 655,
+};
+
+const dashboardOf = (overrides: Partial<Dashboard> = {}): Dashboard => ({
+  month: '2026-01',
+  view: 'company',
+  company_id: 7,
+  employee_id: null,
+  merchant_id: null,
+  totals,
+  daily: [
+    {
+      date: '2026-01-01',
+      tokens_from_admin: 1000,
+      distributed_to_employees: 4000,
+      consumed_by_employees: 1200,
+      purchased: 1200,
+      refunded: 0,
+    },
+  ],
+  ...overrides,
+});
+
+const acme = buildCompany({ id: 7, code: 'ACME', name: 'Acme' });
+
+const summary: DashboardSummary = {
+  month: '2026-01',
+  totals,
+  companies: [
+    {
+      ...totals,
+      company_id: 7,
+      company_code: 'ACME',
+      company_name: 'Acme',
+      company_status: 'active',
+      token_month: '2026-01',
+    },
+  ],
+};
+
+async function openDashboard(role: Role, dashboard: Dashboard, path = '/dashboard') {
+  const user = signedIn(role);
+  const requests = answer('get', '/api/v1/dashboard', { data: dashboard });
+  const summaries = answer('get', '/api/v1/dashboard/summary', { data: summary });
+  const companies = answer('get', '/api/v1/companies', listOf([acme]));
+  const view = renderApp(path, { user });
+  await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
+  return { ...view, requests, summaries, companies };
+}
+
+const cardTitles = () =>
+  within(screen.getByRole('list', { name: 'Totals' }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
+
+describe('Dashboard', () => {
+  it('shows the five totals of a company with thousands separators and no summary', async () => {
+    const { summaries, companies } = await openDashboard('company_admin', dashboardOf());
+    await screen.findByRole('list', { name: 'Totals' });
+    expect(cardTitles()).toEqual([
+      'Total tokens from admin1,234,567',
+      'Total distributed to employees45,000',
+      'Total consumed by employees12,345',
+      'Company unused tokens2,000',
+      'Employee unused tokens3,500',
+    ]);
+    expect(screen.queryByLabelText('Company')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Tokens by day' })).toBeInTheDocument();
+    // The chart's figures are readable as a table.
+    const day = screen.getByRole('rowheader', { name: '01/01/2026' }).closest('tr')!;
+    expect(within(day).getByText('4,000')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Summary across companies' })).toBeNull();
+    expect(summaries).toHaveLength(0);
+    expect(companies).toHaveLength(0);
+  });
+
+  it.each([
+    [
+      'employee' as const,
+      [
+        'Total distributed to employees45,000',
+        'Total consumed by employees12,345',
+        'Employee unused tokens3,500',
+      ],
+    ],
+    ['merchant' as const, ['Total consumed by employees12,345']],
+  ])('shows only the cards of the %s view', async (view, expected) => {
+    await openDashboard(
+      view === 'employee' ? 'company_employee' : 'merchant_supervisor',
+      dashboardOf({ view }),
+    );
+    await screen.findByRole('list', { name: 'Totals' });
+    expect(cardTitles()).toEqual(expected);
+  });
+
+  it('keeps the month and the company in the URL and sends them', async () => {
+    const { requests, router } = await openDashboard('admin', dashboardOf({ view: 'all' }));
+    await screen.findByRole('list', { name: 'Totals' });
+    expect(requests[0]?.query).toEqual({});
+
+    fireEvent.change(screen.getByLabelText('Month'), { target: { value: '2025-12' } });
+    await waitFor(() => expect(locationOf(router)).toBe('/dashboard?month=2025-12'));
+    await waitFor(() => expect(requests.at(-1)?.query).toEqual({ month: '2025-12' }));
+
+    const company = screen.getByLabelText('Company');
+    await screen.findByRole('option', { name: 'Acme (ACME)' });
+    await userEvent.selectOptions(company, 'Acme (ACME)');
+    await waitFor(() => expect(locationOf(router)).toBe('/dashboard?month=2025-12&company_id=7'));
+    await waitFor(() =>
+      expect(requests.at(-1)?.query).toEqual({ month: '2025-12', company_id: '7' }),
+    );
+    expect(screen.queryByRole('heading', { name: 'Summary across companies' })).toBeNull();
+  });
+
+  it('reads the filters from a link and ignores invalid ones', async () => {
+    const { requests } = await openDashboard(
+      'admin',
+      dashboardOf(),
+      '/dashboard?month=2026-13&company_id=7',
+    );
+    await screen.findByRole('list', { name: 'Totals' });
+    expect(requests[0]?.query).toEqual({ company_id: '7' });
+    expect(screen.getByLabelText('Company')).toHaveValue('7');
+  });
+
+  it('shows the summary across companies to an admin with no company chosen', async () => {
+    const { summaries } = await openDashboard(
+      'admin',
+      dashboardOf({ view: 'all' }),
+      '/dashboard?month=2026-01',
+    );
+    await screen.findByRole('heading', { name: 'Summary across companies' });
+    const row = (await screen.findByRole('cell', { name: 'Acme (ACME)' })).closest('tr')!;
+    expect(within(row).getByText('1,234,567')).toBeInTheDocument();
+    expect(within(row).getByText('Active')).toBeInTheDocument();
+    expect(screen.getByRole('rowheader', { name: 'Total' })).toBeInTheDocument();
+    expect(summaries[0]?.query).toEqual({ month: '2026-01' });
+  });
+
+  it('shows a failure by the display rule and retries', async () => {
+    signedIn('company_admin');
+    let calls = 0;
+    answer('get', '/api/v1/dashboard', () => {
+      calls += 1;
+      return calls === 1
+        ? errorBody(404, 'RECORD_NOT_FOUND', { message: 'record not found' })
+        : { data: dashboardOf() };
+    });
+    renderApp('/dashboard', { user: signedIn('company_admin') });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The dashboard could not be loaded.');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('list', { name: 'Totals' })).toBeInTheDocument();
+  });
+
+  it('says so when the month has no activity', async () => {
+    await openDashboard('company_admin', dashboardOf({ daily: [] }));
+    expect(await screen.findByText('No activity this month.')).toBeInTheDocument();
+  });
+
+  it('speaks Chinese', async () => {
+    await i18n.changeLanguage('zh');
+    signedIn('company_admin');
+    answer('get', '/api/v1/dashboard', { data: dashboardOf() });
+    renderApp('/dashboard', { user: signedIn('company_admin') });
+    expect(await screen.findByRole('heading', { level: 1, name: '仪表盘' })).toBeInTheDocument();
+    const cards = await screen.findByRole('list', { name: '合计' });
+    expect(cards).toHaveTextContent('来自管理员的代币总数1,234,567');
+    expect(screen.getByLabelText('月份')).toHaveValue('2026-01');
+  });
+});

@@ -1,0 +1,151 @@
+import { useId, type ReactNode } from 'react';
+import { AlertCircle, RotateCw } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { Option } from '@/components/data-table';
+import { PageHeader } from '@/components/layout/page-header';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Skeleton } from '@/components/ui/skeleton';
+import { errorMessageLines } from '@/lib/error-display';
+import { useDashboard } from '../api/get-dashboard';
+import { useDashboardSummary } from '../api/get-dashboard-summary';
+import { DailyChart } from '../components/daily-chart';
+import { SummaryTable } from '../components/summary-table';
+import { TotalCards, TotalCardsSkeleton } from '../components/total-cards';
+import type { DashboardSearch } from '../search';
+
+/** An error block by the display rule, with a retry. */
+function LoadError({ query }: { query: Pick<UseQueryResult, 'error' | 'refetch'> }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      role="alert"
+      className="flex flex-col items-center gap-3 rounded-md border p-6 text-center"
+    >
+      <AlertCircle className="size-6 text-destructive" aria-hidden />
+      <p className="font-medium">{t('dashboard.load_failed')}</p>
+      <p className="text-sm whitespace-pre-line text-muted-foreground">
+        {errorMessageLines(query.error).join('\n')}
+      </p>
+      <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+        <RotateCw aria-hidden />
+        {t('table.retry')}
+      </Button>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-base font-semibold">{title}</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+/**
+ * Dashboard (/dashboard, every role): the totals of a token month for the caller's view, its
+ * daily flows, and for admin and Group HR the company filter and the summary across companies.
+ */
+export function DashboardPage({
+  search,
+  companyOptions,
+  canFilterCompanies,
+}: {
+  search: DashboardSearch;
+  /** Admin and Group HR only: the companies to narrow the dashboard to. */
+  companyOptions: Option[];
+  canFilterCompanies: boolean;
+}) {
+  const { t } = useTranslation();
+  const monthId = useId();
+  const companyId = useId();
+  const { query } = search;
+  const dashboard = useDashboard(query);
+  const showSummary = canFilterCompanies && query.company_id === undefined;
+  const summary = useDashboardSummary(query.month, { enabled: showSummary });
+  const shownMonth = query.month ?? dashboard.data?.month ?? '';
+
+  return (
+    <>
+      <PageHeader
+        title={t('nav.dashboard')}
+        description={t('dashboard.description')}
+        actions={
+          <div className="flex flex-wrap items-end gap-3">
+            <div className="grid gap-1.5">
+              <Label htmlFor={monthId}>{t('dashboard.month')}</Label>
+              <Input
+                id={monthId}
+                type="month"
+                className="w-44"
+                value={shownMonth}
+                onChange={(event) => search.setMonth(event.target.value || undefined)}
+              />
+            </div>
+            {canFilterCompanies && (
+              <div className="grid gap-1.5">
+                <Label htmlFor={companyId}>{t('dashboard.company')}</Label>
+                <select
+                  id={companyId}
+                  className="h-9 w-56 rounded-md border border-input bg-transparent px-3 text-sm shadow-xs focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+                  value={query.company_id === undefined ? '' : String(query.company_id)}
+                  onChange={(event) =>
+                    search.setCompanyId(event.target.value ? Number(event.target.value) : undefined)
+                  }
+                >
+                  <option value="">{t('dashboard.all_companies')}</option>
+                  {companyOptions.map((option) => (
+                    <option key={option.value} value={option.value}>
+                      {option.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+          </div>
+        }
+      />
+      <div className="flex flex-col gap-6">
+        {dashboard.isPending ? (
+          <>
+            <TotalCardsSkeleton />
+            <Skeleton className="h-56 w-full" />
+          </>
+        ) : dashboard.isError ? (
+          <LoadError query={dashboard} />
+        ) : (
+          <>
+            <TotalCards view={dashboard.data.view} totals={dashboard.data.totals} />
+            <Section title={t('dashboard.daily_title')}>
+              <DailyChart daily={dashboard.data.daily} />
+            </Section>
+          </>
+        )}
+        {showSummary && (
+          <Section title={t('dashboard.summary_title')}>
+            {summary.isPending ? (
+              <div role="status" aria-label={t('dashboard.loading')} className="grid gap-2">
+                <Skeleton className="h-8 w-full" />
+                <Skeleton className="h-8 w-full" />
+                <Skeleton className="h-8 w-full" />
+              </div>
+            ) : summary.isError ? (
+              <LoadError query={summary} />
+            ) : (
+              <SummaryTable summary={summary.data} />
+            )}
+          </Section>
+        )}
+      </div>
+    </>
+  );
+}

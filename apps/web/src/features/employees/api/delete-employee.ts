@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { employeesKeys } from './get-employees';
+
+/** DELETE /employees/{id}: the employee goes; its ledger history stays. */
+export async function deleteEmployee(id: number): Promise<void> {
+  await api.delete(`${API_PREFIX}/employees/${id}`);
+}
+
+export function useDeleteEmployee() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteEmployee,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: employeesKeys.all }),
+  });
+}

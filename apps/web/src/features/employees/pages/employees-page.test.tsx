@@ -1,0 +1,277 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Employee } from '@app/contract';
+import { i18n } from '@/locales/i18n';
+import { answer, errorBody, listOf, signedIn } from '@/test/api';
+import { buildCompany } from '@/test/fixtures';
+import { locationOf, renderApp } from '@/test/render';
+
+const buildEmployee = (overrides: Partial<Employee> = {}): Employee => ({
+  id: 11,
+  company_id: 1,
+  employee_id: 'E0011',
+  name: 'Alice Tan',
+  email: 'alice@example.com',
+  status: 'active',
+  available_tokens: 1500,
+  consumed_tokens: 2500,
+  issued_tokens: 4000,
+  token_month: '2026-01',
+  monthly_tokens: null,
+  created_at: '2026-01-31T14:05:00.000Z',
+  updated_at: '2026-01-31T14:05:00.000Z',
+  ...overrides,
+});
+
+const alice = buildEmployee();
+const bob = buildEmployee({ id: 12, employee_id: 'E0012', name: 'Bob Lim', email: null });
+
+async function openEmployees(employees: Employee[], path = '/employees?status=active') {
+  const user = signedIn('company_admin', { company_id: 1 });
+  const requests = answer('get', '/api/v1/employees', listOf(employees));
+  answer('get', '/api/v1/companies/1', { data: buildCompany({ id: 1, token_balance: 1000 }) });
+  const view = renderApp(path, { user });
+  await screen.findByRole('heading', { level: 1, name: 'Employees' });
+  return { ...view, requests };
+}
+
+async function rowAction(name: string, action: string) {
+  await userEvent.click(await screen.findByRole('button', { name: `Actions for ${name}` }));
+  await userEvent.click(
+    within(await screen.findByRole('menu')).getByRole('menuitem', { name: action }),
+  );
+}
+
+async function openCreate() {
+  await userEvent.click(screen.getByRole('button', { name: 'Add employee' }));
+  return within(await screen.findByRole('dialog', { name: 'Add employee' }));
+}
+
+async function fill(form: ReturnType<typeof within>, label: string, value: string) {
+  const input = form.getByLabelText(label);
+  await userEvent.clear(input);
+  if (value) {
+    await userEvent.click(input);
+    await userEvent.paste(value);
+  }
+}
+
+describe('Employees', () => {
+  it('lists the employees with their tokens, filtered by the status in the URL', async () => {
+    const { requests, router } = await openEmployees([alice]);
+    const row = (await screen.findByRole('cell', { name: 'Alice Tan' })).closest('tr')!;
+    expect(within(row).getByText('E0011')).toBeInTheDocument();
+    expect(within(row).getByText('alice@example.com')).toBeInTheDocument();
+    expect(within(row).getByText('Active')).toHaveAttribute('data-status', 'active');
+    expect(within(row).getByText('1,500')).toBeInTheDocument();
+    expect(within(row).getByText('2,500')).toBeInTheDocument();
+    expect(within(row).getByText('4,000')).toBeInTheDocument();
+    expect(within(row).getByText('2026-01')).toBeInTheDocument();
+    expect(requests[0]?.query).toEqual({ page: '1', page_size: '10', status: 'active' });
+
+    await userEvent.type(
+      screen.getByRole('searchbox', { name: 'Search employee ID, name or email' }),
+      'ali{Enter}',
+    );
+    await waitFor(() => expect(locationOf(router)).toBe('/employees?search=ali&status=active'));
+    await waitFor(() =>
+      expect(requests.at(-1)?.query).toEqual({
+        page: '1',
+        page_size: '10',
+        status: 'active',
+        search: 'ali',
+      }),
+    );
+  });
+
+  it.each([
+    ['Employee ID', '', 'This field is required'],
+    ['Employee ID', 'E', 'Employee ID must be at least 2 characters'],
+    ['Employee ID', 'E'.repeat(51), 'Employee ID must be at most 50 characters'],
+    ['Email (optional)', 'not-an-email', 'Email is invalid'],
+  ])('refuses %s %j with "%s"', async (label, value, message) => {
+    await openEmployees([]);
+    const posts = answer('post', '/api/v1/employees', {});
+    const form = await openCreate();
+    if (label !== 'Employee ID') await fill(form, 'Employee ID', 'E0100');
+    await fill(form, label, value);
+    await userEvent.click(form.getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(form.getByLabelText(label)).toHaveAccessibleDescription(
+        expect.stringContaining(message),
+      ),
+    );
+    expect(posts).toHaveLength(0);
+  });
+
+  it('creates an employee and shows a taken email on its field and by the display rule', async () => {
+    await openEmployees([]);
+    let attempt = 0;
+    const posts = answer('post', '/api/v1/employees', () => {
+      attempt += 1;
+      return attempt === 1
+        ? errorBody(409, 'EMAIL_EXISTING_IN_OTHER_COMPANY')
+        : new Response(JSON.stringify({ data: alice }), {
+            status: 201,
+            headers: { 'Content-Type': 'application/json' },
+          });
+    });
+    const form = await openCreate();
+    expect(form.getByLabelText('Employee ID')).toHaveValue('');
+    await fill(form, 'Employee ID', 'E0011');
+    await fill(form, 'Email (optional)', 'alice@example.com');
+    await userEvent.click(form.getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(form.getByLabelText('Email (optional)')).toHaveAccessibleDescription(
+        expect.stringContaining('Email already exists in another company'),
+      ),
+    );
+    // The field message and the toast of the display rule.
+    expect(await screen.findAllByText('Email already exists in another company')).toHaveLength(2);
+    expect(posts[0]?.body).toEqual({
+      employee_id: 'E0011',
+      email: 'alice@example.com',
+      status: 'active',
+    });
+
+    await fill(form, 'Email (optional)', '');
+    await fill(form, 'Name', 'Alice Tan');
+    await userEvent.click(form.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
+    expect(posts[1]?.body).toEqual({ employee_id: 'E0011', name: 'Alice Tan', status: 'active' });
+  });
+
+  it('puts a taken employee ID on its field', async () => {
+    await openEmployees([]);
+    answer('post', '/api/v1/employees', errorBody(409, 'EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY'));
+    const form = await openCreate();
+    await fill(form, 'Employee ID', 'E0011');
+    await userEvent.click(form.getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(form.getByLabelText('Employee ID')).toHaveAccessibleDescription(
+        expect.stringContaining('Employee ID already exists in this company'),
+      ),
+    );
+  });
+
+  it('edits an employee: prefilled, and a cleared email is sent as null', async () => {
+    await openEmployees([alice]);
+    const puts = answer('put', '/api/v1/employees/11', { data: alice });
+    await rowAction('Alice Tan', 'Edit');
+    const form = within(await screen.findByRole('dialog', { name: 'Edit employee' }));
+    expect(form.getByLabelText('Employee ID')).toHaveValue('E0011');
+    expect(form.getByLabelText('Name')).toHaveValue('Alice Tan');
+    expect(form.getByLabelText('Email (optional)')).toHaveValue('alice@example.com');
+    await fill(form, 'Employee ID', 'E');
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    expect(await form.findByText('Employee ID must be at least 2 characters')).toBeInTheDocument();
+    expect(puts).toHaveLength(0);
+
+    await fill(form, 'Employee ID', 'E0099');
+    await fill(form, 'Email (optional)', '');
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Updated successfully.')).toBeInTheDocument();
+    expect(puts[0]?.body).toEqual({
+      employee_id: 'E0099',
+      name: 'Alice Tan',
+      email: null,
+      status: 'active',
+    });
+  });
+
+  it('deactivates after confirming and does nothing on cancel', async () => {
+    await openEmployees([alice]);
+    const patches = answer('patch', '/api/v1/employees/11/status', { data: alice });
+    await rowAction('Alice Tan', 'Deactivate');
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(patches).toHaveLength(0);
+
+    await rowAction('Alice Tan', 'Deactivate');
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm).toHaveTextContent('Are you sure you want to deactivate Alice Tan?');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Deactivate' }));
+    expect(await screen.findByText('Deactivated successfully.')).toBeInTheDocument();
+    expect(patches).toHaveLength(1);
+    expect(patches[0]?.body).toEqual({ status: 'inactive' });
+  });
+
+  it('deletes an employee only after confirming', async () => {
+    await openEmployees([alice]);
+    const deletes = answer('delete', '/api/v1/employees/11', { data: { ok: true } });
+    await rowAction('Alice Tan', 'Delete');
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(deletes).toHaveLength(0);
+
+    await rowAction('Alice Tan', 'Delete');
+    const confirm = await screen.findByRole('alertdialog', { name: 'Delete' });
+    expect(confirm).toHaveTextContent('Are you sure you want to delete Alice Tan?');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Deleted successfully.')).toBeInTheDocument();
+    expect(deletes).toHaveLength(1);
+  });
+
+  it('rewards the selected employees, blocking a total above the balance', async () => {
+    await openEmployees([alice, bob]);
+    const posts = answer('post', '/api/v1/tokens/topup-token/employees', {
+      data: { company_id: 1, total: 1000, token_balance: 0, items: [] },
+    });
+    expect(screen.getByRole('button', { name: 'Reward tokens' })).toBeDisabled();
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Alice Tan' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Bob Lim' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Reward tokens (2)' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reward tokens' }));
+    await waitFor(() => expect(dialog.getByTestId('reward-balance')).toHaveTextContent('1,000'));
+
+    await fill(dialog, 'Amount for Alice Tan', '600');
+    await fill(dialog, 'Amount for Bob Lim', '500');
+    expect(dialog.getByTestId('reward-total')).toHaveTextContent('1,100');
+    expect(dialog.getByRole('alert')).toHaveTextContent('Total tokens exceed available limit!');
+    const submit = dialog.getByRole('button', { name: 'Reward tokens' });
+    expect(submit).toBeDisabled();
+    await userEvent.click(submit);
+    expect(posts).toHaveLength(0);
+
+    await fill(dialog, 'Amount for Bob Lim', '400');
+    expect(dialog.getByTestId('reward-total')).toHaveTextContent('1,000');
+    expect(dialog.queryByRole('alert')).toBeNull();
+    await userEvent.click(submit);
+    expect(await screen.findByText('Tokens rewarded successfully.')).toBeInTheDocument();
+    expect(posts[0]?.body).toEqual({
+      items: [
+        { employee_id: 11, amount: 600 },
+        { employee_id: 12, amount: 400 },
+      ],
+    });
+  });
+
+  it('refuses an empty or zero amount in the reward dialog', async () => {
+    await openEmployees([alice]);
+    const posts = answer('post', '/api/v1/tokens/topup-token/employees', {});
+    await userEvent.click(
+      await screen.findByRole('checkbox', { name: 'Select all rows on this page' }),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Reward tokens (1)' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reward tokens' }));
+    await waitFor(() => expect(dialog.getByTestId('reward-balance')).toHaveTextContent('1,000'));
+    await fill(dialog, 'Amount for Alice Tan', '0');
+    await userEvent.click(dialog.getByRole('button', { name: 'Reward tokens' }));
+    expect(await dialog.findByText('Amount must be greater than 0')).toBeInTheDocument();
+    expect(posts).toHaveLength(0);
+  });
+
+  it('speaks Chinese: the labels and the validation messages', async () => {
+    await i18n.changeLanguage('zh');
+    answer('get', '/api/v1/employees', listOf([]));
+    answer('get', '/api/v1/companies/1', { data: buildCompany({ id: 1 }) });
+    renderApp('/employees', { user: signedIn('company_admin', { company_id: 1 }) });
+    expect(await screen.findByRole('heading', { level: 1, name: '员工' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '添加员工' }));
+    const form = within(await screen.findByRole('dialog', { name: '添加员工' }));
+    await fill(form, '员工编号', 'E');
+    await userEvent.click(form.getByRole('button', { name: '创建' }));
+    expect(await form.findByText('员工编号至少 2 个字符')).toBeInTheDocument();
+  });
+});

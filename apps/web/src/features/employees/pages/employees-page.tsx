@@ -1,0 +1,138 @@
+import { useMemo, useState } from 'react';
+import { Coins, Plus } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { STATUSES, type Employee } from '@app/contract';
+import {
+  DataTable,
+  DataTableFacetedFilter,
+  DataTableSearch,
+  DataTableToolbar,
+  type TableSearch,
+} from '@/components/data-table';
+import { PageHeader } from '@/components/layout/page-header';
+import { Button } from '@/components/ui/button';
+import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions';
+import { useDeleteEmployee } from '../api/delete-employee';
+import { useEmployees } from '../api/get-employees';
+import { useUpdateEmployeeStatus } from '../api/update-employee-status';
+import { EmployeeFormDialog, type EmployeeDialogState } from '../components/employee-form-dialog';
+import { employeeName, employeesColumns } from '../components/employees-columns';
+import { RewardTokensDialog } from '../components/reward-tokens-dialog';
+import type { employeesSearch } from '../search';
+
+/**
+ * Employees (/employees, company admin): list, the employee modal, activate/deactivate, delete,
+ * and the reward-token dialog for the selected rows.
+ */
+export function EmployeesPage({
+  table,
+  companyBalance,
+}: {
+  table: TableSearch<typeof employeesSearch.filters>;
+  /** The company's available token balance (GET /companies/{id}); undefined while loading. */
+  companyBalance: number | undefined;
+}) {
+  const { t } = useTranslation();
+  const employees = useEmployees(table.query);
+  const { mutate: changeStatus } = useUpdateEmployeeStatus();
+  const { mutate: remove } = useDeleteEmployee();
+  const [dialog, setDialog] = useState<EmployeeDialogState>(null);
+  const [selected, setSelected] = useState<Map<number, Employee>>(() => new Map());
+  const [rewarding, setRewarding] = useState<Employee[] | null>(null);
+
+  const pageRows = employees.data?.data;
+  const columns = useMemo(() => {
+    const rows = pageRows ?? [];
+    const onPage = rows.filter((employee) => selected.has(employee.id)).length;
+    const setMany = (list: Employee[], on: boolean) =>
+      setSelected((current) => {
+        const next = new Map(current);
+        for (const employee of list) {
+          if (on) next.set(employee.id, employee);
+          else next.delete(employee.id);
+        }
+        return next;
+      });
+    return employeesColumns(t, {
+      isSelected: (employee) => selected.has(employee.id),
+      onToggleSelected: (employee, on) => setMany([employee], on),
+      pageSelection:
+        rows.length > 0 && onPage === rows.length ? true : onPage > 0 ? 'indeterminate' : false,
+      onTogglePage: (on) => setMany(rows, on),
+      onEdit: (employee) => setDialog({ mode: 'edit', employee }),
+      onToggleStatus: (employee) =>
+        void toggleStatusWithConfirm(employeeName(employee), employee.status, (status, callbacks) =>
+          changeStatus({ id: employee.id, status }, callbacks),
+        ),
+      onDelete: (employee) =>
+        void deleteWithConfirm(employeeName(employee), (callbacks) =>
+          remove(employee.id, {
+            ...callbacks,
+            onSuccess: () => {
+              setMany([employee], false);
+              callbacks.onSuccess();
+            },
+          }),
+        ),
+    });
+  }, [t, pageRows, selected, changeStatus, remove]);
+
+  return (
+    <>
+      <PageHeader
+        title={t('nav.employees')}
+        description={t('employees.description')}
+        actions={
+          <>
+            <Button
+              variant="outline"
+              disabled={selected.size === 0}
+              onClick={() => setRewarding([...selected.values()])}
+            >
+              <Coins aria-hidden />
+              {selected.size > 0
+                ? t('employees.reward_selected', { n: selected.size })
+                : t('employees.reward')}
+            </Button>
+            <Button onClick={() => setDialog({ mode: 'create' })}>
+              <Plus aria-hidden />
+              {t('employees.add')}
+            </Button>
+          </>
+        }
+      />
+      <DataTable
+        label={t('employees.table_label')}
+        columns={columns}
+        query={employees}
+        paging={table}
+        getRowId={(employee) => String(employee.id)}
+        toolbar={
+          <DataTableToolbar table={table}>
+            <DataTableSearch
+              table={table}
+              filterKey="search"
+              placeholder={t('employees.search_placeholder')}
+            />
+            <DataTableFacetedFilter
+              table={table}
+              filterKey="status"
+              title={t('table.status')}
+              options={STATUSES.map((status) => ({
+                value: status,
+                label: t(`statuses.${status}`),
+              }))}
+            />
+          </DataTableToolbar>
+        }
+      />
+      <EmployeeFormDialog state={dialog} onClose={() => setDialog(null)} />
+      <RewardTokensDialog
+        employees={rewarding}
+        balance={companyBalance}
+        onClose={() => setRewarding(null)}
+        onRewarded={() => setSelected(new Map())}
+      />
+    </>
+  );
+}

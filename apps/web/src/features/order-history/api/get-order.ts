@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { OrderDetail } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { ordersKeys } from './get-orders';
+
+/** GET /orders/admin/{id}: the order with its items and refunds. */
+export async function getOrder(id: number): Promise<OrderDetail> {
+  const response = await api.get<{ data: OrderDetail }>(`${API_PREFIX}/orders/admin/${id}`);
+  return response.data.data;
+}
+
+export const orderQueryOptions = (id: number | undefined) =>
+  queryOptions({
+    queryKey: ordersKeys.detail(id ?? 0),
+    queryFn: () => getOrder(id ?? 0),
+    enabled: id !== undefined,
+    meta: { silentError: true },
+  });
+
+export const useOrder = (id: number | undefined) => useQuery(orderQueryOptions(id));

@@ -1,0 +1,23 @@
+import { ORDER_STATUSES } from '@app/contract';
+import {
+  dateFilter,
+  defineTableSearch,
+  idFilter,
+  oneOf,
+  textFilter,
+} from '@/components/data-table';
+
+/**
+ * The order history's state in the URL: GET /orders/admin filters by status, company, merchant,
+ * order number and a range of order days.
+ */
+export const orderHistorySearch = defineTableSearch({
+  filters: {
+    order_no: textFilter(50),
+    status: oneOf(ORDER_STATUSES),
+    company_id: idFilter(),
+    merchant_id: idFilter(),
+    date_from: dateFilter(),
+    date_to: dateFilter(),
+  },
+});

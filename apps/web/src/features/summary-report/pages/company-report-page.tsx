@@ -1,0 +1,82 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { STATUSES } from '@app/contract';
+import {
+  DataTable,
+  DataTableExportButton,
+  DataTableFacetedFilter,
+  DataTableSearch,
+  DataTableToolbar,
+  type TableSearch,
+} from '@/components/data-table';
+import { PageHeader } from '@/components/layout/page-header';
+import { exportCompanyReport } from '../api/export-company-report';
+import { useCompanyReport } from '../api/get-company-report';
+import { companyReportColumns } from '../components/company-report-columns';
+import { MonthFilter } from '../components/month-filter';
+import type { companyReportSearch } from '../search';
+
+/**
+ * /summary-report/{companyId} (admin, Group HR): the company's employees for a token month. The
+ * company's name comes from the route (company details, as the breadcrumb shows it), falling back
+ * to the report's own company row, then the id.
+ */
+export function CompanyReportPage({
+  companyId,
+  companyName,
+  table,
+}: {
+  companyId: string;
+  companyName?: string;
+  table: TableSearch<typeof companyReportSearch.filters>;
+}) {
+  const { t } = useTranslation();
+  const report = useCompanyReport(companyId, table.query);
+  const { filters } = table;
+  const columns = useMemo(() => companyReportColumns(t), [t]);
+  const name = companyName ?? report.data?.company.company_name ?? companyId;
+
+  return (
+    <>
+      <PageHeader
+        title={t('summary_report.company_title', { name })}
+        description={t('summary_reports.company_description')}
+      />
+      <DataTable
+        label={t('summary_reports.company_table_label')}
+        columns={columns}
+        query={report}
+        paging={table}
+        getRowId={(row) => String(row.id)}
+        toolbar={
+          <DataTableToolbar
+            table={table}
+            actions={
+              <DataTableExportButton onExport={() => exportCompanyReport(companyId, filters)} />
+            }
+          >
+            <DataTableSearch
+              table={table}
+              filterKey="search"
+              placeholder={t('summary_reports.employee_search_placeholder')}
+            />
+            <DataTableFacetedFilter
+              table={table}
+              filterKey="status"
+              title={t('table.status')}
+              options={STATUSES.map((status) => ({
+                value: status,
+                label: t(`statuses.${status}`),
+              }))}
+            />
+            <MonthFilter
+              table={table}
+              label={t('summary_reports.month')}
+              shownMonth={report.data?.month}
+            />
+          </DataTableToolbar>
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { CurrentPeriod } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { systemKeys } from './keys';
+
+/** GET /sys/current-period: the platform's reporting month and its next reset. */
+export async function getCurrentPeriod(): Promise<CurrentPeriod> {
+  const response = await api.get<{ data: CurrentPeriod }>(`${API_PREFIX}/sys/current-period`);
+  return response.data.data;
+}
+
+export const currentPeriodQueryOptions = () =>
+  queryOptions({ queryKey: systemKeys.currentPeriod, queryFn: getCurrentPeriod });
+
+export const useCurrentPeriod = () => useQuery(currentPeriodQueryOptions());

@@ -1,0 +1,7 @@
+import { API_PREFIX } from '@/lib/api-client';
+import { downloadCsv } from '@/lib/download';
+import type { TransactionFilters } from './get-transactions';
+
+/** GET /exports/transactions: the list's filters (no cursor) as a CSV download. */
+export const exportTransactions = (filters: TransactionFilters): Promise<void> =>
+  downloadCsv(`${API_PREFIX}/exports/transactions`, filters, 'transactions.csv');

@@ -1,0 +1,114 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DIRECTIONS, TOKEN_EVENTS } from '@app/contract';
+import {
+  DataTableDateFilter,
+  DataTableExportButton,
+  DataTableFacetedFilter,
+  DataTableToolbar,
+  type Option,
+  type TableSearch,
+} from '@/components/data-table';
+import { PageHeader } from '@/components/layout/page-header';
+import { cleanEmptyFilters } from '@/lib/filters';
+import { exportTransactions } from '../api/export-transactions';
+import { useTransactions, type TransactionFilters } from '../api/get-transactions';
+import { transactionsColumns } from '../components/transactions-columns';
+import { TransactionsList } from '../components/transactions-list';
+import type { TransactionScope, transactionsSearch } from '../search';
+
+/**
+ * Token Transaction (everyone, within their scope): Company Transaction (the company wallet) and
+ * Employee Transaction (employees' wallets) share this screen. Filters live in the URL; the list
+ * grows page by page (cursor), and exports as CSV with the same filters. Company options come
+ * from the route, only for whoever may pick a company (admin, Group HR).
+ */
+export function TransactionsPage({
+  scope,
+  table,
+  companyOptions,
+}: {
+  scope: TransactionScope;
+  table: TableSearch<typeof transactionsSearch.filters>;
+  companyOptions?: Option[];
+}) {
+  const { t } = useTranslation();
+  const { filters } = table;
+  const query: TransactionFilters = useMemo(
+    () => cleanEmptyFilters({ scope, ...filters }),
+    [scope, filters],
+  );
+  const transactions = useTransactions(query);
+  const columns = useMemo(() => transactionsColumns(t, scope), [t, scope]);
+  const rows = useMemo(
+    () => transactions.data?.pages.flatMap((page) => page.data) ?? [],
+    [transactions.data],
+  );
+  const title = scope === 'company' ? t('nav.company_transaction') : t('nav.employee_transaction');
+
+  return (
+    <>
+      <PageHeader title={title} description={t(`transactions.description_${scope}`)} />
+      <div className="flex flex-col gap-4">
+        <DataTableToolbar
+          table={table}
+          actions={<DataTableExportButton onExport={() => exportTransactions(query)} />}
+        >
+          <DataTableFacetedFilter
+            table={table}
+            filterKey="event"
+            title={t('transactions.event')}
+            options={TOKEN_EVENTS.map((event) => ({
+              value: event,
+              label: t(`transactions.events.${event}`),
+            }))}
+          />
+          <DataTableFacetedFilter
+            table={table}
+            filterKey="type"
+            title={t('transactions.type')}
+            options={DIRECTIONS.map((direction) => ({
+              value: direction,
+              label: t(`transactions.directions.${direction}`),
+            }))}
+          />
+          {companyOptions && (
+            <DataTableFacetedFilter
+              table={table}
+              filterKey="company_id"
+              title={t('transactions.company')}
+              options={companyOptions}
+            />
+          )}
+          <DataTableDateFilter
+            table={table}
+            filterKey="date_from"
+            label={t('transactions.date_from')}
+            max={filters.date_to}
+          />
+          <DataTableDateFilter
+            table={table}
+            filterKey="date_to"
+            label={t('transactions.date_to')}
+            min={filters.date_from}
+          />
+        </DataTableToolbar>
+        <TransactionsList
+          label={t(`transactions.table_label_${scope}`)}
+          columns={columns}
+          list={{
+            rows,
+            isPending: transactions.isPending,
+            isError: transactions.isError,
+            error: transactions.error,
+            isFetching: transactions.isFetching,
+            hasNextPage: transactions.hasNextPage,
+            isFetchingNextPage: transactions.isFetchingNextPage,
+            fetchNextPage: transactions.fetchNextPage,
+            refetch: transactions.refetch,
+          }}
+        />
+      </div>
+    </>
+  );
+}

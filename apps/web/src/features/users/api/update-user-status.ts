@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ManagedUser, Status } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { usersKeys } from './get-users';
+
+/** PATCH /users/{id}/status */
+export async function updateUserStatus({
+  id,
+  status,
+}: {
+  id: number;
+  status: Status;
+}): Promise<ManagedUser> {
+  const response = await api.patch<{ data: ManagedUser }>(`${API_PREFIX}/users/${id}/status`, {
+    status,
+  });
+  return response.data.data;
+}
+
+export function useUpdateUserStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateUserStatus,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersKeys.all }),
+  });
+}

@@ -1,0 +1,89 @@
+import type { ColumnDef } from '@tanstack/react-table';
+import type { TFunction } from 'i18next';
+import { Pencil, Power, PowerOff, Trash2 } from 'lucide-react';
+import type { ManagedUser } from '@app/contract';
+import { DataTableRowActions, DateTime, StatusBadge } from '@/components/data-table';
+
+export interface UserRowHandlers {
+  onEdit: (user: ManagedUser) => void;
+  onToggleStatus: (user: ManagedUser) => void;
+  onDelete: (user: ManagedUser) => void;
+  /** The signed-in admin, who may not deactivate or delete itself. */
+  selfId: number | undefined;
+}
+
+/** Spec 5: among merchant users only the merchant admin is edited here. */
+export const isEditable = (user: ManagedUser) =>
+  user.type !== 'merchant_supervisor' && user.type !== 'merchant_staff';
+
+export function usersColumns(t: TFunction, handlers: UserRowHandlers): ColumnDef<ManagedUser>[] {
+  return [
+    { accessorKey: 'username', header: t('users.username'), meta: { className: 'font-medium' } },
+    {
+      accessorKey: 'email',
+      header: t('users.email'),
+      cell: ({ row }) => row.original.email ?? '—',
+    },
+    {
+      accessorKey: 'type',
+      header: t('users.type'),
+      cell: ({ row }) => t(`users.types.${row.original.type}`),
+    },
+    {
+      accessorKey: 'merchant_name',
+      header: t('users.merchant'),
+      cell: ({ row }) => row.original.merchant_name ?? '—',
+    },
+    {
+      accessorKey: 'status',
+      header: t('table.status'),
+      cell: ({ row }) => <StatusBadge status={row.original.status} />,
+    },
+    {
+      accessorKey: 'created_at',
+      header: t('table.created_at'),
+      cell: ({ row }) => <DateTime value={row.original.created_at} />,
+    },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">{t('table.actions')}</span>,
+      meta: { className: 'w-12 text-right' },
+      cell: ({ row }) => {
+        const user = row.original;
+        const isSelf = user.user_id === handlers.selfId;
+        const isActive = user.status === 'active';
+        return (
+          <DataTableRowActions
+            name={user.username}
+            actions={[
+              {
+                label: t('actions.edit'),
+                icon: <Pencil aria-hidden />,
+                onSelect: () => handlers.onEdit(user),
+                disabled: !isEditable(user),
+                hint: isEditable(user)
+                  ? undefined
+                  : t('ONLY_MERCHANT_ADMIN_UPDATABLE', { ns: 'errors' }),
+              },
+              {
+                label: isActive ? t('actions.deactivate') : t('actions.activate'),
+                icon: isActive ? <PowerOff aria-hidden /> : <Power aria-hidden />,
+                onSelect: () => handlers.onToggleStatus(user),
+                disabled: isSelf && isActive,
+                hint: isSelf && isActive ? t('users.self_hint') : undefined,
+              },
+              {
+                label: t('actions.delete'),
+                icon: <Trash2 aria-hidden />,
+                destructive: true,
+                onSelect: () => handlers.onDelete(user),
+                disabled: isSelf,
+                hint: isSelf ? t('users.self_hint') : undefined,
+              },
+            ]}
+          />
+        );
+      },
+    },
+  ];
+}

@@ -1,0 +1,371 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { ManagedUser } from '@app/contract';
+import { i18n } from '@/locales/i18n';
+import { answer, errorBody, listOf, signedIn } from '@/test/api';
+import { buildManagedUser, buildMerchant } from '@/test/fixtures';
+import { locationOf, renderApp } from '@/test/render';
+
+const shop = buildMerchant({ id: 1, code: 'SHOP', name: 'Campus Shop' });
+
+function serveUsers(users: ManagedUser[]) {
+  answer('get', '/api/v1/merchants', listOf([shop]));
+  return answer('get', '/api/v1/users', listOf(users));
+}
+
+async function openUsers(users: ManagedUser[], path = '/user') {
+  const admin = signedIn('admin', { user_id: 1, username: 'admin' });
+  const requests = serveUsers(users);
+  const view = renderApp(path, { user: admin });
+  await screen.findByRole('heading', { level: 1, name: 'User Management' });
+  return { ...view, requests };
+}
+
+const dialog = () => screen.findByRole('dialog');
+
+async function openCreate() {
+  await userEvent.click(screen.getByRole('button', { name: 'Add user' }));
+  return within(await dialog());
+}
+
+async function chooseOption(trigger: HTMLElement, name: string) {
+  await userEvent.click(trigger);
+  await userEvent.click(await screen.findByRole('option', { name }));
+}
+
+async function rowActions(name: string) {
+  await userEvent.click(await screen.findByRole('button', { name: `Actions for ${name}` }));
+  return screen.findByRole('menu');
+}
+
+describe('User Management', () => {
+  it('lists users with their type, merchant, status badge and creation date', async () => {
+    await openUsers([
+      buildManagedUser({ username: 'grouphr', type: 'super_hr' }),
+      buildManagedUser({
+        username: 'shop.staff',
+        type: 'merchant_staff',
+        merchant_id: 1,
+        merchant_name: 'Campus Shop',
+        status: 'inactive',
+        created_at: '2026-01-31T14:05:00.000Z',
+      }),
+    ]);
+    const row = (await screen.findByRole('cell', { name: 'shop.staff' })).closest('tr')!;
+    expect(within(row).getByText('Merchant Staff')).toBeInTheDocument();
+    expect(within(row).getByText('Campus Shop')).toBeInTheDocument();
+    expect(within(row).getByText('Inactive')).toHaveAttribute('data-status', 'inactive');
+    expect(within(row).getByText('Inactive').className).toContain('bg-destructive');
+    expect(within(row).getByText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/)).toBeInTheDocument();
+    const hr = screen.getByRole('cell', { name: 'grouphr' }).closest('tr')!;
+    expect(within(hr).getByText('Active').className).toContain('bg-success');
+  });
+
+  it('sends the filters of a shared link: type (repeated), status, merchant and search', async () => {
+    const { requests } = await openUsers(
+      [],
+      '/user?type=merchant_admin&type=merchant_staff&status=active&merchant_id=1&search=shop&page_size=20',
+    );
+    await screen.findByText('No results.');
+    expect(requests.at(-1)?.query).toEqual({
+      page: '1',
+      page_size: '20',
+      type: ['merchant_admin', 'merchant_staff'],
+      status: 'active',
+      merchant_id: '1',
+      search: 'shop',
+    });
+    expect(screen.getByRole('button', { name: /^Merchant/ })).toHaveTextContent(
+      'Campus Shop (SHOP)',
+    );
+  });
+
+  describe('the user modal, creating', () => {
+    it('says what is missing when submitted empty, and sends nothing', async () => {
+      await openUsers([]);
+      const posts = answer('post', '/api/v1/users', {});
+      const form = await openCreate();
+      await userEvent.click(form.getByRole('button', { name: 'Create' }));
+      expect(await form.findByText('Username is required')).toBeInTheDocument();
+      expect(form.getByText('Email is required')).toBeInTheDocument();
+      expect(form.getByText('Password is required')).toBeInTheDocument();
+      expect(form.getByText('This field is required')).toBeInTheDocument();
+      expect(posts).toHaveLength(0);
+    });
+
+    it.each([
+      ['Username', 'ab', 'Username must be 3 to 20 characters'],
+      ['Username', 'a'.repeat(21), 'Username must be 3 to 20 characters'],
+      ['Username', 'bad name!', 'Username may contain letters, numbers, underscore and dot only'],
+      ['Email', 'not-an-email', 'Email is invalid'],
+      ['Password', 'Sh0rt!', 'Password must be 8 to 32 characters'],
+      ['Password', 'lowercase1!', 'Password must contain an upper-case letter'],
+      ['Password', 'UPPERCASE1!', 'Password must contain a lower-case letter'],
+      ['Password', 'NoDigitsHere!', 'Password must contain a digit'],
+      ['Password', 'NoSpecial123', 'Password must contain a special character'],
+    ])('refuses %s %j with "%s"', async (label, value, message) => {
+      await openUsers([]);
+      const form = await openCreate();
+      await userEvent.type(form.getByLabelText(label, { exact: true }), value);
+      await userEvent.click(form.getByRole('button', { name: 'Create' }));
+      expect(await form.findByText(message)).toBeInTheDocument();
+    });
+
+    it('requires the passwords to match', async () => {
+      await openUsers([]);
+      const form = await openCreate();
+      await userEvent.type(form.getByLabelText('Password', { exact: true }), 'Secret@2026');
+      await userEvent.type(form.getByLabelText('Confirm password'), 'Secret@2027');
+      await userEvent.click(form.getByRole('button', { name: 'Create' }));
+      expect(await form.findByText('The passwords do not match')).toBeInTheDocument();
+    });
+
+    it('asks for the merchant of a merchant user', async () => {
+      await openUsers([]);
+      const form = await openCreate();
+      expect(form.queryByRole('combobox', { name: 'Merchant' })).not.toBeInTheDocument();
+      await chooseOption(form.getByRole('combobox', { name: 'User type' }), 'Merchant Admin');
+      await userEvent.click(form.getByRole('button', { name: 'Create' }));
+      expect(await form.findByText('Merchant is required')).toBeInTheDocument();
+    });
+
+    it('creates a Group HR user with exactly the fields of the contract', async () => {
+      const { requests } = await openUsers([]);
+      const posts = answer('post', '/api/v1/users', { data: buildManagedUser() });
+      const form = await openCreate();
+      await userEvent.type(form.getByLabelText('Username'), 'new.hr');
+      await userEvent.type(form.getByLabelText('Email'), 'new.hr@example.com');
+      await userEvent.type(form.getByLabelText('Password', { exact: true }), 'Secret@2026');
+      await userEvent.type(form.getByLabelText('Confirm password'), 'Secret@2026');
+      await chooseOption(form.getByRole('combobox', { name: 'User type' }), 'Group HR');
+      await userEvent.click(form.getByRole('button', { name: 'Create' }));
+
+      expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
+      expect(posts[0]?.body).toEqual({
+        username: 'new.hr',
+        email: 'new.hr@example.com',
+        password: 'Secret@2026',
+        confirm_password: 'Secret@2026',
+        type: 'super_hr',
+        status: 'active',
+      });
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      await waitFor(() => expect(requests).toHaveLength(2));
+    });
+
+    it('creates a merchant user for the chosen merchant', async () => {
+      await openUsers([]);
+      const posts = answer('post', '/api/v1/users', { data: buildManagedUser() });
+      const form = await openCreate();
+      await userEvent.type(form.getByLabelText('Username'), 'shop.cashier');
+      await userEvent.type(form.getByLabelText('Email'), 'cashier@example.com');
+      await userEvent.type(form.getByLabelText('Password', { exact: true }), 'Secret@2026');
+      await userEvent.type(form.getByLabelText('Confirm password'), 'Secret@2026');
+      await chooseOption(form.getByRole('combobox', { name: 'User type' }), 'Merchant Staff');
+      await chooseOption(form.getByRole('combobox', { name: 'Merchant' }), 'Campus Shop (SHOP)');
+      await chooseOption(form.getByRole('combobox', { name: 'Status' }), 'Inactive');
+      await userEvent.click(form.getByRole('button', { name: 'Create' }));
+      await waitFor(() => expect(posts).toHaveLength(1));
+      expect(posts[0]?.body).toMatchObject({
+        type: 'merchant_staff',
+        merchant_id: 1,
+        status: 'inactive',
+      });
+    });
+
+    it.each([
+      ['USERNAME_EXISTS', 'Username', 'Username already exists'],
+      ['EMAIL_EXISTS', 'Email', 'Email is already registered'],
+    ])('shows %s on the %s field and as a toast', async (code, label, message) => {
+      await openUsers([]);
+      answer('post', '/api/v1/users', () => errorBody(409, code));
+      const form = await openCreate();
+      await userEvent.type(form.getByLabelText('Username'), 'taken');
+      await userEvent.type(form.getByLabelText('Email'), 'taken@example.com');
+      await userEvent.type(form.getByLabelText('Password', { exact: true }), 'Secret@2026');
+      await userEvent.type(form.getByLabelText('Confirm password'), 'Secret@2026');
+      await chooseOption(form.getByRole('combobox', { name: 'User type' }), 'Super Admin');
+      await userEvent.click(form.getByRole('button', { name: 'Create' }));
+
+      const field = form.getByLabelText(label);
+      await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+      expect(field).toHaveAccessibleDescription(message);
+      expect(await screen.findAllByText(message)).toHaveLength(2);
+      expect(screen.getByRole('dialog')).toBeInTheDocument();
+    });
+
+    it('closes on cancel without sending anything', async () => {
+      await openUsers([]);
+      const posts = answer('post', '/api/v1/users', {});
+      const form = await openCreate();
+      await userEvent.type(form.getByLabelText('Username'), 'draft');
+      await userEvent.click(form.getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(posts).toHaveLength(0);
+      const again = await openCreate();
+      expect(again.getByLabelText('Username')).toHaveValue('');
+    });
+  });
+
+  describe('the user modal, editing', () => {
+    const hr = buildManagedUser({
+      user_id: 7,
+      username: 'grouphr',
+      email: 'hr@example.com',
+      type: 'super_hr',
+      status: 'inactive',
+    });
+
+    async function openEdit(user: ManagedUser) {
+      await openUsers([user]);
+      const menu = await rowActions(user.username);
+      await userEvent.click(within(menu).getByRole('menuitem', { name: 'Edit' }));
+      return within(await dialog());
+    }
+
+    it('is prefilled, keeps the type fixed and leaves the password empty', async () => {
+      const form = await openEdit(hr);
+      expect(form.getByRole('heading', { name: 'Edit user' })).toBeInTheDocument();
+      expect(form.getByLabelText('Username')).toHaveValue('grouphr');
+      expect(form.getByLabelText('Email')).toHaveValue('hr@example.com');
+      expect(form.getByLabelText('Password', { exact: true })).toHaveValue('');
+      expect(form.getByRole('textbox', { name: 'User type' })).toBeDisabled();
+      expect(form.getByRole('textbox', { name: 'User type' })).toHaveValue('Group HR');
+      expect(form.getByRole('combobox', { name: 'Status' })).toHaveTextContent('Inactive');
+      expect(form.getByText('Leave empty to keep the current password.')).toBeInTheDocument();
+    });
+
+    it('keeps the current password when the box is left empty', async () => {
+      const puts = answer('put', '/api/v1/users/7', { data: hr });
+      const form = await openEdit(hr);
+      await userEvent.clear(form.getByLabelText('Email'));
+      await userEvent.type(form.getByLabelText('Email'), 'people@example.com');
+      await userEvent.click(form.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Updated successfully.')).toBeInTheDocument();
+      expect(puts[0]?.body).toEqual({
+        username: 'grouphr',
+        email: 'people@example.com',
+        status: 'inactive',
+      });
+    });
+
+    it('sends a new password with its confirmation, checked by the same rules', async () => {
+      const puts = answer('put', '/api/v1/users/7', { data: hr });
+      const form = await openEdit(hr);
+      await userEvent.type(form.getByLabelText('Password', { exact: true }), 'weak');
+      await userEvent.click(form.getByRole('button', { name: 'Save' }));
+      expect(await form.findByText('Password must be 8 to 32 characters')).toBeInTheDocument();
+      expect(form.getByText('The passwords do not match')).toBeInTheDocument();
+
+      await userEvent.clear(form.getByLabelText('Password', { exact: true }));
+      await userEvent.type(form.getByLabelText('Password', { exact: true }), 'Changed@2026');
+      await userEvent.type(form.getByLabelText('Confirm password'), 'Changed@2026');
+      await userEvent.click(form.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(puts).toHaveLength(1));
+      expect(puts[0]?.body).toEqual({
+        username: 'grouphr',
+        email: 'hr@example.com',
+        status: 'inactive',
+        password: 'Changed@2026',
+        confirm_password: 'Changed@2026',
+      });
+    });
+
+    it('does not offer to edit merchant supervisors and staff', async () => {
+      await openUsers([buildManagedUser({ username: 'shop.sup', type: 'merchant_supervisor' })]);
+      const menu = await rowActions('shop.sup');
+      expect(within(menu).getByRole('menuitem', { name: /Edit/ })).toHaveAttribute(
+        'aria-disabled',
+        'true',
+      );
+      expect(within(menu).getByText('Only merchant admin can be updated')).toBeInTheDocument();
+    });
+  });
+
+  describe('the status and delete confirms', () => {
+    const staff = buildManagedUser({ user_id: 9, username: 'shop.admin', type: 'merchant_admin' });
+
+    it('deactivates after confirming, with the PATCH of the status convention', async () => {
+      const { requests } = await openUsers([staff]);
+      const patches = answer('patch', '/api/v1/users/9/status', { data: staff });
+      const menu = await rowActions('shop.admin');
+      await userEvent.click(within(menu).getByRole('menuitem', { name: 'Deactivate' }));
+      const confirm = await screen.findByRole('alertdialog', { name: 'Deactivate' });
+      expect(confirm).toHaveTextContent('Are you sure you want to deactivate shop.admin?');
+      await userEvent.click(within(confirm).getByRole('button', { name: 'Deactivate' }));
+
+      expect(await screen.findByText('Deactivated successfully.')).toBeInTheDocument();
+      expect(patches[0]?.body).toEqual({ status: 'inactive' });
+      await waitFor(() => expect(requests).toHaveLength(2));
+    });
+
+    it('activates an inactive user', async () => {
+      await openUsers([{ ...staff, status: 'inactive' }]);
+      const patches = answer('patch', '/api/v1/users/9/status', { data: staff });
+      const menu = await rowActions('shop.admin');
+      await userEvent.click(within(menu).getByRole('menuitem', { name: 'Activate' }));
+      const confirm = await screen.findByRole('alertdialog', { name: 'Activate' });
+      await userEvent.click(within(confirm).getByRole('button', { name: 'Activate' }));
+      expect(await screen.findByText('Activated successfully.')).toBeInTheDocument();
+      expect(patches[0]?.body).toEqual({ status: 'active' });
+    });
+
+    it('does nothing when the confirm is cancelled', async () => {
+      await openUsers([staff]);
+      const patches = answer('patch', '/api/v1/users/9/status', { data: staff });
+      const deletes = answer('delete', '/api/v1/users/9', { data: { ok: true } });
+      await userEvent.click(
+        within(await rowActions('shop.admin')).getByRole('menuitem', { name: 'Deactivate' }),
+      );
+      await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+      await userEvent.click(
+        within(await rowActions('shop.admin')).getByRole('menuitem', { name: 'Delete' }),
+      );
+      await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+      expect(patches).toHaveLength(0);
+      expect(deletes).toHaveLength(0);
+    });
+
+    it('deletes after confirming', async () => {
+      await openUsers([staff]);
+      const deletes = answer('delete', '/api/v1/users/9', { data: { ok: true } });
+      await userEvent.click(
+        within(await rowActions('shop.admin')).getByRole('menuitem', { name: 'Delete' }),
+      );
+      const confirm = await screen.findByRole('alertdialog', { name: 'Delete' });
+      expect(confirm).toHaveTextContent('Are you sure you want to delete shop.admin?');
+      await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+      expect(await screen.findByText('Deleted successfully.')).toBeInTheDocument();
+      expect(deletes).toHaveLength(1);
+    });
+
+    it('keeps the signed-in admin from deactivating or deleting itself', async () => {
+      await openUsers([buildManagedUser({ user_id: 1, username: 'admin' })]);
+      const menu = await rowActions('admin');
+      expect(within(menu).getByRole('menuitem', { name: /Deactivate/ })).toHaveAttribute(
+        'aria-disabled',
+        'true',
+      );
+      expect(within(menu).getByRole('menuitem', { name: /Delete/ })).toHaveAttribute(
+        'aria-disabled',
+        'true',
+      );
+    });
+  });
+
+  it('speaks Chinese: the labels and the validation messages', async () => {
+    await i18n.changeLanguage('zh');
+    const admin = signedIn('admin');
+    serveUsers([]);
+    const { router } = renderApp('/user', { user: admin });
+    expect(await screen.findByRole('heading', { level: 1, name: '用户管理' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '添加用户' }));
+    const form = within(await dialog());
+    await userEvent.click(form.getByRole('button', { name: '创建' }));
+    expect(await form.findByText('用户名为必填项')).toBeInTheDocument();
+    expect(form.getByText('密码为必填项')).toBeInTheDocument();
+    expect(locationOf(router)).toBe('/user');
+  });
+});

@@ -1,0 +1,48 @@
+import { api } from './api-client';
+import { browser } from './browser';
+import { cleanEmptyFilters } from './filters';
+
+/** `attachment; filename="orders-2026-01-31.csv"` → `orders-2026-01-31.csv`. */
+export function filenameFromDisposition(header: unknown): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded.trim());
+    } catch {
+      // fall through to the plain filename
+    }
+  }
+  return /filename="?([^";]+)"?/i.exec(header)?.[1]?.trim();
+}
+
+/**
+ * Downloads a CSV export with the list's filters (empty ones dropped). The body is read as text,
+ * so a failure's JSON envelope is parsed for the display rule and a success saved as it came.
+ */
+export async function downloadCsv(
+  url: string,
+  filters: Record<string, unknown>,
+  fallbackName: string,
+): Promise<void> {
+  const response = await api.get<string>(url, {
+    params: cleanEmptyFilters(filters),
+    responseType: 'text',
+    headers: { Accept: 'text/csv, application/json' },
+    transformResponse: [
+      (data: unknown, headers) => {
+        const type = String(headers?.['content-type'] ?? '');
+        if (typeof data === 'string' && type.includes('json')) {
+          try {
+            return JSON.parse(data) as unknown;
+          } catch {
+            return data;
+          }
+        }
+        return data;
+      },
+    ],
+  });
+  const filename = filenameFromDisposition(response.headers['content-disposition']) ?? fallbackName;
+  browser.saveFile(new Blob([response.data], { type: 'text/csv;charset=utf-8' }), filename);
+}

@@ -1,0 +1,78 @@
+import i18next, { type InitOptions } from 'i18next';
+import HttpBackend from 'i18next-http-backend';
+import { initReactI18next } from 'react-i18next';
+import { readCookie, writeCookie } from '@/lib/cookies';
+import {
+  CONTRACT_NAMESPACES,
+  LANGUAGES,
+  contractResources,
+  type Language,
+} from './contract-resources';
+
+export { LANGUAGES, type Language };
+export const DEFAULT_LANGUAGE: Language = 'en';
+export const LANGUAGE_COOKIE = 'lang';
+const LANGUAGE_COOKIE_MAX_AGE = 60 * 60 * 24 * 365;
+
+/** The one i18next instance of the app; lib code (toasts, alerts) translates through it too. */
+export const i18n = i18next.createInstance();
+
+// The page follows the language: <html lang> for screen readers and fonts, and its title.
+i18n.on('languageChanged', (lng) => {
+  document.documentElement.lang = lng;
+  if (i18n.exists('app.name')) document.title = i18n.t('app.name');
+});
+
+export const isLanguage = (value: unknown): value is Language =>
+  (LANGUAGES as readonly unknown[]).includes(value);
+
+/** The language kept in the `lang` cookie (spec 9), English when absent or unknown. */
+export function detectLanguage(): Language {
+  const fromCookie = readCookie(LANGUAGE_COOKIE);
+  return isLanguage(fromCookie) ? fromCookie : DEFAULT_LANGUAGE;
+}
+
+/** Options shared by the app and the tests. */
+export function baseOptions(lng: Language): InitOptions {
+  return {
+    lng,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    ns: ['common', ...CONTRACT_NAMESPACES],
+    defaultNS: 'common',
+    // i18next's backend connector retries a failed read 5 times, waiting 350 ms and then twice as
+    // long each time (node_modules/i18next: `read(…, tried + 1, wait * 2)`); i18next-http-backend
+    // asks for a retry on network failures and 5xx answers only.
+    maxRetries: 5,
+    retryTimeout: 350,
+    interpolation: { escapeValue: false },
+  };
+}
+
+export const bundledContractResources = () =>
+  Object.fromEntries(LANGUAGES.map((lng) => [lng, contractResources(lng)]));
+
+/**
+ * Starts i18next: the contract namespaces are bundled, `common` comes over HTTP from
+ * /locales/{lng}/common.json (apps/web/public).
+ */
+export function initI18n(lng: Language = detectLanguage()) {
+  return i18n
+    .use(HttpBackend)
+    .use(initReactI18next)
+    .init({
+      ...baseOptions(lng),
+      resources: bundledContractResources(),
+      partialBundledLanguages: true,
+      backend: {
+        loadPath: '/locales/{{lng}}/{{ns}}.json',
+        queryStringParams: { v: __BUILD_ID__ },
+      },
+    });
+}
+
+/** Switches the language and remembers it in the `lang` cookie (path /). */
+export async function changeLanguage(lng: Language): Promise<void> {
+  writeCookie(LANGUAGE_COOKIE, lng, LANGUAGE_COOKIE_MAX_AGE);
+  await i18n.changeLanguage(lng);
+}

@@ -1,0 +1,6 @@
+import { TransactionsRoute } from './transactions-route';
+
+/** /employee-transaction: the employees' wallets' ledger. */
+export function Component() {
+  return <TransactionsRoute scope="employee" />;
+}

@@ -1,0 +1,64 @@
+import { Navigate, Outlet, useLocation, useMatch, useMatches } from 'react-router';
+import { useShallow } from 'zustand/react/shallow';
+import { can, type SelfUser } from '@app/contract';
+import { AppShell } from '@/components/layout/app-shell';
+import { LoadingScreen } from '@/components/layout/loading-screen';
+import { paths } from '@/config/paths';
+import { useSelfInfo } from '@/features/auth/api/get-self-info';
+import { UserMenu } from '@/features/auth/components/user-menu';
+import { useCompanyDetails } from '@/features/companies/api/get-company';
+import { useAuthStore } from '@/lib/auth-store';
+import type { RouteHandle } from '../index';
+
+/** Header and sidebar around the signed-in screens; composes the auth and companies features. */
+function Shell({ user }: { user: SelfUser }) {
+  const companyId = useMatch(paths.summaryReportCompany.path)?.params.companyId;
+  const { data: company } = useCompanyDetails(companyId, { silentError: true });
+  const breadcrumbLabels = companyId
+    ? { [paths.summaryReportCompany.getHref(companyId)]: company?.name ?? companyId }
+    : undefined;
+  return (
+    <AppShell
+      role={user.type}
+      userMenu={<UserMenu user={user} />}
+      breadcrumbLabels={breadcrumbLabels}
+    >
+      <Outlet />
+    </AppShell>
+  );
+}
+
+/**
+ * The guards of spec 6, in order:
+ * - no session → /login?from=<path+search> (plain /login after a deliberate logout);
+ * - session loading and no user id known → the loading screen;
+ * - a route whose `handle.permission` the role lacks → /error/403.
+ */
+export function Component() {
+  const location = useLocation();
+  const matches = useMatches();
+  const { isAuthenticated, user, rememberLocation } = useAuthStore(
+    useShallow((state) => ({
+      isAuthenticated: state.isAuthenticated,
+      user: state.user,
+      rememberLocation: state.rememberLocation,
+    })),
+  );
+  const selfInfo = useSelfInfo();
+
+  if (!isAuthenticated) {
+    const from = rememberLocation ? location.pathname + location.search : undefined;
+    return <Navigate to={paths.login.getHref(from)} replace />;
+  }
+  if (user?.user_id == null) {
+    if (selfInfo.isError) throw selfInfo.error;
+    return <LoadingScreen />;
+  }
+  const denied = matches.some((match) => {
+    const permission = (match.handle as RouteHandle | undefined)?.permission;
+    return permission !== undefined && !can(user.type, permission);
+  });
+  if (denied) return <Navigate to={paths.errors.forbidden.getHref()} replace />;
+
+  return <Shell user={user} />;
+}

@@ -1,0 +1,101 @@
+import { Navigate, type RouteObject } from 'react-router';
+import type { Permission } from '@app/contract';
+import { LoadingScreen } from '@/components/layout/loading-screen';
+import { RouteError } from '@/components/errors/route-error';
+import { DEFAULT_HOME, paths } from '@/config/paths';
+import { RootRoute } from './root';
+
+/** Declared beside each route: the permission (contract PERMISSIONS) needed to open it. */
+export interface RouteHandle {
+  permission?: Permission;
+}
+
+const guarded = (permission: Permission): { handle: RouteHandle } => ({ handle: { permission } });
+
+/**
+ * Every route of spec 2. Each screen is its own chunk (`lazy`); the protected layout checks the
+ * session and each route's permission. Only the root has an error element, so a route that
+ * rendered proves the whole page loaded (see routes/root.tsx).
+ */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    Component: RootRoute,
+    ErrorBoundary: RouteError,
+    HydrateFallback: LoadingScreen,
+    children: [
+      { path: paths.login.path, lazy: () => import('./login') },
+      { path: paths.errors.forbidden.path, lazy: () => import('./errors/forbidden') },
+      { path: paths.errors.notFound.path, lazy: () => import('./errors/not-found') },
+      { path: paths.errors.accessDenied.path, lazy: () => import('./errors/access-denied') },
+      {
+        lazy: () => import('./app/layout'),
+        children: [
+          { index: true, element: <Navigate to={DEFAULT_HOME} replace /> },
+          {
+            path: paths.dashboard.path,
+            ...guarded('dashboard.view'),
+            lazy: () => import('./app/dashboard'),
+          },
+          {
+            path: paths.employees.path,
+            ...guarded('employees.view'),
+            lazy: () => import('./app/employees'),
+          },
+          {
+            path: paths.terminals.path,
+            ...guarded('terminals.view'),
+            lazy: () => import('./app/terminals'),
+          },
+          {
+            path: paths.merchants.path,
+            ...guarded('merchants.view'),
+            lazy: () => import('./app/merchants'),
+          },
+          {
+            path: paths.companies.path,
+            ...guarded('companies.view'),
+            lazy: () => import('./app/companies'),
+          },
+          {
+            path: paths.orderHistory.path,
+            ...guarded('order_history.view'),
+            lazy: () => import('./app/order-history'),
+          },
+          {
+            path: paths.summaryReport.path,
+            ...guarded('summary_report.view'),
+            lazy: () => import('./app/summary-report'),
+          },
+          {
+            path: paths.summaryReportCompany.path,
+            ...guarded('summary_report.company.view'),
+            lazy: () => import('./app/summary-report-company'),
+          },
+          {
+            path: paths.tokenTransaction.path,
+            ...guarded('token_transaction.view'),
+            element: <Navigate to={paths.companyTransaction.getHref()} replace />,
+          },
+          {
+            path: paths.companyTransaction.path,
+            ...guarded('token_transaction.view'),
+            lazy: () => import('./app/company-transaction'),
+          },
+          {
+            path: paths.employeeTransaction.path,
+            ...guarded('token_transaction.view'),
+            lazy: () => import('./app/employee-transaction'),
+          },
+          {
+            path: paths.resetPeriodDate.path,
+            ...guarded('reset_period.view'),
+            lazy: () => import('./app/reset-period-date'),
+          },
+          { path: paths.users.path, ...guarded('users.view'), lazy: () => import('./app/users') },
+        ],
+      },
+      { path: '*', element: <Navigate to={paths.errors.notFound.getHref()} replace /> },
+    ],
+  },
+];

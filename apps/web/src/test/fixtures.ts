@@ -1,0 +1,126 @@
+import type {
+  Company,
+  ManagedUser,
+  Merchant,
+  OrderHistoryItem,
+  Role,
+  SelfUser,
+  Terminal,
+} from '@app/contract';
+
+let nextId = 1;
+
+export function buildUser(type: Role, overrides: Partial<SelfUser> = {}): SelfUser {
+  const id = nextId++;
+  return {
+    user_id: id,
+    type,
+    username: `${type}.${id}`,
+    email: `${type}.${id}@example.com`,
+    employee_id: `E${String(id).padStart(4, '0')}`,
+    company_id: type.startsWith('company') ? 1 : null,
+    merchant_id: type.startsWith('merchant') ? 1 : null,
+    status: 'active',
+    ...overrides,
+  };
+}
+
+const stamp = '2026-01-31T14:05:00.000Z';
+
+export function buildManagedUser(overrides: Partial<ManagedUser> = {}): ManagedUser {
+  const id = nextId++;
+  return {
+    user_id: id,
+    username: `user${id}`,
+    email: `user${id}@example.com`,
+    type: 'admin',
+    status: 'active',
+    merchant_id: null,
+    merchant_name: null,
+    company_id: null,
+    company_name: null,
+    created_at: stamp,
+    updated_at: stamp,
+    ...overrides,
+  };
+}
+
+export function buildCompany(overrides: Partial<Company> = {}): Company {
+  const id = nextId++;
+  return {
+    id,
+    code: `CO${id}`,
+    name: `Company ${id}`,
+    status: 'active',
+    monthly_reset_day: 1,
+    init_token: 20000,
+    init_token_next_month: null,
+    employee_monthly_tokens: 300,
+    token_balance: 1234567,
+    token_month: '2026-01',
+    next_reset_at: '2026-02-01T00:00:00.000Z',
+    created_at: stamp,
+    updated_at: stamp,
+    ...overrides,
+  };
+}
+
+export function buildMerchant(overrides: Partial<Merchant> = {}): Merchant {
+  const id = nextId++;
+  return {
+    id,
+    code: `M${id}`,
+    name: `Merchant ${id}`,
+    status: 'active',
+    created_at: stamp,
+    updated_at: stamp,
+    ...overrides,
+  };
+}
+
+export function buildTerminal(overrides: Partial<Terminal> = {}): Terminal {
+  const id = nextId++;
+  return {
+    id,
+    merchant_id: 1,
+    code: `T${id}`,
+    name: `Counter ${id}`,
+    status: 'active',
+    api_key_prefix: 'tk_abc1234',
+    key_rotated_at: stamp,
+    created_at: stamp,
+    updated_at: stamp,
+    ...overrides,
+  };
+}
+
+export function buildOrder(overrides: Partial<OrderHistoryItem> = {}): OrderHistoryItem {
+  const id = nextId++;
+  return {
+    id,
+    order_no: `ORD${String(id).padStart(10, '0')}`,
+    status: 'ordered',
+    subtotal: 1500,
+    refunded_amount: 0,
+    company_id: 1,
+    company_code: 'ACME',
+    employee_id: 'E0001',
+    merchant_id: 1,
+    terminal_id: 1,
+    order_type: 'dine_in',
+    items: [
+      { name: 'Noodle soup', quantity: 2, unit_tokens: 600 },
+      { name: 'Coffee', quantity: 1, unit_tokens: 300 },
+    ],
+    ordered_at: stamp,
+    company_name: 'Acme Corporation',
+    employee_internal_id: 11,
+    employee_name: 'Ava Chen',
+    merchant_code: 'SHOP',
+    merchant_name: 'Campus Shop',
+    terminal_code: 'SHOPT1',
+    terminal_name: 'Counter 1',
+    last_refunded_at: null,
+    ...overrides,
+  };
+}

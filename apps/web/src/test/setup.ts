@@ -1,0 +1,47 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { useAlertStore } from '@/lib/alert-store';
+import { useAuthStore } from '@/lib/auth-store';
+import { queryClient } from '@/lib/query-client';
+import { i18n } from '@/locales/i18n';
+import { initTestI18n, missingKeys } from './i18n';
+import { server } from './server';
+
+// Lazily loaded routes compile on first use; a busy machine needs more than the default second.
+configure({ asyncUtilTimeout: 5000 });
+
+// jsdom lacks the layout APIs Radix primitives touch.
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+Element.prototype.hasPointerCapture ??= () => false;
+Element.prototype.releasePointerCapture ??= () => {};
+
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: 'error' });
+  await initTestI18n();
+});
+
+afterEach(async () => {
+  cleanup();
+  server.resetHandlers();
+  queryClient.clear();
+  useAlertStore.getState().clear();
+  useAuthStore.setState({ user: null, isAuthenticated: false, rememberLocation: true });
+  localStorage.clear();
+  sessionStorage.clear();
+  for (const cookie of document.cookie.split(';')) {
+    const name = cookie.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; path=/; max-age=0`;
+  }
+  await i18n.changeLanguage('en');
+  const missing = missingKeys.splice(0);
+  expect(missing, 'translation keys used but missing from the catalogues').toEqual([]);
+});
+
+afterAll(() => server.close());

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { PAGE_SIZES } from './validation';
+
+/** Query of every paged list (DESIGN 4): page from 1, page_size 10, 20 or 50. */
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce
+    .number()
+    .int()
+    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), 'v.invalid')
+    .default(10),
+});
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), total: z.number().int() });
+export const cursorListOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+
+export const okSchema = z.object({ data: z.object({ ok: z.literal(true) }) });

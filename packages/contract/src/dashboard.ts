@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { statusSchema } from './statuses';
+import { idSchema } from './validation';
+
+const tokens = z.number().int();
+
+/**
+ * A token month, YYYY-MM: the ledger's `period` (DESIGN 3.2), the month a company's reset opened
+ * (DESIGN 3.5). Dashboards and reports count ledger rows by it (decision 0007).
+ */
+export const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'v.invalid');
+
+/**
+ * The five totals of spec 3 for one token month (DESIGN 4), plus the two amounts behind
+ * `consumed_by_employees`:
+ * - `tokens_from_admin`: company_issued + monthly_tokens_added;
+ * - `distributed_to_employees`: what employees received from the company (employee_issued +
+ *   monthly_tokens_reset);
+ * - `consumed_by_employees`: `purchased` (order_purchased) − `refunded` (order_refunded);
+ * - `company_unused`, `employee_unused`: tokens of the month left unused, i.e. what expired when
+ *   the month closed plus what wallets still hold in it (the live balance while it is current).
+ */
+export const dashboardTotalsSchema = z.object({
+  tokens_from_admin: tokens,
+  distributed_to_employees: tokens,
+  consumed_by_employees: tokens,
+  company_unused: tokens,
+  employee_unused: tokens,
+  purchased: tokens,
+  refunded: tokens,
+});
+export type DashboardTotals = z.infer<typeof dashboardTotalsSchema>;
+
+/** One day (programme time zone) of the month's flows, for charts. */
+export const dashboardDaySchema = z.object({
+  date: z.string(),
+  tokens_from_admin: tokens,
+  distributed_to_employees: tokens,
+  consumed_by_employees: tokens,
+  purchased: tokens,
+  refunded: tokens,
+});
+export type DashboardDay = z.infer<typeof dashboardDaySchema>;
+
+/**
+ * Whose numbers a dashboard shows: every company, one company, one employee's own wallet, or one
+ * merchant's orders. Totals that do not apply to a view are 0 (decision 0007).
+ */
+export const DASHBOARD_VIEWS = ['all', 'company', 'employee', 'merchant'] as const;
+export const dashboardViewSchema = z.enum(DASHBOARD_VIEWS);
+export type DashboardView = z.infer<typeof dashboardViewSchema>;
+
+/**
+ * GET /dashboard. `month` defaults to the company's current token month when the view is one
+ * company (or one employee), else to the calendar month of today in the programme's time zone.
+ * `company_id` narrows admin and Group HR to one company; others may only name their own.
+ */
+export const dashboardQuerySchema = z.object({
+  month: monthSchema.optional(),
+  company_id: idSchema.optional(),
+});
+export type DashboardQuery = z.infer<typeof dashboardQuerySchema>;
+
+export const dashboardSchema = z.object({
+  month: z.string(),
+  view: dashboardViewSchema,
+  company_id: z.number().int().nullable(),
+  /** Our id of the employee, for the employee's own dashboard. */
+  employee_id: z.number().int().nullable(),
+  merchant_id: z.number().int().nullable(),
+  totals: dashboardTotalsSchema,
+  /** Every day of the month's window up to today, and any other day with activity, in order. */
+  daily: z.array(dashboardDaySchema),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+
+/** A company's totals for a month, as the summary and the summary report list them. */
+export const companyTotalsSchema = dashboardTotalsSchema.extend({
+  company_id: z.number().int(),
+  company_code: z.string(),
+  company_name: z.string(),
+  company_status: statusSchema,
+  /** The company's current token month (which may be after the month shown). */
+  token_month: z.string(),
+});
+export type CompanyTotals = z.infer<typeof companyTotalsSchema>;
+
+/** GET /dashboard/summary (admin, Group HR): every company's totals and the grand total. */
+export const dashboardSummaryQuerySchema = z.object({ month: monthSchema.optional() });
+export type DashboardSummaryQuery = z.infer<typeof dashboardSummaryQuerySchema>;
+
+export const dashboardSummarySchema = z.object({
+  month: z.string(),
+  totals: dashboardTotalsSchema,
+  companies: z.array(companyTotalsSchema),
+});
+export type DashboardSummary = z.infer<typeof dashboardSummarySchema>;

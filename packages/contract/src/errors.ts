@@ -1,0 +1,235 @@
+import { z } from 'zod';
+
+type Entry = { status: number; en: string; zh: string };
+
+/**
+ * The error catalogue of spec 8, with the codes this server adds (DESIGN 4: every code the
+ * server sends is listed here). `status` is the HTTP status the API answers with.
+ */
+export const ERROR_CATALOGUE = {
+  ACCOUNT_LOCKED: {
+    status: 423,
+    en: 'Your account is locked. Please contact support.',
+    zh: '您的账户已被锁定，请联系客服。',
+  },
+  APPROVAL_NOT_CONFIGURED: {
+    status: 409,
+    en: 'Please setup approval for the current account',
+    zh: '请为当前账户设置审批',
+  },
+  BODY_INVALID: { status: 400, en: 'The request body is invalid.', zh: '请求内容无效。' },
+  DATA_EXISTS: { status: 409, en: 'This data already exists.', zh: '该数据已存在。' },
+  DUPLICATE_USER: { status: 409, en: 'This user already exists.', zh: '该用户已存在。' },
+  EMAIL_ALREADY_EXISTS: { status: 409, en: 'Email already exists', zh: '邮箱已存在' },
+  EMAIL_EXISTS: { status: 409, en: 'Email is already registered', zh: '邮箱已被注册' },
+  EMAIL_EXISTING_IN_THIS_COMPANY: {
+    status: 409,
+    en: 'Email already exists in this company',
+    zh: '该邮箱已存在于本公司',
+  },
+  EMAIL_EXISTING_IN_OTHER_COMPANY: {
+    status: 409,
+    en: 'Email already exists in another company',
+    zh: '该邮箱已存在于其他公司',
+  },
+  EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY: {
+    status: 409,
+    en: 'Employee ID already exists in this company',
+    zh: '该员工编号已存在于本公司',
+  },
+  EMPTY_FILE: { status: 400, en: 'The uploaded file is empty.', zh: '上传的文件为空。' },
+  INVALID_TOKEN: {
+    status: 401,
+    en: 'The provided token is invalid or has expired.',
+    zh: '提供的令牌无效或已过期。',
+  },
+  NO_PAYEE_FOUND: { status: 404, en: 'No payee was found.', zh: '未找到收款人。' },
+  ORDER_NOT_FOUND: {
+    status: 404,
+    en: 'The specified order was not found.',
+    zh: '未找到指定的订单。',
+  },
+  PASSWORD_NOT_MATCH: {
+    status: 400,
+    en: 'The passwords do not match.',
+    zh: '两次输入的密码不一致。',
+  },
+  PERMISSION_DENIED: {
+    status: 403,
+    en: 'You do not have permission to perform this action.',
+    zh: '您没有执行此操作的权限。',
+  },
+  QUERY_PARAM_INVALID: {
+    status: 400,
+    en: 'The query parameters are invalid.',
+    zh: '查询参数无效。',
+  },
+  RECORD_NOT_FOUND: {
+    status: 404,
+    en: 'The requested record was not found.',
+    zh: '未找到请求的记录。',
+  },
+  SERVER_ERROR: {
+    status: 500,
+    en: 'An error occurred. Please try again later.',
+    zh: '发生错误，请稍后重试。',
+  },
+  SOMETHING_WENT_WRONG: {
+    status: 500,
+    en: 'Something went wrong on our end. Please try again later.',
+    zh: '服务器出现问题，请稍后重试。',
+  },
+  TERMINAL_CODE_ALREADY_EXISTS: {
+    status: 409,
+    en: 'This terminal code already exists for the merchant.',
+    zh: '该商户下已存在此终端编码。',
+  },
+  TERMINAL_INACTIVE: { status: 403, en: 'The terminal is inactive.', zh: '终端已停用。' },
+  TIMEOUT: {
+    status: 504,
+    en: 'The request timed out. Please try again.',
+    zh: '请求超时，请重试。',
+  },
+  UNAUTHORIZED: {
+    status: 401,
+    en: 'You are not authorized to perform this action.',
+    zh: '您无权执行此操作。',
+  },
+  USERNAME_ALREADY_EXISTS: { status: 409, en: 'Username already exists', zh: '用户名已存在' },
+  USERNAME_EXISTS: { status: 409, en: 'Username already exists', zh: '用户名已存在' },
+  USER_INACTIVE: { status: 403, en: 'This user is inactive.', zh: '该用户已停用。' },
+  USER_NOT_FOUND: {
+    status: 404,
+    en: "This account doesn't exist. Please check your email or sign up.",
+    zh: '该账户不存在，请检查邮箱或注册。',
+  },
+  USERNAME_OR_EMAIL_ALREADY_EXISTS: {
+    status: 409,
+    en: 'Username or email already exists',
+    zh: '用户名或邮箱已存在',
+  },
+  MERCHANT_INACTIVE: { status: 403, en: 'The merchant is inactive.', zh: '商户已停用。' },
+  MERCHANT_CODE_ALREADY_EXISTS: {
+    status: 409,
+    en: 'Merchant code already exists',
+    zh: '商户编码已存在',
+  },
+  TOKEN_MONTH_NOT_MATCH: {
+    status: 409,
+    en: 'User has not been renewed. Please renew before reward.',
+    zh: '用户尚未续期，请先续期再发放。',
+  },
+
+  // Added by this server (DESIGN 4 allows additions with both languages).
+  INVALID_CREDENTIALS: {
+    status: 401,
+    en: 'Incorrect username or password.',
+    zh: '用户名或密码错误。',
+  },
+  CSRF_INVALID: {
+    status: 403,
+    en: 'Your security token is missing or invalid. Please refresh the page.',
+    zh: '安全令牌缺失或无效，请刷新页面。',
+  },
+  TOO_MANY_REQUESTS: {
+    status: 429,
+    en: 'Too many requests. Please wait and try again.',
+    zh: '请求过于频繁，请稍后再试。',
+  },
+  ROUTE_NOT_FOUND: { status: 404, en: 'This address does not exist.', zh: '该地址不存在。' },
+  PAYLOAD_TOO_LARGE: { status: 413, en: 'The request is too large.', zh: '请求内容过大。' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    en: 'This content type is not supported.',
+    zh: '不支持该内容类型。',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    en: 'The service is temporarily unavailable. Please try again shortly.',
+    zh: '服务暂时不可用，请稍后重试。',
+  },
+  INSUFFICIENT_TOKENS: {
+    status: 409,
+    en: 'The balance does not cover this amount.',
+    zh: '余额不足以支付该金额。',
+  },
+  TOTAL_EXCEEDS_AVAILABLE: {
+    status: 409,
+    en: 'Total tokens exceed available limit!',
+    zh: '代币总数超出可用额度！',
+  },
+  COMPANY_INACTIVE: { status: 403, en: 'The company is inactive.', zh: '公司已停用。' },
+  COMPANY_CODE_ALREADY_EXISTS: {
+    status: 409,
+    en: 'Company code already exists',
+    zh: '公司编码已存在',
+  },
+  IDEMPOTENCY_KEY_REQUIRED: {
+    status: 400,
+    en: 'An Idempotency-Key header is required.',
+    zh: '需要 Idempotency-Key 请求头。',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    en: 'This Idempotency-Key was used for a different request.',
+    zh: '该 Idempotency-Key 已用于其他请求。',
+  },
+  REFUND_EXCEEDS_SUBTOTAL: {
+    status: 409,
+    en: 'The refund exceeds what remains of the order.',
+    zh: '退款金额超过订单剩余金额。',
+  },
+  ORDER_ALREADY_REFUNDED: {
+    status: 409,
+    en: 'The order is already fully refunded.',
+    zh: '该订单已全额退款。',
+  },
+  FILE_TOO_LARGE: { status: 413, en: 'The file is too large.', zh: '文件过大。' },
+  FILE_INVALID: {
+    status: 400,
+    en: 'The file could not be read as a CSV in UTF-8.',
+    zh: '无法将该文件读取为 UTF-8 编码的 CSV。',
+  },
+  CANNOT_CHANGE_OWN_ACCOUNT: {
+    status: 403,
+    en: 'You cannot deactivate or delete your own account.',
+    zh: '您不能停用或删除自己的账户。',
+  },
+  ONLY_MERCHANT_ADMIN_UPDATABLE: {
+    status: 403,
+    en: 'Only merchant admin can be updated',
+    zh: '只能更新商户管理员',
+  },
+  EXPORT_TOO_LARGE: {
+    status: 422,
+    en: 'This export has too many rows. Narrow the filters and try again.',
+    zh: '导出的行数过多，请缩小筛选范围后重试。',
+  },
+} as const satisfies Record<string, Entry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.hasOwn(ERROR_CATALOGUE, value);
+
+/** Other messages of spec 8 (toasts the web app shows). */
+export const UI_MESSAGES = {
+  unexpected: {
+    en: 'An unexpected error occurred. Please try again!',
+    zh: '发生意外错误，请重试！',
+  },
+  unknown: { en: 'Unknown error', zh: '未知错误' },
+  login_failed: { en: 'Login failed.', zh: '登录失败。' },
+  system_error: { en: 'System Error.', zh: '系统错误。' },
+} as const;
+
+/** The error envelope of DESIGN 4. */
+export const errorEnvelopeSchema = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  code: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  errors: z.array(z.unknown()).optional(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

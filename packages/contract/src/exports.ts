@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { statusSchema } from './statuses';
+import { idSchema } from './validation';
+
+/**
+ * CSV exports (decision 0007): every list has one, taking the list's own filters (paging aside),
+ * streamed in batches and capped at EXPORT_MAX_ROWS rows (server setting, this by default). A
+ * request matching more is refused with EXPORT_TOO_LARGE before any byte is sent.
+ */
+export const EXPORT_MAX_ROWS_DEFAULT = 100_000;
+
+/** GET /exports/employees: the employees list's filters. */
+export const employeeExportQuerySchema = z.object({
+  company_id: idSchema.optional(),
+  status: statusSchema.optional(),
+});
+export type EmployeeExportQuery = z.infer<typeof employeeExportQuerySchema>;

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { orderStatusSchema } from './statuses';
+import { refundReasonSchema } from './events';
+import { codeSchema, employeeIdSchema, idSchema, tokenAmountSchema } from './validation';
+
+const tokens = z.number().int();
+
+/** The header every terminal order and refund carries; a retry with the same key is answered once. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const IDEMPOTENCY_KEY_MAX = 200;
+
+export const orderItemSchema = z.strictObject({
+  name: z.string('v.required').trim().min(1, 'v.required').max(200),
+  quantity: z.number('v.required').int('v.integer').min(1, 'v.amount_positive').max(10_000),
+  unit_tokens: z
+    .number('v.required')
+    .int('v.integer')
+    .min(0, 'v.initial_token_min')
+    .max(Number.MAX_SAFE_INTEGER),
+});
+export type OrderItem = z.infer<typeof orderItemSchema>;
+
+/** POST /orders (terminal): the employee is named by company code and staff number. */
+export const createOrderBodySchema = z.strictObject({
+  company_code: codeSchema,
+  employee_id: employeeIdSchema,
+  order_type: z.string('v.required').trim().min(1, 'v.required').max(50),
+  items: z
+    .array(orderItemSchema, 'v.required')
+    .min(1, 'v.required')
+    .max(100, 'v.invalid')
+    .refine((items) => {
+      const subtotal = items.reduce((sum, i) => sum + i.quantity * i.unit_tokens, 0);
+      return subtotal > 0 && Number.isSafeInteger(subtotal);
+    }, 'v.amount_positive'),
+});
+export type CreateOrderBody = z.infer<typeof createOrderBodySchema>;
+
+export const orderSchema = z.object({
+  id: z.number().int(),
+  order_no: z.string(),
+  status: orderStatusSchema,
+  subtotal: tokens,
+  refunded_amount: tokens,
+  company_id: z.number().int(),
+  company_code: z.string(),
+  /** The staff number the order was placed for. */
+  employee_id: z.string(),
+  merchant_id: z.number().int(),
+  terminal_id: z.number().int(),
+  order_type: z.string(),
+  items: z.array(z.object({ name: z.string(), quantity: z.number(), unit_tokens: z.number() })),
+  ordered_at: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/** The answer to POST /orders: the order and the employee's balance after paying. */
+export const placedOrderSchema = orderSchema.extend({ available_tokens: tokens });
+export type PlacedOrder = z.infer<typeof placedOrderSchema>;
+
+/**
+ * POST /orders/{id}/refund (terminal). `cancelled`, `rejected` and `auto_archived` refund what is
+ * left of the order; `item_removed` refunds `amount`, which it alone carries.
+ */
+export const refundOrderBodySchema = z
+  .strictObject({ reason: refundReasonSchema, amount: tokenAmountSchema.optional() })
+  .superRefine((body, ctx) => {
+    if (body.reason === 'item_removed' && body.amount === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'v.required' });
+    }
+    if (body.reason !== 'item_removed' && body.amount !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'v.unknown_field' });
+    }
+  });
+export type RefundOrderBody = z.infer<typeof refundOrderBodySchema>;
+
+export const refundResultSchema = z.object({
+  order: orderSchema,
+  refund: z.object({
+    amount: tokens,
+    reason: refundReasonSchema,
+    transaction_id: z.number().int(),
+    available_tokens: tokens,
+  }),
+});
+export type RefundResult = z.infer<typeof refundResultSchema>;
+
+export const orderIdParamsSchema = z.object({ id: idSchema });

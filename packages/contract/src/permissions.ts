@@ -1,0 +1,66 @@
+import { ROLES, type Role } from './roles';
+
+const ALL = ROLES;
+
+/**
+ * The permission table: every action the product guards, and the roles allowed to do it.
+ * Screens follow spec 6; API actions follow DESIGN 4. Anything absent is denied.
+ */
+export const PERMISSIONS = {
+  // screens (spec 6 sidebar table)
+  'dashboard.view': ALL,
+  'token_transaction.view': ALL,
+  'summary_report.view': ALL,
+  'summary_report.company.view': ['admin', 'super_hr'],
+  'employees.view': ['company_admin'],
+  'merchants.view': ['admin'],
+  'terminals.view': ['admin'],
+  'users.view': ['admin'],
+  'reset_period.view': ['admin'],
+  'companies.view': ['admin', 'super_hr'],
+  'order_history.view': ['admin', 'super_hr'],
+
+  // API actions (DESIGN 4)
+  'iam.self': ALL,
+  'companies.read': ['admin', 'super_hr', 'company_admin'],
+  'companies.write': ['admin', 'super_hr'],
+  'company_admins.manage': ['admin', 'super_hr'],
+  'employees.read': ['admin', 'super_hr', 'company_admin'],
+  'employees.write': ['company_admin'],
+  'employees.import': ['company_admin'],
+  'merchants.manage': ['admin'],
+  'terminals.manage': ['admin'],
+  'users.manage': ['admin'],
+  'hrs.read': ['admin'],
+  'tokens.issue_company': ['admin'],
+  'tokens.distribute': ['company_admin'],
+  'tokens.configuration': ['admin', 'super_hr', 'company_admin'],
+  'tokens.transactions': ALL,
+  'orders.admin': ['admin', 'super_hr'],
+  'dashboard.read': ALL,
+  'dashboard.summary': ['admin', 'super_hr'],
+  'sys.current_period': ALL,
+  'sys.manage': ['admin'],
+  'jobs.run': ['admin'],
+  'audit.read': ['admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const can = (role: string | null | undefined, permission: Permission): boolean =>
+  role != null && (PERMISSIONS[permission] as readonly string[]).includes(role);
+
+/**
+ * What slice of the data a role sees. Tenant scope is applied in the query from this,
+ * never by filtering afterwards (DESIGN 2).
+ */
+export type Scope = 'all' | 'company' | 'merchant' | 'self';
+export const ROLE_SCOPE: Record<Role, Scope> = {
+  admin: 'all',
+  super_hr: 'all',
+  company_admin: 'company',
+  company_employee: 'self',
+  merchant_admin: 'merchant',
+  merchant_supervisor: 'merchant',
+  merchant_staff: 'merchant',
+};

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './common';
+
+/** A calendar day, YYYY-MM-DD, that exists (no 30 February). */
+export const calendarDaySchema = z
+  .string('v.required')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'v.date_invalid')
+  .refine((day) => {
+    const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+    const date = new Date(Date.UTC(y, m - 1, d));
+    return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  }, 'v.date_invalid');
+
+/**
+ * A system period: the platform's reporting month (DESIGN 3.5), named YYYY-MM, running from
+ * `starts_at` up to `ends_at` (for the current one, the next reset as now scheduled).
+ */
+export const systemPeriodSchema = z.object({
+  period: z.string(),
+  starts_at: z.string(),
+  ends_at: z.string(),
+  is_current: z.boolean(),
+});
+export type SystemPeriod = z.infer<typeof systemPeriodSchema>;
+
+/** GET /sys/current-period */
+export const currentPeriodSchema = z.object({
+  period: z.string(),
+  starts_at: z.string(),
+  ends_at: z.string(),
+  /** The day (programme time zone) the next period opens, at 00:00. */
+  next_reset_date: z.string(),
+});
+export type CurrentPeriod = z.infer<typeof currentPeriodSchema>;
+
+/** GET /sys/system-periods, newest first. */
+export const systemPeriodListQuerySchema = pageQuerySchema;
+export type SystemPeriodListQuery = z.infer<typeof systemPeriodListQuerySchema>;
+
+/** GET /sys/reset-date */
+export const resetDateSchema = z.object({
+  reset_date: z.string(),
+  updated_at: z.string().nullable(),
+  updated_by: z.number().int().nullable(),
+});
+export type ResetDate = z.infer<typeof resetDateSchema>;
+
+/** PUT /sys/reset-date: a day after today in the programme's time zone. */
+export const resetDateBodySchema = z.strictObject({ reset_date: calendarDaySchema });
+export type ResetDateBody = z.infer<typeof resetDateBodySchema>;

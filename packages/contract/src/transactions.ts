@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { directionSchema, refundReasonSchema, tokenEventSchema } from './events';
+import { orderStatusSchema } from './statuses';
+import { idSchema } from './validation';
+
+const tokens = z.number().int();
+
+/** One ledger row (DESIGN 3.2), with the order and employee it concerns for display. */
+export const tokenTransactionSchema = z.object({
+  id: z.number().int(),
+  occurred_at: z.string(),
+  event: tokenEventSchema,
+  company_id: z.number().int(),
+  /** Our employee id; null for the company wallet. */
+  employee_id: z.number().int().nullable(),
+  /** The employee's staff number. */
+  employee_number: z.string().nullable(),
+  employee_name: z.string().nullable(),
+  direction: directionSchema,
+  amount: tokens,
+  balance_before: tokens,
+  balance_after: tokens,
+  period: z.string(),
+  order_id: z.number().int().nullable(),
+  order_no: z.string().nullable(),
+  order_type: z.string().nullable(),
+  order_status: orderStatusSchema.nullable(),
+  order_subtotal: tokens.nullable(),
+  ordered_at: z.string().nullable(),
+  refund_reason: refundReasonSchema.nullable(),
+  transfer_id: z.string().nullable(),
+  actor_user_id: z.number().int().nullable(),
+  terminal_id: z.number().int().nullable(),
+  merchant_id: z.number().int().nullable(),
+  note: z.string().nullable(),
+});
+export type TokenTransaction = z.infer<typeof tokenTransactionSchema>;
+
+export const TRANSACTION_SCOPES = ['company', 'employee'] as const;
+export const TRANSACTIONS_LIMIT_DEFAULT = 20;
+export const TRANSACTIONS_LIMIT_MAX = 100;
+
+const dateSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'v.invalid');
+/** Repeated keys arrive as an array, a single one as a string. */
+const repeated = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item));
+
+/**
+ * GET /tokens/transactions: `scope` picks the company wallet or the employees' wallets (both when
+ * absent); dates are days in the programme's time zone, both ends included; newest first.
+ */
+export const transactionListQuerySchema = z
+  .object({
+    scope: z.enum(TRANSACTION_SCOPES).optional(),
+    company_id: idSchema.optional(),
+    employee_id: idSchema.optional(),
+    event: repeated(tokenEventSchema).optional(),
+    type: directionSchema.optional(),
+    date_from: dateSchema.optional(),
+    date_to: dateSchema.optional(),
+    cursor: z.string().max(200).optional(),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(TRANSACTIONS_LIMIT_MAX)
+      .default(TRANSACTIONS_LIMIT_DEFAULT),
+  })
+  .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, {
+    path: ['date_to'],
+    message: 'v.invalid',
+  });
+export type TransactionListQuery = z.infer<typeof transactionListQuerySchema>;

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './common';
+import { MERCHANT_ROLES, PLATFORM_USER_TYPES, roleSchema } from './roles';
+import { statusSchema } from './statuses';
+import { emailSchema, idSchema, passwordSchema, usernameSchema } from './validation';
+
+/**
+ * The accounts managed on User Management (`/users`): platform users and merchant staff.
+ * Company admins have their own screen (`/companies/admin`); employees are not users here.
+ */
+export const MANAGED_USER_TYPES = [...PLATFORM_USER_TYPES, ...MERCHANT_ROLES] as const;
+export const managedUserTypeSchema = z.enum(MANAGED_USER_TYPES, {
+  error: (issue) => (issue.input === undefined ? 'v.required' : 'v.type_invalid'),
+});
+export type ManagedUserType = z.infer<typeof managedUserTypeSchema>;
+
+/**
+ * A platform, merchant or company-admin user (DESIGN 4: `{ user_id, username, email, type,
+ * status, merchant_id?, company_id? }`), with the tenant's name for display.
+ */
+export const managedUserSchema = z.object({
+  user_id: z.number().int(),
+  username: z.string(),
+  email: z.string().nullable(),
+  type: roleSchema,
+  status: statusSchema,
+  merchant_id: z.number().int().nullable(),
+  merchant_name: z.string().nullable(),
+  company_id: z.number().int().nullable(),
+  company_name: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ManagedUser = z.infer<typeof managedUserSchema>;
+
+/** Optional repeat of the password; when sent it must match (PASSWORD_NOT_MATCH). */
+const confirmPasswordSchema = z.string().max(256).optional();
+
+/**
+ * When editing, an empty (or absent) password keeps the current one (spec 5); any other value
+ * must meet the password rules.
+ */
+export const optionalPasswordSchema = z
+  .string('v.invalid')
+  .optional()
+  .superRefine((value, ctx) => {
+    if (!value) return;
+    const parsed = passwordSchema.safeParse(value);
+    const message = parsed.success ? undefined : parsed.error.issues[0]?.message;
+    if (message) ctx.addIssue({ code: 'custom', message });
+  })
+  .transform((value) => value || undefined);
+
+/** POST /users. `merchant_id` is required for the merchant roles and refused for the others. */
+export const createUserBodySchema = z
+  .strictObject({
+    username: usernameSchema,
+    email: emailSchema,
+    password: passwordSchema,
+    confirm_password: confirmPasswordSchema,
+    type: managedUserTypeSchema,
+    status: statusSchema,
+    merchant_id: z.number('v.invalid').int('v.invalid').positive('v.invalid').optional(),
+  })
+  .superRefine((body, ctx) => {
+    const isMerchant = (MERCHANT_ROLES as readonly string[]).includes(body.type);
+    if (isMerchant && body.merchant_id === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['merchant_id'], message: 'v.merchant_required' });
+    }
+    if (!isMerchant && body.merchant_id !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['merchant_id'], message: 'v.merchant_not_allowed' });
+    }
+  });
+export type CreateUserBody = z.input<typeof createUserBodySchema>;
+
+/**
+ * PUT /users/{id} and PUT /companies/admin/{user_id}. The type and the tenant are fixed at
+ * creation; a `type`, `merchant_id` or `company_id` here is an unknown field (BODY_INVALID).
+ */
+export const updateUserBodySchema = z.strictObject({
+  username: usernameSchema,
+  email: emailSchema,
+  status: statusSchema,
+  password: optionalPasswordSchema,
+  confirm_password: confirmPasswordSchema,
+});
+export type UpdateUserBody = z.input<typeof updateUserBodySchema>;
+
+const searchSchema = z.string().trim().max(100, 'v.invalid').optional();
+/** Repeated keys arrive as an array, a single one as a string (DESIGN 4). */
+const repeated = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item));
+
+/** GET /users: `search` matches username or email; `type` may repeat. */
+export const userListQuerySchema = pageQuerySchema.extend({
+  search: searchSchema,
+  type: repeated(z.enum(MANAGED_USER_TYPES)).optional(),
+  status: statusSchema.optional(),
+  merchant_id: idSchema.optional(),
+});
+export type UserListQuery = z.infer<typeof userListQuerySchema>;
+
+/** GET /hrs: Group HR users. */
+export const hrListQuerySchema = pageQuerySchema.extend({
+  search: searchSchema,
+  status: statusSchema.optional(),
+});
+export type HrListQuery = z.infer<typeof hrListQuerySchema>;
+
+export const userIdParamsSchema = z.object({ id: idSchema });
+
+/** POST /companies/admin (DESIGN 4). */
+export const createCompanyAdminBodySchema = z.strictObject({
+  company_id: z.number('v.company_required').int('v.integer').positive('v.company_required'),
+  username: usernameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+  confirm_password: confirmPasswordSchema,
+  status: statusSchema,
+});
+export type CreateCompanyAdminBody = z.input<typeof createCompanyAdminBodySchema>;
+
+/** PUT /companies/admin/{user_id}: the company stays the one it was created for. */
+export const updateCompanyAdminBodySchema = updateUserBodySchema;
+export type UpdateCompanyAdminBody = UpdateUserBody;
+
+/** GET /companies/admin */
+export const companyAdminListQuerySchema = pageQuerySchema.extend({
+  company_id: idSchema.optional(),
+  search: searchSchema,
+  status: statusSchema.optional(),
+});
+export type CompanyAdminListQuery = z.infer<typeof companyAdminListQuerySchema>;
+
+export const companyAdminParamsSchema = z.object({ user_id: idSchema });
