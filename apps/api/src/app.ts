@@ -16,9 +16,10 @@ import type { Database } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/app-error';
 import errorsPlugin, { sendError, toEnvelope } from './plugins/errors';
+import inputGuardsPlugin from './plugins/input-guards';
 import healthRoutes from './modules/health/health.routes';
 // Foundation: security headers, rate limits, sessions and access rules, sign-in.
-import securityHeadersPlugin from './plugins/security-headers';
+import securityHeadersPlugin, { setBareSecurityHeaders } from './plugins/security-headers';
 import rateLimitPlugin from './plugins/rate-limit';
 import authPlugin from './plugins/auth';
 import iamRoutes from './modules/iam/iam.routes';
@@ -90,6 +91,11 @@ export async function buildApp({
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // A URL the router cannot decode gets the error envelope too, not Fastify's own body.
+    frameworkErrors: (error, request, reply) => {
+      setBareSecurityHeaders(request, reply, config.TRUST_PROXY);
+      return sendError(reply, toEnvelope(error, request));
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('deps', { config, database, clock });
@@ -97,6 +103,7 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  await app.register(inputGuardsPlugin);
   await app.register(cookie);
   // Before any route, so every route (docs and static files too) gets their hooks.
   await app.register(securityHeadersPlugin);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { createUser, injectAs, signIn } from '../test/auth';
 import { testDatabaseKinds } from '../test/databases';
+import { newCompany, newEmployee } from '../test/ledger';
+import { distributeToEmployees, issueToCompany } from './modules/tokens/tokens.service';
 
 /** A pino destination that keeps every line. */
 class Capture extends Writable {
@@ -61,5 +63,109 @@ describe.each(await testDatabaseKinds())('structured logs on %s', (kind) => {
     expect(lines).toHaveLength(2);
     expect(lines.join('\n')).not.toMatch(/Careless-Pa55|tk_live_secret/);
     expect(JSON.parse(lines[0]!).body).toEqual({ username: 'x', password: '[Redacted]' });
+  });
+});
+
+describe.each(await testDatabaseKinds())('secrets in the logs at trace level on %s', (kind) => {
+  let t: TestApp;
+  const capture = new Capture();
+  beforeAll(async () => {
+    t = await createTestApp(kind, {}, { logger: { stream: capture, level: 'trace' } });
+  });
+  afterAll(() => t.close());
+
+  it('logs no password, session id, CSRF token or terminal key through a whole order flow', async () => {
+    const deps = t.app.deps;
+    const company = await newCompany(deps, { initToken: 0 });
+    const employee = await newEmployee(deps, company.id);
+    await issueToCompany(deps, null, { company_id: company.id, amount: 100 });
+    await distributeToEmployees(deps, { kind: 'company', companyId: company.id }, null, {
+      items: [{ employee_id: employee.id, amount: 100 }],
+    });
+    const admin = await createUser(t.db.database.db, { type: 'admin', password: 'Adm1n-Secret!' });
+    const session = await signIn(t.app, admin.username, 'Adm1n-Secret!');
+    const as = (method: 'POST' | 'PUT', url: string, payload: object) =>
+      injectAs(t.app, session, { method, url, payload });
+
+    // Terminal keys appear in answers (creation, rotation) and in Authorization headers.
+    const merchant = (await as('POST', '/api/v1/merchants', { code: 'LOGM1', name: 'Shop' })).json()
+      .data as { id: number };
+    const created = (
+      await as('POST', '/api/v1/terminals', {
+        merchant_id: merchant.id,
+        code: 'LOGT1',
+        name: 'Till',
+      })
+    ).json().data as { id: number; api_key: string };
+    const rotated = (await as('POST', `/api/v1/terminals/${created.id}/rotate-key`, {})).json()
+      .data as { api_key: string };
+    const wrongKey = `tk_${'W'.repeat(43)}`;
+    const order = (key: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/orders',
+        headers: { authorization: `Bearer ${key}`, 'idempotency-key': `log-${key.slice(-6)}` },
+        payload: {
+          company_code: company.code,
+          employee_id: employee.employee_id,
+          order_type: 'dine_in',
+          items: [{ name: 'Tea', quantity: 1, unit_tokens: 5 }],
+        },
+      });
+    expect((await order(created.api_key)).statusCode).toBe(401);
+    expect((await order(wrongKey)).statusCode).toBe(401);
+    const placed = await order(rotated.api_key);
+    expect(placed.statusCode).toBe(201);
+    const refund = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/orders/${placed.json().data.id}/refund`,
+      headers: { authorization: `Bearer ${rotated.api_key}`, 'idempotency-key': 'log-refund' },
+      payload: { reason: 'cancelled' },
+    });
+    expect(refund.statusCode).toBe(200);
+
+    // Passwords travel in bodies: a new user, a changed password, a company admin.
+    const user = await as('POST', '/api/v1/users', {
+      username: 'log.user',
+      email: 'log.user@example.com',
+      password: 'N3w-User-Secret!',
+      type: 'merchant_admin',
+      status: 'active',
+      merchant_id: merchant.id,
+    });
+    expect(user.statusCode).toBe(201);
+    const changed = await as('PUT', `/api/v1/users/${user.json().data.user_id}`, {
+      username: 'log.user',
+      email: 'log.user@example.com',
+      status: 'active',
+      password: 'Ch4nged-Secret!',
+      confirm_password: 'Ch4nged-Secret!',
+    });
+    expect(changed.statusCode).toBe(200);
+    const companyAdmin = await as('POST', '/api/v1/companies/admin', {
+      company_id: company.id,
+      username: 'log.cadmin',
+      email: 'log.cadmin@example.com',
+      password: 'C0mpany-Secret!',
+      status: 'active',
+    });
+    expect(companyAdmin.statusCode).toBe(201);
+    await injectAs(t.app, session, { method: 'POST', url: '/api/v1/iam/logout' });
+
+    expect(capture.lines.length).toBeGreaterThan(20);
+    expect(capture.text).toContain('"url":"/api/v1/orders"');
+    for (const secret of [
+      'Adm1n-Secret!',
+      'N3w-User-Secret!',
+      'Ch4nged-Secret!',
+      'C0mpany-Secret!',
+      session.sessionCookie.value,
+      session.xsrf,
+      created.api_key,
+      rotated.api_key,
+      wrongKey,
+    ]) {
+      expect(capture.text).not.toContain(secret);
+    }
   });
 });

@@ -13,6 +13,7 @@ async function main() {
     url: config.DATABASE_URL,
     dataDir: config.dataDir,
     poolSize: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   const app = await buildApp({ config, database });
   const applied = await migrate(database);

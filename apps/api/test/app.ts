@@ -31,8 +31,10 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     SERVE_WEB: 'false',
     DEMO_DATA: 'false',
-    // Test files sign in often from one address; the rate-limit test sets its own limit.
+    // Test files sign in and call terminals often from one address; the rate-limit tests set their own limits.
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    TERMINAL_RATE_LIMIT_PER_MINUTE: '100000',
+    TERMINAL_AUTH_FAILURES_PER_MINUTE: '10000',
     ...env,
   });
   const clock = new ManualClock();

@@ -205,6 +205,12 @@ export const ERROR_CATALOGUE = {
     en: 'This export has too many rows. Narrow the filters and try again.',
     zh: '导出的行数过多，请缩小筛选范围后重试。',
   },
+  // A sum of token amounts beyond 2^53 - 1 cannot travel exactly in JSON (issue 7).
+  TOTAL_TOO_LARGE: {
+    status: 422,
+    en: 'A total is too large to show exactly. Narrow the report and try again.',
+    zh: '合计数值过大，无法精确显示，请缩小报表范围后重试。',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

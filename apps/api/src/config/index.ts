@@ -28,6 +28,8 @@ const envSchema = z
     DATABASE_URL: z.url().optional(),
     DATABASE_READ_URL: z.url().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+    /** PostgreSQL cuts off any statement running longer than this (504 TIMEOUT), freeing its connection. */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     DATA_DIR: z.string().min(1).default('data'),
     APP_TIMEZONE: timeZone.default('UTC'),
     LOG_LEVEL: z
@@ -45,6 +47,10 @@ const envSchema = z
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
     SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).default(12),
     LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** Requests one terminal key may make per minute (orders and refunds together). */
+    TERMINAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    /** Unknown terminal keys one client address may present per minute before it is shut out. */
+    TERMINAL_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** How often each instance runs the scheduled jobs (monthly reset, auto-archive); 0: never. */
     JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     /** Refund orders still `ordered` after this many hours (reason auto_archived); 0: off. */

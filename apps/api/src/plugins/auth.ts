@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { can, type Permission, type Role } from '@app/contract';
 import { AppError } from '../lib/app-error';
@@ -26,6 +26,8 @@ export interface RouteAccessRule {
   permission: Permission | null;
   public: boolean;
   terminal: boolean;
+  /** The route's contract schemas (zod), for the fuzz and mass-assignment tests. */
+  schema: FastifySchema | undefined;
 }
 
 declare module 'fastify' {
@@ -112,6 +114,7 @@ export default fp(
           permission: route.config?.permission ?? null,
           public: route.config?.public === true,
           terminal: route.config?.auth === 'terminal',
+          schema: route.schema,
         });
       }
     });

@@ -53,6 +53,9 @@ export function issuesToMetadata(issues: ZodIssueLike[], lang: Lang): Record<str
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
+  // A path the router cannot decode (bad percent-encoding) or a path parameter over 200 characters.
+  FST_ERR_BAD_URL: 'QUERY_PARAM_INVALID',
+  FST_ERR_MAX_PARAM_LENGTH: 'QUERY_PARAM_INVALID',
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BODY_INVALID',

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
+import { injectAs, type TestSession } from '../../test/auth';
 import { testDatabaseKinds } from '../../test/databases';
+import { signedIn } from '../../test/management';
 import { HSTS_VALUE } from './security-headers';
 
 const directives = (header: unknown): Map<string, string> =>
@@ -85,3 +87,80 @@ describe.each(await testDatabaseKinds())('security headers on %s', (kind) => {
     expect(page.body).not.toMatch(/\son[a-z]+=/i);
   });
 });
+
+describe.each(await testDatabaseKinds())(
+  'security headers on every kind of answer on %s',
+  (kind) => {
+    let t: TestApp;
+    let proxied: TestApp;
+    let session: TestSession;
+    beforeAll(async () => {
+      t = await createTestApp(kind);
+      proxied = await createTestApp(kind, { TRUST_PROXY: 'true' });
+      session = (await signedIn(t, 'admin')).session;
+    });
+    afterAll(async () => {
+      await t.close();
+      await proxied.close();
+    });
+
+    /** One answer of each kind the server gives: success, CSV, every refusal, a URL it cannot route. */
+    const answers = async () => ({
+      'health check': await t.app.inject({ url: '/healthz' }),
+      'API success': await injectAs(t.app, session, { url: '/api/v1/iam/self-info' }),
+      'CSV export': await injectAs(t.app, session, { url: '/api/v1/exports/employees' }),
+      '400 validation': await injectAs(t.app, session, { url: '/api/v1/companies?page_size=7' }),
+      '400 undecodable URL': await t.app.inject({ url: '/api/v1/companies/%C0%AF' }),
+      '401 no session': await t.app.inject({ url: '/api/v1/companies' }),
+      '403 CSRF': await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/iam/logout',
+        headers: { cookie: session.cookie },
+      }),
+      '404 route': await t.app.inject({ url: '/api/v1/nothing-here' }),
+      '413 body': await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/iam/login',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ username: 'x'.repeat(1024 * 1024), password: 'y' }),
+      }),
+      '415 content type': await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/iam/login',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'username=x',
+      }),
+      'OpenAPI document': await t.app.inject({ url: '/api/docs/json' }),
+    });
+
+    it('sends the CSP, nosniff and frame denial on every answer, and no banner', async () => {
+      for (const [what, res] of Object.entries(await answers())) {
+        const csp = directives(res.headers['content-security-policy']);
+        expect(csp.get('frame-ancestors'), what).toBe("'none'");
+        const scripts = csp.get('script-src') ?? csp.get('default-src');
+        expect(scripts, what).toBeDefined();
+        expect(scripts, what).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+        expect(res.headers['x-content-type-options'], what).toBe('nosniff');
+        expect(res.headers['x-frame-options'], what).toBe('DENY');
+        expect(res.headers['x-powered-by'], what).toBeUndefined();
+        expect(res.headers.server, what).toBeUndefined();
+      }
+    });
+
+    it('tells browsers and proxies to keep no copy of any API answer', async () => {
+      for (const [what, res] of Object.entries(await answers())) {
+        if (what === 'health check' || what === 'OpenAPI document') continue;
+        expect(res.headers['cache-control'], what).toBe('no-store');
+      }
+    });
+
+    it('sends HSTS behind HTTPS on refusals too, the undecodable URL included', async () => {
+      const https = { 'x-forwarded-proto': 'https' };
+      for (const url of ['/api/v1/companies', '/api/v1/nothing-here', '/api/v1/companies/%C0%AF']) {
+        const res = await proxied.app.inject({ url, headers: https });
+        expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+        expect(res.headers['strict-transport-security'], url).toBe(HSTS_VALUE);
+      }
+    });
+  },
+);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 
@@ -24,6 +24,29 @@ export const CSP_DIRECTIVES = {
 /** Sent only on HTTPS requests: over plain HTTP the header would be meaningless or harmful. */
 export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 
+/**
+ * The essentials for an answer sent before any hook has run (a URL the router cannot decode):
+ * it is a JSON error, so its policy can be the strictest there is.
+ */
+export function setBareSecurityHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  trustProxy: boolean,
+): void {
+  reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('cache-control', 'no-store');
+  // Such an early request ignores TRUST_PROXY, so the forwarded protocol is read here (last entry).
+  const forwarded = String(request.headers['x-forwarded-proto'] ?? '')
+    .split(',')
+    .pop()!
+    .trim();
+  if (request.protocol === 'https' || (trustProxy && forwarded === 'https')) {
+    reply.header('strict-transport-security', HSTS_VALUE);
+  }
+}
+
 /** Security headers on every answer: API, SPA, static files, docs and 404s. */
 export default fp(
   async function securityHeadersPlugin(app: FastifyInstance) {
@@ -36,6 +59,8 @@ export default fp(
     app.addHook('onRequest', async (request, reply) => {
       // request.protocol honours X-Forwarded-Proto only with TRUST_PROXY.
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS_VALUE);
+      // API answers are personal data: no browser or proxy keeps a copy (ASVS 8.2.1).
+      if (request.url.startsWith('/api/v1/')) reply.header('cache-control', 'no-store');
     });
   },
   { name: 'security-headers' },

@@ -8,6 +8,7 @@ import type {
 } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
+import { addTokens } from '../../lib/numbers';
 import { nextPeriod, periodStart, zonedParts } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
@@ -152,9 +153,10 @@ async function resolveView(
             ...ZERO_TOTALS,
             distributed_to_employees: wallet.flows.distributed,
             ...consumption(wallet.flows),
-            employee_unused:
-              wallet.flows.employeeExpired +
-              (wallet.tokenMonth === month ? wallet.availableTokens : 0),
+            employee_unused: addTokens(
+              wallet.flows.employeeExpired,
+              wallet.tokenMonth === month ? wallet.availableTokens : 0,
+            ),
           }
         : ZERO_TOTALS;
       return {

@@ -431,10 +431,12 @@ describe.each(await testDatabaseKinds())('sign-in behind an HTTPS proxy on %s', 
     const sid = setCookie(res, '__Host-sid')!;
     expect(sid).toMatch(/; Secure/);
     expect(sid).toMatch(/; HttpOnly/);
+    expect(sid).toMatch(/; SameSite=Lax/);
     expect(sid).toMatch(/; Path=\//);
     expect(sid).not.toMatch(/Domain=/);
     expect(setCookie(res, 'sid')).toBeUndefined();
     expect(setCookie(res, 'XSRF-TOKEN')).toMatch(/; Secure/);
+    expect(setCookie(res, 'XSRF-TOKEN')).toMatch(/; SameSite=Lax/);
 
     const session = await signIn(t.app, user.username, user.password, https);
     expect(session.sessionCookie.name).toBe('__Host-sid');

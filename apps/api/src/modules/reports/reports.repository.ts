@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { CompanyTotals, EmployeeReportRow, Status } from '@app/contract';
 import { queryRows, type Executor } from '../../db/client';
-import { toInt } from '../../lib/numbers';
+import { addTokens, toInt } from '../../lib/numbers';
 import type { TenantScope } from '../../lib/scope';
 
 /**
@@ -52,24 +52,24 @@ function addFlow(flows: MonthFlows, r: EventSumRow): MonthFlows {
   switch (r.event) {
     case 'company_issued':
     case 'monthly_tokens_added':
-      flows.tokensFromAdmin += amount;
+      flows.tokensFromAdmin = addTokens(flows.tokensFromAdmin, amount);
       break;
     case 'employee_issued':
     case 'monthly_tokens_reset':
       // A transfer is two rows; the employee's side counts.
-      if (r.is_employee) flows.distributed += amount;
+      if (r.is_employee) flows.distributed = addTokens(flows.distributed, amount);
       break;
     case 'order_purchased':
-      flows.purchased += amount;
+      flows.purchased = addTokens(flows.purchased, amount);
       break;
     case 'order_refunded':
-      flows.refunded += amount;
+      flows.refunded = addTokens(flows.refunded, amount);
       break;
     case 'company_expired':
-      flows.companyExpired += amount;
+      flows.companyExpired = addTokens(flows.companyExpired, amount);
       break;
     case 'employee_expired':
-      flows.employeeExpired += amount;
+      flows.employeeExpired = addTokens(flows.employeeExpired, amount);
       break;
   }
   return flows;
@@ -172,8 +172,8 @@ export async function findCompanyMonthTotals(
       tokens_from_admin: flows.tokensFromAdmin,
       distributed_to_employees: flows.distributed,
       consumed_by_employees: flows.purchased - flows.refunded,
-      company_unused: flows.companyExpired + companyHeld,
-      employee_unused: flows.employeeExpired + toInt(r.employee_held ?? 0),
+      company_unused: addTokens(flows.companyExpired, companyHeld),
+      employee_unused: addTokens(flows.employeeExpired, toInt(r.employee_held ?? 0)),
       purchased: flows.purchased,
       refunded: flows.refunded,
     };
@@ -364,7 +364,7 @@ const toEmployeeReportRow =
       refunded,
       consumed: purchased - refunded,
       expired,
-      unused: expired + (r.token_month === month ? available : 0),
+      unused: addTokens(expired, r.token_month === month ? available : 0),
       available_tokens: available,
     };
   };

@@ -9,6 +9,7 @@ import type {
 } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import type { Clock } from '../../lib/clock';
+import { addTokens } from '../../lib/numbers';
 import type { ServiceDeps } from '../../lib/deps';
 import { formatPeriod, zonedParts } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
@@ -48,7 +49,9 @@ export const totalsOf = (row: DashboardTotals): DashboardTotals => ({
 export function sumTotals(rows: DashboardTotals[]): DashboardTotals {
   const sum = { ...ZERO_TOTALS };
   for (const row of rows) {
-    for (const key of Object.keys(sum) as (keyof DashboardTotals)[]) sum[key] += row[key];
+    for (const key of Object.keys(sum) as (keyof DashboardTotals)[]) {
+      sum[key] = addTokens(sum[key], row[key]);
+    }
   }
   return sum;
 }

@@ -1,0 +1,227 @@
+// fast-check arbitraries derived from the contract's zod schemas (through their JSON Schema), for
+// the fuzz tests: values shaped like what a route accepts, with hostile values mixed in at every
+// level, so a run reaches the services as well as the validator.
+import fc from 'fast-check';
+import { z } from 'zod';
+
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minItems?: number;
+  maxItems?: number;
+}
+
+/** Generated requests per route in the fuzz tests; FUZZ_RUNS raises it for a longer hunt. */
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+
+const isZod = (value: unknown): value is z.ZodType =>
+  typeof value === 'object' && value !== null && '_zod' in value;
+
+/** The JSON Schema of a route's zod schema as a client sends it (input side); null if none. */
+export function jsonSchemaOf(schema: unknown): JsonSchema | null {
+  if (!isZod(schema)) return null;
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+}
+
+/** Values no schema of ours accepts where it wants something else, and a few it must store safely. */
+export const HOSTILE_VALUES: readonly unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  -0.5,
+  2 ** 31,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53) - 2,
+  2 ** 64,
+  1e21,
+  1e308,
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\uFEFF',
+  '\u202Eevil',
+  '\uD800',
+  '🙂',
+  '١٢٣',
+  '1e400',
+  'NaN',
+  'Infinity',
+  '-0',
+  '0x1F',
+  ' 42 ',
+  "' OR '1'='1' --",
+  '%_\\',
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  '=HYPERLINK("http://evil.example")',
+  'x'.repeat(1000),
+  [],
+  {},
+  [null],
+  { __proto__: { type: 'admin' } },
+  { constructor: { prototype: { type: 'admin' } } },
+];
+
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_VALUES) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+);
+
+const INT32 = 2 ** 31 - 1;
+
+function integerArbitrary(s: JsonSchema): fc.Arbitrary<number> {
+  const lo = s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : (s.minimum ?? -INT32);
+  const hi = s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : (s.maximum ?? INT32);
+  const small = fc.integer({ min: Math.max(lo, -INT32), max: Math.min(hi, INT32) });
+  // The edges too: 0, 1 and the schema's own bounds (2^53 - 1 for amounts and ids).
+  return fc.oneof(
+    { weight: 4, arbitrary: small },
+    { weight: 1, arbitrary: fc.constantFrom(lo, hi) },
+  );
+}
+
+function stringArbitrary(s: JsonSchema): fc.Arbitrary<string> {
+  const minLength = s.minLength ?? 0;
+  const maxLength = Math.min(s.maxLength ?? 60, Math.max(minLength, 60));
+  const fits = (v: string) => v.length >= minLength && v.length <= (s.maxLength ?? Infinity);
+  if (s.format === 'email') return fc.emailAddress().filter(fits);
+  if (s.pattern) {
+    const matching = fc.stringMatching(new RegExp(s.pattern)).filter(fits);
+    return fc.oneof({ weight: 3, arbitrary: matching }, fc.string({ minLength, maxLength }));
+  }
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.string({ minLength, maxLength }) },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength }) },
+    // Right at the limit, where off-by-one and column-width bugs live.
+    { weight: 1, arbitrary: fc.constant('w'.repeat(s.maxLength ?? 200)) },
+  );
+}
+
+export interface ArbitraryOptions {
+  /** Weight of a hostile value against 4 for a shaped one, at every node (0: shaped only). */
+  hostility?: number;
+  /** Add unknown keys to objects now and then (default true). */
+  extraKeys?: boolean;
+}
+
+/**
+ * Values shaped by `schema`: valid often, wrong in one place or another otherwise. The point is
+ * not to produce only valid bodies but to walk every branch a request can take.
+ */
+export function arbitraryFor(
+  schema: JsonSchema,
+  options: ArbitraryOptions = {},
+  depth = 0,
+): fc.Arbitrary<unknown> {
+  const { hostility = 1 } = options;
+  const shaped = shapedFor(schema, options, depth);
+  if (hostility === 0) return shaped;
+  return fc.oneof({ weight: 4, arbitrary: shaped }, { weight: hostility, arbitrary: hostileValue });
+}
+
+function shapedFor(s: JsonSchema, options: ArbitraryOptions, depth: number): fc.Arbitrary<unknown> {
+  const child = (c: JsonSchema) => arbitraryFor(c, options, depth + 1);
+  if (s.const !== undefined) return fc.constant(s.const);
+  if (s.enum) return fc.constantFrom(...s.enum);
+  const alternatives = s.anyOf ?? s.oneOf;
+  if (alternatives) return fc.oneof(...alternatives.map((a) => shapedFor(a, options, depth)));
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'string':
+      return stringArbitrary(s);
+    case 'integer':
+      return integerArbitrary(s);
+    case 'number':
+      return fc.double({
+        noNaN: true,
+        noDefaultInfinity: true,
+        ...(s.minimum !== undefined ? { min: s.minimum } : {}),
+        ...(s.maximum !== undefined ? { max: s.maximum } : {}),
+      });
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'array':
+      return fc.array(s.items ? child(s.items) : hostileValue, {
+        minLength: s.minItems ?? 0,
+        maxLength: Math.min(s.maxItems ?? 4, 4),
+      });
+    case 'object': {
+      const properties = s.properties ?? {};
+      const model = Object.fromEntries(
+        Object.entries(properties).map(([key, value]) => [key, child(value)]),
+      );
+      const record = fc.record(model, { requiredKeys: s.required ?? [] });
+      if (options.extraKeys === false) return record;
+      const extra = fc.dictionary(
+        fc.constantFrom('token_balance', 'type', 'company_id', 'id', 'is_admin', '__proto__'),
+        hostileValue,
+        { maxKeys: 1 },
+      );
+      return fc
+        .tuple(record, fc.option(extra, { freq: 5 }))
+        .map(([body, more]) => ({ ...body, ...(more ?? {}) }));
+    }
+    default:
+      return depth > 2 ? fc.constant(null) : fc.jsonValue({ maxDepth: 2 });
+  }
+}
+
+/** Percent-encodes like encodeURIComponent, a lone surrogate becoming U+FFFD as a browser sends it. */
+const encode = (text: string): string =>
+  encodeURIComponent(
+    text.replace(/[\uD800-\uDFFF]/g, (c, i: number) => {
+      const pair = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
+      return pair.test(text.slice(i, i + 2)) || pair.test(text.slice(i - 1, i + 1)) ? c : '\uFFFD';
+    }),
+  );
+
+/** Query-string pairs for a query schema: each value as text, arrays as repeated keys. */
+export function queryArbitrary(schema: JsonSchema | null): fc.Arbitrary<string> {
+  const properties = schema?.properties ?? {};
+  const keys = Object.keys(properties);
+  const text = (v: unknown): string =>
+    typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v);
+  const pairs = keys.map((key) =>
+    arbitraryFor(properties[key]!, { extraKeys: false }).map((value) =>
+      (Array.isArray(value) ? value : [value]).map((v) => `${encode(key)}=${encode(text(v))}`),
+    ),
+  );
+  // Broken escapes, bracket keys and prototype names, as a hand-made URL might carry them.
+  const raw = fc.constantFrom('%E0%A4%A', 'a[b]=1', '__proto__=1', 'constructor[prototype]=1', '%');
+  return fc
+    .tuple(
+      fc.subarray(pairs.map((_, i) => i)),
+      fc.tuple(...pairs.map((p) => p), fc.constant(null)),
+      fc.option(raw, { freq: 6 }),
+    )
+    .map(([chosen, values, junk]) => {
+      const parts = chosen.flatMap((i) => values[i] as string[]);
+      if (junk) parts.push(junk);
+      return parts.join('&');
+    });
+}

@@ -1,0 +1,154 @@
+// The real server as a child process (`node --import tsx apps/api/src/server.ts`, as
+// apps/web/e2e/global-setup.ts starts it), for the tests that kill it, and a tiny HTTP client.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const READY_TIMEOUT_MS = 120_000;
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `check` until it answers true, failing with `what` after `timeoutMs`. */
+export async function until(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 60_000,
+  everyMs = 100,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+export interface ServerProcess {
+  baseURL: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGKILL: no shutdown hook runs, in-flight requests and transactions are cut. */
+  kill(): Promise<void>;
+  /** SIGTERM, then SIGKILL if it lingers. */
+  stop(): Promise<void>;
+}
+
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+/** Starts the server with `env` on top of a clean base, and waits for /readyz. */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ['DATABASE_URL', 'DATABASE_READ_URL', 'ADMIN_USERNAME', 'ADMIN_PASSWORD']) {
+    delete base[key];
+  }
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...base,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SERVE_WEB: 'false',
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      JOBS_INTERVAL_SECONDS: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const server: ServerProcess = {
+    baseURL,
+    child,
+    output: () => output,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.kill('SIGTERM');
+      await exited(child);
+      clearTimeout(force);
+    },
+  };
+  try {
+    await until(
+      'the server to be ready',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+        return (await fetch(`${baseURL}/readyz`)).status === 200;
+      },
+      READY_TIMEOUT_MS,
+      200,
+    );
+  } catch (error) {
+    await server.kill();
+    throw new Error(`${(error as Error).message}\n${output}`);
+  }
+  return server;
+}
+
+export interface HttpSession {
+  cookie: string;
+  xsrf: string;
+}
+
+/** Signs in over HTTP and returns the cookies a browser would send back. */
+export async function httpSignIn(
+  baseURL: string,
+  username: string,
+  password: string,
+): Promise<HttpSession> {
+  const res = await fetch(`${baseURL}/api/v1/iam/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))!.slice('XSRF-TOKEN='.length);
+  return { cookie: cookies.join('; '), xsrf };
+}
+
+/** A signed-in request over HTTP; resolves to status and text, or rejects if the socket dies. */
+export async function httpAs(
+  baseURL: string,
+  session: HttpSession,
+  method: string,
+  url: string,
+  body?: object | FormData,
+): Promise<{ status: number; text: string }> {
+  const isForm = body instanceof FormData;
+  const res = await fetch(`${baseURL}${url}`, {
+    method,
+    headers: {
+      cookie: session.cookie,
+      'x-xsrf-token': session.xsrf,
+      ...(body && !isForm ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body: isForm ? body : JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, text: await res.text() };
+}
