@@ -21,6 +21,17 @@ globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObse
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.releasePointerCapture ??= () => {};
+// jsdom's Blob has no stream(), which Node's FormData reads an uploaded file with (the body of a
+// multipart request would never end).
+Blob.prototype.stream ??= function stream(this: Blob) {
+  const bytes = this.arrayBuffer();
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+    async start(controller) {
+      controller.enqueue(new Uint8Array(await bytes));
+      controller.close();
+    },
+  });
+};
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'error' });

@@ -3,7 +3,17 @@ import { DropdownMenu as DropdownMenuPrimitive } from 'radix-ui';
 import { CheckIcon, ChevronRightIcon, CircleIcon } from 'lucide-react';
 import { cn } from '@/lib/cn';
 
-export const DropdownMenu = DropdownMenuPrimitive.Root;
+/**
+ * Menus are not modal by default: a modal Radix menu hides the rest of the page with aria-hidden
+ * while its links and buttons stay focusable (axe aria-hidden-focus, serious). A menu still keeps
+ * Tab inside it, and closes on Escape, on a click outside or when focus leaves it.
+ */
+export function DropdownMenu({
+  modal = false,
+  ...props
+}: React.ComponentProps<typeof DropdownMenuPrimitive.Root>) {
+  return <DropdownMenuPrimitive.Root modal={modal} {...props} />;
+}
 export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger;
 export const DropdownMenuGroup = DropdownMenuPrimitive.Group;
 export const DropdownMenuSub = DropdownMenuPrimitive.Sub;

@@ -31,7 +31,13 @@ export function DailyChart({ daily }: { daily: DashboardDay[] }) {
   const width = daily.length * slot;
   return (
     <figure className="flex flex-col gap-3">
-      <div className="overflow-x-auto">
+      {/* Focusable, so a keyboard user can scroll a month wider than the screen. */}
+      <div
+        role="region"
+        aria-label={t('dashboard.daily_title')}
+        tabIndex={0}
+        className="overflow-x-auto rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
         <svg
           aria-hidden
           viewBox={`0 0 ${width} ${HEIGHT + 20}`}

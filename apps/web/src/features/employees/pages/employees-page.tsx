@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Coins, Plus } from 'lucide-react';
+import { Coins, FileUp, Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { STATUSES, type Employee } from '@app/contract';
 import {
@@ -17,12 +17,13 @@ import { useEmployees } from '../api/get-employees';
 import { useUpdateEmployeeStatus } from '../api/update-employee-status';
 import { EmployeeFormDialog, type EmployeeDialogState } from '../components/employee-form-dialog';
 import { employeeName, employeesColumns } from '../components/employees-columns';
+import { ImportEmployeesDialog } from '../components/import-employees-dialog';
 import { RewardTokensDialog } from '../components/reward-tokens-dialog';
 import type { employeesSearch } from '../search';
 
 /**
  * Employees (/employees, company admin): list, the employee modal, activate/deactivate, delete,
- * and the reward-token dialog for the selected rows.
+ * the CSV import and the reward-token dialog for the selected rows.
  */
 export function EmployeesPage({
   table,
@@ -39,6 +40,7 @@ export function EmployeesPage({
   const [dialog, setDialog] = useState<EmployeeDialogState>(null);
   const [selected, setSelected] = useState<Map<number, Employee>>(() => new Map());
   const [rewarding, setRewarding] = useState<Employee[] | null>(null);
+  const [isImporting, setImporting] = useState(false);
 
   const pageRows = employees.data?.data;
   const columns = useMemo(() => {
@@ -94,6 +96,10 @@ export function EmployeesPage({
                 ? t('employees.reward_selected', { n: selected.size })
                 : t('employees.reward')}
             </Button>
+            <Button variant="outline" onClick={() => setImporting(true)}>
+              <FileUp aria-hidden />
+              {t('employees.import')}
+            </Button>
             <Button onClick={() => setDialog({ mode: 'create' })}>
               <Plus aria-hidden />
               {t('employees.add')}
@@ -127,6 +133,7 @@ export function EmployeesPage({
         }
       />
       <EmployeeFormDialog state={dialog} onClose={() => setDialog(null)} />
+      <ImportEmployeesDialog open={isImporting} onClose={() => setImporting(false)} />
       <RewardTokensDialog
         employees={rewarding}
         balance={companyBalance}

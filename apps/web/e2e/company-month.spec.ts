@@ -1,0 +1,519 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiSession, expectStatus, terminalCall } from './api';
+import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import { pick, readTable, waitForScreen } from './pages';
+
+let browser: Browser;
+let session: Session;
+let page: Page;
+
+/** Codes unique to this run, so the journey works whatever ran before it on the shared server. */
+const suffix = Date.now().toString(36).toUpperCase().slice(-6);
+const companyCode = `CM${suffix}`;
+const companyName = `Month Foods ${suffix}`;
+const adminUsername = `cm.${suffix.toLowerCase()}`;
+const adminPassword = 'Month@2026';
+
+/**
+ * The journey's own amounts. Every figure the screens must show is computed from these, never
+ * read back from the API.
+ */
+const OPENING = 1_000; // the company's initial token, credited when it is created
+const ISSUED = 2_500; // the admin's top-up
+const REWARDS = { E01: 300, E04: 200, E05: 150 } as const;
+interface TerminalOrder {
+  employee: string;
+  items: [name: string, quantity: number, unitTokens: number][];
+}
+const ORDER_A: TerminalOrder = {
+  employee: 'E01',
+  items: [
+    ['Rice bowl', 2, 45],
+    ['Tea', 1, 30],
+  ],
+};
+const ORDER_B: TerminalOrder = { employee: 'E04', items: [['Sandwich', 1, 80]] };
+const REFUND_A = 30; // item_removed: the tea
+const subtotal = (order: TerminalOrder) =>
+  order.items.reduce((sum, [, quantity, unit]) => sum + quantity * unit, 0);
+const SUBTOTAL_A = subtotal(ORDER_A); // 120
+const SUBTOTAL_B = subtotal(ORDER_B); // 80, refunded in full (cancelled)
+
+const FROM_ADMIN = OPENING + ISSUED;
+const DISTRIBUTED = REWARDS.E01 + REWARDS.E04 + REWARDS.E05;
+const PURCHASED = SUBTOTAL_A + SUBTOTAL_B;
+const REFUNDED = REFUND_A + SUBTOTAL_B;
+const CONSUMED = PURCHASED - REFUNDED;
+const COMPANY_LEFT = FROM_ADMIN - DISTRIBUTED;
+const BALANCE = {
+  E01: REWARDS.E01 - SUBTOTAL_A + REFUND_A,
+  E04: REWARDS.E04 - SUBTOTAL_B + SUBTOTAL_B,
+  E05: REWARDS.E05,
+};
+const EMPLOYEES_LEFT = BALANCE.E01 + BALANCE.E04 + BALANCE.E05;
+
+/** 1234 → '1,234', as the screens write amounts (spec 9). */
+const n = (value: number) => value.toLocaleString('en-US');
+/** A signed change as the transaction list writes it: '+300', '−300' (a minus sign). */
+const signed = (value: number) => (value < 0 ? `\u2212${n(-value)}` : `+${n(value)}`);
+
+let companyId = 0;
+const orderNo = { A: '', B: '' };
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  // What admin-setup.spec.ts drives through the screens is set up here through the API.
+  const admin = await apiSession('admin');
+  const company = expectStatus(
+    await admin<{ data: { id: number } }>('POST', '/companies', {
+      code: companyCode,
+      name: companyName,
+      monthly_reset_day: 1,
+      init_token: OPENING,
+    }),
+    201,
+  );
+  companyId = company.data.id;
+  expectStatus(
+    await admin('POST', '/tokens/topup-token', { company_id: companyId, amount: ISSUED }),
+    200,
+  );
+  expectStatus(
+    await admin('POST', '/companies/admin', {
+      company_id: companyId,
+      username: adminUsername,
+      email: `${adminUsername}@e2e.test`,
+      password: adminPassword,
+      confirm_password: adminPassword,
+      status: 'active',
+    }),
+    201,
+  );
+  const companyAdmin = await apiSession(adminUsername, adminPassword);
+  for (const [employeeId, name] of [
+    ['E01', 'Ann Lee'],
+    ['E02', 'Ben Lee'],
+    ['E03', 'Cat Wong'],
+  ]) {
+    expectStatus(
+      await companyAdmin('POST', '/employees', { employee_id: employeeId, name, status: 'active' }),
+      201,
+    );
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  session = await openSession(browser);
+  page = session.page;
+});
+
+afterEach(async () => {
+  await session?.context.close();
+  expect(session.problems).toEqual([]);
+});
+
+const table = (name: string) => page.getByRole('table', { name, exact: true });
+
+describe("a company's month, from the CSV import to the reports", () => {
+  it('imports employees from a CSV: each row marked in the preview, then the result', async () => {
+    await signIn(page, adminUsername, adminPassword);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Employees' })
+      .click();
+    await expectPath(page, '/employees?status=active');
+    await waitForScreen(page, 'Employees');
+
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import employees' });
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    await dialog.getByText('Please select a file').waitFor();
+
+    const csv = [
+      'employee_id,name,email,status',
+      `E01,Ann Updated,ann.${suffix.toLowerCase()}@e2e.test,active`,
+      'E02,Ben Lee,,inactive',
+      'E04,Dan New,,',
+      'E05,Eve New,,active',
+      'X,Bad Row,not-an-email,active',
+    ].join('\r\n');
+    await dialog.getByLabel('CSV file').setInputFiles({
+      name: 'staff.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+
+    const preview = dialog.getByRole('table', {
+      name: 'The rows of the file and what importing does with each',
+    });
+    await preview.waitFor();
+    const rows = await readTable(preview);
+    expect(pick(rows, ['Line', 'Employee ID', 'Name', 'Status'])).toEqual([
+      { Line: '2', 'Employee ID': 'E01', Name: 'Ann Updated', Status: 'Active' },
+      { Line: '3', 'Employee ID': 'E02', Name: 'Ben Lee', Status: 'Inactive' },
+      { Line: '4', 'Employee ID': 'E04', Name: 'Dan New', Status: 'Active' },
+      { Line: '5', 'Employee ID': 'E05', Name: 'Eve New', Status: 'Active' },
+      { Line: '6', 'Employee ID': 'X', Name: 'Bad Row', Status: 'Active' },
+      { Line: 'Not in the file', 'Employee ID': 'E03', Name: 'Cat Wong', Status: 'Inactive' },
+    ]);
+    expect(rows.map((row) => row.Result)).toEqual([
+      'Will override',
+      'Will deactivate',
+      'Will be created',
+      'Will be created',
+      'Invalid' +
+        'employee_id: Employee ID must be at least 2 characters' +
+        'email: Email is invalid',
+      'Will deactivate',
+    ]);
+    const counts = dialog.getByLabel('Rows by result');
+    expect(await counts.locator('dt').allInnerTexts()).toEqual([
+      'Will be created',
+      'Will override',
+      'Will deactivate',
+      'Invalid',
+    ]);
+    expect(await counts.locator('dd').allInnerTexts()).toEqual(['2', '1', '2', '1']);
+
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog
+      .getByRole('status')
+      .getByText('Failed to create some employees; 2 created.')
+      .waitFor();
+    expect(await dialog.getByLabel('Import result').locator('dd').allInnerTexts()).toEqual([
+      '2',
+      '1',
+      '2',
+      '1',
+    ]);
+    expect(await dialog.getByRole('list', { name: 'Rejected rows' }).innerText()).toContain(
+      'Line 6 (X):',
+    );
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The active filter of the sidebar link now shows the file's active employees only.
+    const listed = async () =>
+      pick(await readTable(table('Employees')), ['Employee ID', 'Name', 'Status']);
+    await expect.poll(listed).toEqual([
+      { 'Employee ID': 'E01', Name: 'Ann Updated', Status: 'Active' },
+      { 'Employee ID': 'E04', Name: 'Dan New', Status: 'Active' },
+      { 'Employee ID': 'E05', Name: 'Eve New', Status: 'Active' },
+    ]);
+  });
+
+  it('rewards tokens to the active employees within the company balance', async () => {
+    await signIn(page, adminUsername, adminPassword);
+    await page.goto('/employees?status=active');
+    await waitForScreen(page);
+    for (const name of ['Ann Updated', 'Dan New', 'Eve New']) {
+      await page.getByRole('checkbox', { name: `Select ${name}` }).check();
+    }
+    await page.getByRole('button', { name: 'Reward tokens (3)' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Reward tokens' });
+    await dialog.getByTestId('reward-balance').getByText(n(FROM_ADMIN)).waitFor();
+    await dialog.getByLabel('Amount for Ann Updated').fill(String(FROM_ADMIN));
+    await dialog.getByLabel('Amount for Dan New').fill('1');
+    await dialog.getByText('Total tokens exceed available limit!').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Reward tokens' }).isDisabled()).toBe(true);
+
+    await dialog.getByLabel('Amount for Ann Updated').fill(String(REWARDS.E01));
+    await dialog.getByLabel('Amount for Dan New').fill(String(REWARDS.E04));
+    await dialog.getByLabel('Amount for Eve New').fill(String(REWARDS.E05));
+    await dialog.getByTestId('reward-total').getByText(n(DISTRIBUTED)).waitFor();
+    await dialog.getByRole('button', { name: 'Reward tokens' }).click();
+    await page.getByText('Tokens rewarded successfully.').waitFor();
+
+    await expect
+      .poll(async () =>
+        pick(await readTable(table('Employees')), [
+          'Employee ID',
+          'Available tokens',
+          'Issued tokens',
+        ]),
+      )
+      .toEqual([
+        { 'Employee ID': 'E01', 'Available tokens': n(300), 'Issued tokens': n(300) },
+        { 'Employee ID': 'E04', 'Available tokens': n(200), 'Issued tokens': n(200) },
+        { 'Employee ID': 'E05', 'Available tokens': n(150), 'Issued tokens': n(150) },
+      ]);
+  });
+
+  it('takes orders and refunds at a terminal, refusing one larger than the balance', async () => {
+    const order = (spec: TerminalOrder) =>
+      terminalCall<{ data: { id: number; order_no: string; available_tokens: number } }>(
+        '/orders',
+        {
+          company_code: companyCode,
+          employee_id: spec.employee,
+          order_type: 'dine_in',
+          items: spec.items.map(([name, quantity, unit_tokens]) => ({
+            name,
+            quantity,
+            unit_tokens,
+          })),
+        },
+      );
+    const placedA = expectStatus(await order(ORDER_A), 201).data;
+    expect(placedA.available_tokens).toBe(REWARDS.E01 - SUBTOTAL_A);
+    const placedB = expectStatus(await order(ORDER_B), 201).data;
+    expect(placedB.available_tokens).toBe(REWARDS.E04 - SUBTOTAL_B);
+    orderNo.A = placedA.order_no;
+    orderNo.B = placedB.order_no;
+
+    const tooLarge = await order({ employee: 'E05', items: [['Feast', 1, REWARDS.E05 + 1]] });
+    expect(tooLarge.status).toBe(409);
+    expect(tooLarge.body).toMatchObject({ code: 'INSUFFICIENT_TOKENS' });
+
+    const refundA = await terminalCall<{ data: { refund: { available_tokens: number } } }>(
+      `/orders/${placedA.id}/refund`,
+      { reason: 'item_removed', amount: REFUND_A },
+    );
+    expect(expectStatus(refundA, 200).data.refund.available_tokens).toBe(BALANCE.E01);
+    const refundB = await terminalCall<{ data: { refund: { available_tokens: number } } }>(
+      `/orders/${placedB.id}/refund`,
+      { reason: 'cancelled' },
+    );
+    expect(expectStatus(refundB, 200).data.refund.available_tokens).toBe(BALANCE.E04);
+  });
+
+  it('shows every movement with its balances on Company and Employee Transaction', async () => {
+    await signIn(page, adminUsername, adminPassword);
+    const sidebar = page.getByRole('navigation', { name: 'Main' });
+    // The Token Transaction group starts open.
+    await sidebar.getByRole('link', { name: 'Company Transaction' }).click();
+    await expectPath(page, '/company-transaction');
+    await waitForScreen(page, 'Company Transaction');
+    await page.getByText('No more transactions.').waitFor();
+    const columns = [
+      'Event',
+      'Token change',
+      'Before balance',
+      'After balance',
+      'Transaction type',
+    ];
+    const company = pick(await readTable(table('Company transactions')), columns);
+    const afterFirst = FROM_ADMIN - REWARDS.E01;
+    const companyRow = (event: string, change: number, before: number, type: string) => ({
+      Event: event,
+      'Token change': signed(change),
+      'Before balance': n(before),
+      'After balance': n(before + change),
+      'Transaction type': type,
+    });
+    // Newest first; the rows of one distribution share its moment and keep their write order.
+    expect(company).toEqual([
+      companyRow('Employee issued', -REWARDS.E01, FROM_ADMIN, 'Sent'),
+      companyRow('Employee issued', -REWARDS.E04, afterFirst, 'Sent'),
+      companyRow('Employee issued', -REWARDS.E05, afterFirst - REWARDS.E04, 'Sent'),
+      companyRow('Company issued', ISSUED, OPENING, 'Received'),
+      companyRow('Monthly tokens added', OPENING, 0, 'Received'),
+    ]);
+
+    await sidebar.getByRole('link', { name: 'Employee Transaction' }).click();
+    await expectPath(page, '/employee-transaction');
+    await waitForScreen(page, 'Employee Transaction');
+    await page.getByText('No more transactions.').waitFor();
+    const employeeColumns = ['Staff number', 'Event', 'Token change', 'Before balance'];
+    const employees = pick(await readTable(table('Employee transactions')), [
+      ...employeeColumns,
+      'After balance',
+      'Order ID',
+      'Order status',
+      'Subtotal',
+    ]);
+    const row = (
+      staff: string,
+      event: string,
+      change: number,
+      before: number,
+      order?: { no: string; status: string; subtotal: number },
+    ) => ({
+      'Staff number': staff,
+      Event: event,
+      'Token change': signed(change),
+      'Before balance': n(before),
+      'After balance': n(before + change),
+      'Order ID': order?.no ?? '—',
+      'Order status': order?.status ?? '—',
+      Subtotal: order ? n(order.subtotal) : '—',
+    });
+    const orderA = { no: orderNo.A, status: 'Ordered', subtotal: SUBTOTAL_A };
+    const orderB = { no: orderNo.B, status: 'Refunded', subtotal: SUBTOTAL_B };
+    const afterA = REWARDS.E01 - SUBTOTAL_A;
+    const afterB = REWARDS.E04 - SUBTOTAL_B;
+    expect(employees).toEqual([
+      row('E04', 'Order refunded', SUBTOTAL_B, afterB, orderB),
+      row('E01', 'Order refunded', REFUND_A, afterA, orderA),
+      row('E04', 'Order purchased', -SUBTOTAL_B, REWARDS.E04, orderB),
+      row('E01', 'Order purchased', -SUBTOTAL_A, REWARDS.E01, orderA),
+      row('E01', 'Employee issued', REWARDS.E01, 0),
+      row('E04', 'Employee issued', REWARDS.E04, 0),
+      row('E05', 'Employee issued', REWARDS.E05, 0),
+    ]);
+  });
+
+  it("shows the month's totals on the company admin's dashboard and summary report", async () => {
+    await signIn(page, adminUsername, adminPassword);
+    await expectPath(page, '/dashboard');
+    await waitForScreen(page, 'Dashboard');
+    expect(await totalCards(page)).toEqual(expectedCards);
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Summary Report' })
+      .click();
+    await expectPath(page, '/summary-report');
+    await waitForScreen(page, 'Summary Report');
+    const report = await readTable(table('Summary report'));
+    expect(report).toEqual([
+      { Code: companyCode, Company: companyName, ...expectedReportTotals },
+      { Code: 'Grand total', ...expectedReportTotals },
+    ]);
+  });
+
+  it('gives the admin the same figures: dashboard, company report and order history', async () => {
+    await signIn(page, 'admin');
+    await waitForScreen(page);
+    // The summary across companies has the company's row.
+    const summary = await readTable(page.getByRole('table', { name: 'Summary across companies' }));
+    const mine = summary.find((r) => r.Company === `${companyName} (${companyCode})`);
+    expect(mine).toMatchObject({
+      'Total tokens from admin': n(FROM_ADMIN),
+      'Total distributed to employees': n(DISTRIBUTED),
+      'Total consumed by employees': n(CONSUMED),
+      'Company unused tokens': n(COMPANY_LEFT),
+      'Employee unused tokens': n(EMPLOYEES_LEFT),
+    });
+
+    await page.getByLabel('Company', { exact: true }).selectOption(String(companyId));
+    await expectPath(page, `/dashboard?company_id=${companyId}`);
+    await waitForScreen(page);
+    await expect.poll(() => totalCards(page)).toEqual(expectedCards);
+
+    await page.goto(`/summary-report/${companyId}`);
+    await waitForScreen(page);
+    await page.getByRole('heading', { level: 1, name: `Summary Report: ${companyName}` }).waitFor();
+    const perEmployee = pick(await readTable(table("Employees' report")), [
+      'Staff number',
+      'Status',
+      'Received',
+      'Purchased',
+      'Refunded',
+      'Consumed',
+      'Expired',
+      'Unused',
+      'Available tokens',
+    ]);
+    const employee = (
+      staff: string,
+      status: string,
+      received: number,
+      purchased: number,
+      refunded: number,
+    ) => {
+      const left = received - purchased + refunded;
+      return {
+        'Staff number': staff,
+        Status: status,
+        Received: n(received),
+        Purchased: n(purchased),
+        Refunded: n(refunded),
+        Consumed: n(purchased - refunded),
+        Expired: '0',
+        Unused: n(left),
+        'Available tokens': n(left),
+      };
+    };
+    expect(perEmployee).toEqual([
+      employee('E01', 'Active', REWARDS.E01, SUBTOTAL_A, REFUND_A),
+      employee('E02', 'Inactive', 0, 0, 0),
+      employee('E03', 'Inactive', 0, 0, 0),
+      employee('E04', 'Active', REWARDS.E04, SUBTOTAL_B, SUBTOTAL_B),
+      employee('E05', 'Active', REWARDS.E05, 0, 0),
+    ]);
+
+    await page.goto(`/order-history?company_id=${companyId}`);
+    await waitForScreen(page);
+    const orders = pick(await readTable(table('Orders')), [
+      'Order no.',
+      'Employee',
+      'Subtotal',
+      'Refunded',
+      'Status',
+    ]);
+    expect(orders).toEqual([
+      {
+        'Order no.': orderNo.B,
+        Employee: 'E04 · Dan New',
+        Subtotal: n(SUBTOTAL_B),
+        Refunded: n(SUBTOTAL_B),
+        Status: 'Refunded',
+      },
+      {
+        'Order no.': orderNo.A,
+        Employee: 'E01 · Ann Updated',
+        Subtotal: n(SUBTOTAL_A),
+        Refunded: n(REFUND_A),
+        Status: 'Ordered',
+      },
+    ]);
+  });
+
+  it("lets Group HR read the company's figures but not the merchants", async () => {
+    await signIn(page, 'grouphr');
+    const entries = await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link')
+      .allInnerTexts();
+    expect(entries).toContain('Companies');
+    expect(entries).not.toContain('Merchants');
+    expect(entries).not.toContain('Terminals');
+
+    await page.goto(`/companies?search=${companyCode}`);
+    await waitForScreen(page);
+    expect(pick(await readTable(table('Companies')), ['Company code'])).toEqual([
+      { 'Company code': companyCode },
+    ]);
+    await page.goto(`/dashboard?company_id=${companyId}`);
+    await waitForScreen(page);
+    expect(await totalCards(page)).toEqual(expectedCards);
+
+    await page.goto('/terminals');
+    await expectPath(page, '/error/403');
+  });
+});
+
+const expectedCards = [
+  ['Total tokens from admin', n(FROM_ADMIN)],
+  ['Total distributed to employees', n(DISTRIBUTED)],
+  ['Total consumed by employees', n(CONSUMED)],
+  ['Company unused tokens', n(COMPANY_LEFT)],
+  ['Employee unused tokens', n(EMPLOYEES_LEFT)],
+];
+
+const expectedReportTotals = {
+  'Tokens from admin': n(FROM_ADMIN),
+  'Distributed to employees': n(DISTRIBUTED),
+  'Consumed by employees': n(CONSUMED),
+  'Company unused': n(COMPANY_LEFT),
+  'Employee unused': n(EMPLOYEES_LEFT),
+};
+
+/** The dashboard's total cards as [title, amount]. */
+async function totalCards(on: Page): Promise<string[][]> {
+  const cards = on.getByRole('list', { name: 'Totals' }).getByRole('listitem');
+  return Promise.all(
+    (await cards.all()).map(async (card) => {
+      const [title = '', amount = ''] = (await card.innerText()).split('\n').filter(Boolean);
+      return [title.trim(), amount.trim()];
+    }),
+  );
+}

@@ -1,0 +1,550 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openSession, signIn, type Session } from './browser';
+import { seriousViolations, waitForScreen } from './pages';
+
+/**
+ * Every screen of spec 2 that each role may open, and the main modals: an axe scan (WCAG 2 A and
+ * AA, no serious or critical violation) in English at desktop width and in Chinese at mobile
+ * width, and a screenshot of the viewport at 1280×800 and 390×844 in both languages, written to
+ * apps/web/test-results/screenshots/<role>/<screen>.<lang>.<width>.png. Nothing here writes data.
+ */
+
+const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SHOTS_DIR = path.join(WEB_DIR, 'test-results/screenshots');
+
+const LANGUAGES = ['en', 'zh'] as const;
+type Language = (typeof LANGUAGES)[number];
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } };
+type Width = keyof typeof VIEWPORTS;
+
+type Catalogue = { [key: string]: string | Catalogue };
+const CATALOGUES = Object.fromEntries(
+  LANGUAGES.map((lng) => [
+    lng,
+    JSON.parse(
+      readFileSync(path.join(WEB_DIR, 'public/locales', lng, 'common.json'), 'utf8'),
+    ) as Catalogue,
+  ]),
+) as Record<Language, Catalogue>;
+
+/** The app's own text for `key` in `lng` (common namespace), so one selector serves both. */
+function text(lng: Language, key: string, values: Record<string, string | number> = {}): string {
+  const found = key
+    .split('.')
+    .reduce<string | Catalogue | undefined>(
+      (node, part) => (typeof node === 'object' ? node[part] : undefined),
+      CATALOGUES[lng],
+    );
+  if (typeof found !== 'string') throw new Error(`no ${lng} text for ${key}`);
+  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
+}
+
+interface Ui {
+  page: Page;
+  lng: Language;
+  t: (key: string, values?: Record<string, string | number>) => string;
+}
+
+interface Modal {
+  /** The file name of its screenshots. */
+  name: string;
+  /** Opens it and answers the dialog (or menu) once it shows. */
+  open: (ui: Ui) => Promise<Locator>;
+}
+
+interface Screen {
+  name: string;
+  path: string | (() => string);
+  /** The translation key of its h1, and the values it names. */
+  heading: [string, Record<string, string | number>?];
+  /**
+   * Screenshots, the modals and the Chinese mobile scan: for screens that look different from
+   * any already shot. Others (the same screen for another role) get the English desktop scan.
+   */
+  shoot?: boolean;
+  modals?: Modal[];
+}
+
+const DEMO_COMPANY = 'Acme Corporation';
+let demoCompanyId = 0;
+
+async function rowAction({ page, t }: Ui, name: string, action: string) {
+  await page
+    .getByRole('button', { name: t('table.row_actions', { name }), exact: true })
+    .first()
+    .click();
+  await page.getByRole('menuitem', { name: t(action), exact: true }).click();
+}
+
+const dialog = async ({ page }: Ui, name: string, role: 'dialog' | 'alertdialog' = 'dialog') => {
+  const found = page.getByRole(role, { name, exact: true });
+  await found.waitFor();
+  return found;
+};
+
+const button = ({ page, t }: Ui, key: string, values?: Record<string, string | number>) =>
+  page.getByRole('button', { name: t(key, values), exact: true }).click();
+
+const USER_MENU: Modal = {
+  name: 'user-menu',
+  open: async (ui) => {
+    await ui.page.getByRole('button', { name: new RegExp(ui.t('user_menu.open')) }).click();
+    const menu = ui.page.getByRole('menu');
+    await menu.waitFor();
+    return menu;
+  },
+};
+
+const MOBILE_SIDEBAR: Modal = {
+  name: 'sidebar-sheet',
+  open: async (ui) => {
+    await button(ui, 'sidebar.toggle');
+    return dialog(ui, ui.t('sidebar.title'));
+  },
+};
+
+/** A preview only: nothing is imported. */
+const IMPORT_PREVIEW: Modal = {
+  name: 'import-preview',
+  open: async (ui) => {
+    await button(ui, 'employees.import');
+    const found = await dialog(ui, ui.t('employees.import_title'));
+    await found.getByLabel(ui.t('employees.import_file')).setInputFiles({
+      name: 'employees.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'employee_id,name,email,status\nE0001,Ava Chen,,active\nE0002,,,inactive\n' +
+          'N0100,New Hire,,active\nX,,not-an-email,\n',
+      ),
+    });
+    await button(ui, 'employees.import_preview');
+    await found.getByRole('table').waitFor();
+    return found;
+  },
+};
+
+const ADMIN_SCREENS: Screen[] = [
+  {
+    name: 'dashboard',
+    path: '/dashboard',
+    heading: ['nav.dashboard'],
+    shoot: true,
+    modals: [USER_MENU],
+  },
+  {
+    name: 'companies',
+    path: '/companies',
+    heading: ['nav.companies'],
+    shoot: true,
+    modals: [
+      {
+        name: 'row-actions',
+        open: async (ui) => {
+          await button(ui, 'table.row_actions', { name: DEMO_COMPANY });
+          const menu = ui.page.getByRole('menu');
+          await menu.waitFor();
+          return menu;
+        },
+      },
+      {
+        name: 'company-create',
+        open: async (ui) => {
+          await button(ui, 'companies.add');
+          return dialog(ui, ui.t('companies.create_title'));
+        },
+      },
+      {
+        name: 'company-edit',
+        open: async (ui) => {
+          await rowAction(ui, DEMO_COMPANY, 'actions.edit');
+          return dialog(ui, ui.t('companies.edit_title'));
+        },
+      },
+      {
+        name: 'issue-tokens',
+        open: async (ui) => {
+          await rowAction(ui, DEMO_COMPANY, 'companies.issue');
+          return dialog(ui, ui.t('companies.issue_title'));
+        },
+      },
+      {
+        name: 'company-admins',
+        open: async (ui) => {
+          await rowAction(ui, DEMO_COMPANY, 'company_admins.title');
+          return dialog(ui, ui.t('company_admins.title'));
+        },
+      },
+      {
+        name: 'status-confirm',
+        open: async (ui) => {
+          await rowAction(ui, DEMO_COMPANY, 'actions.deactivate');
+          return dialog(ui, ui.t('confirm.deactivate_title'), 'alertdialog');
+        },
+      },
+    ],
+  },
+  {
+    name: 'merchants',
+    path: '/merchants',
+    heading: ['nav.merchants'],
+    shoot: true,
+    modals: [
+      {
+        name: 'merchant-create',
+        open: async (ui) => {
+          await button(ui, 'merchants.add');
+          return dialog(ui, ui.t('merchants.create_title'));
+        },
+      },
+    ],
+  },
+  {
+    name: 'terminals',
+    path: '/terminals',
+    heading: ['nav.terminals'],
+    shoot: true,
+    modals: [
+      {
+        name: 'terminal-create',
+        open: async (ui) => {
+          await button(ui, 'terminals.add');
+          return dialog(ui, ui.t('terminals.create_title'));
+        },
+      },
+      {
+        name: 'rotate-confirm',
+        open: async (ui) => {
+          await rowAction(ui, 'SHOPT1', 'terminals.rotate');
+          return dialog(ui, ui.t('terminals.rotate_title'), 'alertdialog');
+        },
+      },
+    ],
+  },
+  {
+    name: 'user',
+    path: '/user',
+    heading: ['nav.users'],
+    shoot: true,
+    modals: [
+      {
+        name: 'user-create',
+        open: async (ui) => {
+          await button(ui, 'users.add');
+          return dialog(ui, ui.t('users.create_title'));
+        },
+      },
+      {
+        name: 'user-edit',
+        open: async (ui) => {
+          await rowAction(ui, 'shop.admin', 'actions.edit');
+          return dialog(ui, ui.t('users.edit_title'));
+        },
+      },
+    ],
+  },
+  {
+    name: 'order-history',
+    path: '/order-history',
+    heading: ['nav.order_history'],
+    shoot: true,
+    modals: [
+      {
+        name: 'order-detail',
+        open: async (ui) => {
+          const rows = ui.page
+            .getByRole('table', { name: ui.t('order_history.table_label'), exact: true })
+            .locator('tbody tr');
+          const orderNo = (await rows.first().locator('td').first().innerText()).trim();
+          await button(ui, 'order_history.view', { no: orderNo });
+          const found = await dialog(ui, ui.t('order_history.detail_title', { no: orderNo }));
+          await found.getByRole('table').first().waitFor();
+          return found;
+        },
+      },
+    ],
+  },
+  { name: 'summary-report', path: '/summary-report', heading: ['nav.summary_report'], shoot: true },
+  {
+    name: 'summary-report-company',
+    path: () => `/summary-report/${demoCompanyId}`,
+    heading: ['summary_report.company_title', { name: DEMO_COMPANY }],
+    shoot: true,
+  },
+  {
+    name: 'company-transaction',
+    path: '/company-transaction',
+    heading: ['nav.company_transaction'],
+    shoot: true,
+  },
+  {
+    name: 'employee-transaction',
+    path: '/employee-transaction',
+    heading: ['nav.employee_transaction'],
+    shoot: true,
+  },
+  {
+    name: 'reset-period-date',
+    path: '/reset-period-date',
+    heading: ['nav.reset_period_date'],
+    shoot: true,
+  },
+];
+
+/** What every role opens: the shared screens, scanned (their look is the admin's). */
+const OPEN_TO_ALL: Screen[] = [
+  { name: 'summary-report', path: '/summary-report', heading: ['nav.summary_report'] },
+  {
+    name: 'company-transaction',
+    path: '/company-transaction',
+    heading: ['nav.company_transaction'],
+  },
+  {
+    name: 'employee-transaction',
+    path: '/employee-transaction',
+    heading: ['nav.employee_transaction'],
+  },
+];
+
+const EMPLOYEE_NAME = 'Ava Chen';
+
+const ROLES: { role: string; username: string; screens: Screen[] }[] = [
+  { role: 'admin', username: 'admin', screens: ADMIN_SCREENS },
+  {
+    role: 'super_hr',
+    username: 'grouphr',
+    screens: [
+      { name: 'dashboard', path: '/dashboard', heading: ['nav.dashboard'] },
+      { name: 'companies', path: '/companies', heading: ['nav.companies'] },
+      { name: 'order-history', path: '/order-history', heading: ['nav.order_history'] },
+      {
+        name: 'summary-report-company',
+        path: () => `/summary-report/${demoCompanyId}`,
+        heading: ['summary_report.company_title', { name: DEMO_COMPANY }],
+      },
+      ...OPEN_TO_ALL,
+    ],
+  },
+  {
+    role: 'company_admin',
+    username: 'acme.admin',
+    screens: [
+      { name: 'dashboard', path: '/dashboard', heading: ['nav.dashboard'], shoot: true },
+      {
+        name: 'employees',
+        path: '/employees?status=active',
+        heading: ['nav.employees'],
+        shoot: true,
+        modals: [
+          {
+            name: 'employee-create',
+            open: async (ui) => {
+              await button(ui, 'employees.add');
+              return dialog(ui, ui.t('employees.create_title'));
+            },
+          },
+          {
+            name: 'employee-edit',
+            open: async (ui) => {
+              await rowAction(ui, EMPLOYEE_NAME, 'actions.edit');
+              return dialog(ui, ui.t('employees.edit_title'));
+            },
+          },
+          {
+            name: 'reward-tokens',
+            open: async (ui) => {
+              const row = ui.page.getByRole('checkbox', {
+                name: ui.t('employees.select_row', { name: EMPLOYEE_NAME }),
+              });
+              await row.check();
+              await button(ui, 'employees.reward_selected', { n: 1 });
+              const found = await dialog(ui, ui.t('employees.reward_title'));
+              await found.getByTestId('reward-balance').locator('[data-slot="skeleton"]').waitFor({
+                state: 'detached',
+              });
+              return found;
+            },
+          },
+          IMPORT_PREVIEW,
+          {
+            name: 'delete-confirm',
+            open: async (ui) => {
+              await rowAction(ui, EMPLOYEE_NAME, 'actions.delete');
+              return dialog(ui, ui.t('confirm.delete_title'), 'alertdialog');
+            },
+          },
+        ],
+      },
+      ...OPEN_TO_ALL,
+    ],
+  },
+  {
+    role: 'company_employee',
+    username: 'acme.emp',
+    screens: [
+      { name: 'dashboard', path: '/dashboard', heading: ['nav.dashboard'], shoot: true },
+      ...OPEN_TO_ALL,
+    ],
+  },
+  // The supervisor and the staff have the merchant admin's permissions and merchant scope, so
+  // the same screens with the same data; access.spec.ts checks what each of them is refused.
+  {
+    role: 'merchant_admin',
+    username: 'shop.admin',
+    screens: [
+      { name: 'dashboard', path: '/dashboard', heading: ['nav.dashboard'], shoot: true },
+      ...OPEN_TO_ALL,
+    ],
+  },
+];
+
+const PUBLIC_SCREENS: Screen[] = [
+  { name: 'login', path: '/login', heading: ['login.title'], shoot: true },
+  { name: 'not-found', path: '/error/404', heading: ['status.not_found_title'], shoot: true },
+  { name: 'forbidden', path: '/error/403', heading: ['status.forbidden_title'], shoot: true },
+  {
+    name: 'access-denied',
+    path: '/error/access-denied',
+    heading: ['status.access_denied_title'],
+  },
+];
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Lays the page out at `width` and waits two frames for the layout to follow. */
+async function resize(page: Page, width: Width) {
+  await page.setViewportSize(VIEWPORTS[width]);
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+}
+
+async function shoot(page: Page, role: string, name: string, lng: Language, width: Width) {
+  const dir = path.join(SHOTS_DIR, role);
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({
+    path: path.join(dir, `${name}.${lng}.${width}.png`),
+    animations: 'disabled',
+    caret: 'hide',
+  });
+}
+
+/** Opens `screen` in `lng` (the `lang` cookie) at `width` and waits until it has loaded. */
+async function open(session: Session, screen: Screen, lng: Language, width: Width): Promise<Ui> {
+  const { context, page, baseURL } = session;
+  await context.addCookies([{ name: 'lang', value: lng, url: baseURL }]);
+  await page.setViewportSize(VIEWPORTS[width]);
+  await page.goto(typeof screen.path === 'string' ? screen.path : screen.path());
+  const ui: Ui = { page, lng, t: (key, values) => text(lng, key, values) };
+  const [key, values] = screen.heading;
+  await waitForScreen(page, ui.t(key, values));
+  return ui;
+}
+
+async function closeModal(page: Page, found: Locator) {
+  await page.keyboard.press('Escape');
+  await found.waitFor({ state: 'detached' });
+}
+
+/**
+ * One screen: English at desktop (scan, screenshot, each modal scanned and shot) and at mobile
+ * (screenshot), then Chinese at mobile (scan, screenshot, the sidebar sheet on the dashboard) and
+ * at desktop (screenshot, each modal shot). A screen that looks like one already shot for another
+ * role gets the English desktop scan only. Answers what the scans found.
+ */
+async function checkScreen(session: Session, role: string, screen: Screen): Promise<string[]> {
+  const violations: string[] = [];
+  const scan = async (page: Page, where: string) => {
+    for (const line of await seriousViolations(page)) violations.push(`${where}: ${line}`);
+  };
+
+  let ui = await open(session, screen, 'en', 'desktop');
+  const { page } = ui;
+  await scan(page, `${screen.name} en desktop`);
+  if (screen.shoot !== true) return violations;
+
+  await shoot(page, role, screen.name, 'en', 'desktop');
+  for (const modal of screen.modals ?? []) {
+    const found = await modal.open(ui);
+    await scan(page, `${screen.name} ${modal.name} en desktop`);
+    await shoot(page, role, `${screen.name}.${modal.name}`, 'en', 'desktop');
+    await closeModal(page, found);
+  }
+  await resize(page, 'mobile');
+  await shoot(page, role, screen.name, 'en', 'mobile');
+
+  ui = await open(session, screen, 'zh', 'mobile');
+  await scan(page, `${screen.name} zh mobile`);
+  await shoot(page, role, screen.name, 'zh', 'mobile');
+  if (screen.name === 'dashboard' && role === 'admin') {
+    const sheet = await MOBILE_SIDEBAR.open(ui);
+    await scan(page, `${screen.name} ${MOBILE_SIDEBAR.name} zh mobile`);
+    await shoot(page, role, `${screen.name}.${MOBILE_SIDEBAR.name}`, 'zh', 'mobile');
+    await closeModal(page, sheet);
+  }
+  await resize(page, 'desktop');
+  await shoot(page, role, screen.name, 'zh', 'desktop');
+  for (const modal of screen.modals ?? []) {
+    const found = await modal.open(ui);
+    await shoot(page, role, `${screen.name}.${modal.name}`, 'zh', 'desktop');
+    await closeModal(page, found);
+  }
+  return violations;
+}
+
+describe('every screen, in English and Chinese, at desktop and mobile width', () => {
+  describe('before signing in', () => {
+    let session: Session;
+    beforeAll(async () => {
+      session = await openSession(browser);
+    });
+    afterAll(async () => {
+      await session?.context.close();
+      expect(session.problems).toEqual([]);
+    });
+
+    it.each(PUBLIC_SCREENS.map((screen) => [screen.name, screen] as const))(
+      '%s has no serious accessibility violation',
+      async (_, screen) => {
+        expect(await checkScreen(session, 'public', screen)).toEqual([]);
+      },
+    );
+  });
+
+  describe.each(ROLES.map((entry) => [entry.role, entry] as const))('%s', (role, entry) => {
+    let session: Session;
+    beforeAll(async () => {
+      session = await openSession(browser);
+      await signIn(session.page, entry.username);
+      if (!demoCompanyId) {
+        demoCompanyId = await session.page.evaluate(async (name) => {
+          const response = await fetch(`/api/v1/companies?search=${encodeURIComponent(name)}`);
+          const body = (await response.json()) as { data: { id: number }[] };
+          return body.data[0]?.id ?? 0;
+        }, DEMO_COMPANY);
+      }
+    });
+    afterAll(async () => {
+      await session?.context.close();
+      expect(session.problems).toEqual([]);
+    });
+
+    it.each(entry.screens.map((screen) => [screen.name, screen] as const))(
+      '%s has no serious accessibility violation',
+      async (_, screen) => {
+        expect(await checkScreen(session, role, screen)).toEqual([]);
+      },
+    );
+  });
+});

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { EmployeeImportResult } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { employeesKeys } from './get-employees';
+import { csvFormData } from './preview-employee-import';
+
+/** POST /employees/import: valid rows applied in one transaction, invalid ones rejected. */
+export async function importEmployees(file: File): Promise<EmployeeImportResult> {
+  const response = await api.post<{ data: EmployeeImportResult }>(
+    `${API_PREFIX}/employees/import`,
+    csvFormData(file),
+    { headers: { 'Content-Type': 'multipart/form-data' } },
+  );
+  return response.data.data;
+}
+
+export function useImportEmployees() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: importEmployees,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: employeesKeys.all }),
+  });
+}

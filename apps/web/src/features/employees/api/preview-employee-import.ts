@@ -1,0 +1,23 @@
+import { useMutation } from '@tanstack/react-query';
+import type { EmployeeImportPreview } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+
+/** The CSV as the multipart `file` part the import routes read. */
+export function csvFormData(file: File): FormData {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  return body;
+}
+
+/** POST /employees/import/preview: what importing the file would do, row by row; nothing is written. */
+export async function previewEmployeeImport(file: File): Promise<EmployeeImportPreview> {
+  const response = await api.post<{ data: EmployeeImportPreview }>(
+    `${API_PREFIX}/employees/import/preview`,
+    csvFormData(file),
+    // The browser sets the multipart boundary; a JSON content type would make axios encode it.
+    { headers: { 'Content-Type': 'multipart/form-data' } },
+  );
+  return response.data.data;
+}
+
+export const usePreviewEmployeeImport = () => useMutation({ mutationFn: previewEmployeeImport });
