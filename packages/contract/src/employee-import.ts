@@ -9,9 +9,9 @@ export const EMPLOYEE_CSV_COLUMNS = ['employee_id', 'email', 'name', 'status'] a
 export type EmployeeCsvColumn = (typeof EMPLOYEE_CSV_COLUMNS)[number];
 
 /** The largest file the import accepts, in bytes (FILE_TOO_LARGE above it). */
-export const EMPLOYEE_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+export const EMPLOYEE_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 /** The most data rows one file may hold (FILE_TOO_LARGE above it). */
-export const EMPLOYEE_IMPORT_MAX_ROWS = 20_000;
+export const EMPLOYEE_IMPORT_MAX_ROWS = 100_000;
 
 export const EMPLOYEE_IMPORT_ACTIONS = ['create', 'override', 'deactivate', 'invalid'] as const;
 export const employeeImportActionSchema = z.enum(EMPLOYEE_IMPORT_ACTIONS);

@@ -285,7 +285,7 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
       [Buffer.from('employee_id,name\nE001,Fran\xe7ois\n', 'latin1'), 400, 'FILE_INVALID', /UTF-8/],
       ['name,email\nAda,ada@x.example\n', 400, 'FILE_INVALID', /employee_id/],
       ['employee_id,phone\nE001,123\n', 400, 'FILE_INVALID', /phone/],
-      [Buffer.alloc(EMPLOYEE_IMPORT_MAX_BYTES + 1, 'a'), 413, 'FILE_TOO_LARGE', /5 MB/],
+      [Buffer.alloc(EMPLOYEE_IMPORT_MAX_BYTES + 1, 'a'), 413, 'FILE_TOO_LARGE', /10 MB/],
       [
         [
           'employee_id',

@@ -6,8 +6,8 @@ import {
   employees,
   monthlyResets,
   orders,
-  tokenTransactions,
   type OrderItemRow,
+  type tokenTransactions,
 } from '../../db/schema';
 import { toInt } from '../../lib/numbers';
 
@@ -96,20 +96,47 @@ export async function lockEmployee(tx: Tx, employeeId: number): Promise<Employee
   return row;
 }
 
-const LEDGER_INSERT_CHUNK = 500;
+const LEDGER_INSERT_CHUNK = 5_000;
 
 /**
- * Appends ledger rows in the order given; the database applies each to its wallet (migration
- * 0002), refusing any row that does not start from the wallet's balance. Returns their ids in order.
+ * Appends ledger rows in the order given; the database applies them to their wallets (migrations
+ * 0002 and 0009), refusing any that do not start from the wallet's balance. Returns their ids in
+ * order. Each chunk is one INSERT over unnest()ed column arrays: sixteen parameters whatever the
+ * number of rows, which keeps a reset of a large company cheap to build, send and plan.
  */
 export async function insertLedgerRows(tx: Tx, rows: NewLedgerRow[]): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += LEDGER_INSERT_CHUNK) {
-    const inserted = await tx
-      .insert(tokenTransactions)
-      .values(rows.slice(i, i + LEDGER_INSERT_CHUNK))
-      .returning({ id: tokenTransactions.id });
-    ids.push(...inserted.map((r) => r.id).sort((a, b) => a - b));
+    const chunk = rows.slice(i, i + LEDGER_INSERT_CHUNK);
+    const column = (pick: (row: NewLedgerRow) => string | number | null | undefined) =>
+      sql.param(chunk.map((row) => pick(row) ?? null));
+    const inserted = await queryRows<{ id: unknown }>(
+      tx,
+      sql`INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction,
+            amount, balance_before, balance_after, period, order_id, refund_reason, transfer_id,
+            actor_user_id, terminal_id, merchant_id, note)
+          SELECT occurred_at, event, company_id, employee_id, direction, amount, balance_before,
+                 balance_after, period, order_id, refund_reason, transfer_id, actor_user_id,
+                 terminal_id, merchant_id, note
+            FROM unnest(${column((r) => r.occurredAt.toISOString())}::timestamptz[],
+                        ${column((r) => r.event)}::text[], ${column((r) => r.companyId)}::bigint[],
+                        ${column((r) => r.employeeId)}::bigint[],
+                        ${column((r) => r.direction)}::text[], ${column((r) => r.amount)}::bigint[],
+                        ${column((r) => r.balanceBefore)}::bigint[],
+                        ${column((r) => r.balanceAfter)}::bigint[],
+                        ${column((r) => r.period)}::text[], ${column((r) => r.orderId)}::bigint[],
+                        ${column((r) => r.refundReason)}::text[],
+                        ${column((r) => r.transferId)}::uuid[],
+                        ${column((r) => r.actorUserId)}::bigint[],
+                        ${column((r) => r.terminalId)}::bigint[],
+                        ${column((r) => r.merchantId)}::bigint[], ${column((r) => r.note)}::text[])
+                 WITH ORDINALITY AS r(occurred_at, event, company_id, employee_id, direction,
+                   amount, balance_before, balance_after, period, order_id, refund_reason,
+                   transfer_id, actor_user_id, terminal_id, merchant_id, note, position)
+           ORDER BY position
+          RETURNING id`,
+    );
+    ids.push(...inserted.map((r) => toInt(r.id)).sort((a, b) => a - b));
   }
   return ids;
 }
@@ -128,17 +155,21 @@ export async function setCompanyPeriod(
   await tx.update(companies).set(values).where(eq(companies.id, companyId));
 }
 
+// A statement takes at most 65,535 bind parameters: a company's whole staff goes in slices.
+const EMPLOYEE_ID_CHUNK = 10_000;
+
 export async function setEmployeesTokenMonth(
   tx: Tx,
   employeeIds: number[],
   tokenMonth: string,
   updatedAt: Date,
 ): Promise<void> {
-  if (employeeIds.length === 0) return;
-  await tx
-    .update(employees)
-    .set({ tokenMonth, updatedAt })
-    .where(inArray(employees.id, employeeIds));
+  for (let i = 0; i < employeeIds.length; i += EMPLOYEE_ID_CHUNK) {
+    await tx
+      .update(employees)
+      .set({ tokenMonth, updatedAt })
+      .where(inArray(employees.id, employeeIds.slice(i, i + EMPLOYEE_ID_CHUNK)));
+  }
 }
 
 export async function insertMonthlyReset(

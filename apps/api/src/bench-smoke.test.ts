@@ -1,0 +1,116 @@
+// The benchmark (bench/, issue 6) at smoke scale: the same generator and scenarios on a tiny
+// programme in a fresh PostgreSQL database, a second or so each. Correctness only, no timings.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBench } from '../../../bench/lib/bench';
+import {
+  checkInvariants,
+  createFreshDatabase,
+  databaseBytes,
+  dropDatabase,
+  smokeDatabaseUrl,
+} from '../../../bench/lib/database';
+import { generateProgramme, TINY_SIZE } from '../../../bench/lib/programme';
+import { writeResults } from '../../../bench/lib/report';
+import { saveProgramme } from '../../../bench/lib/saved-programme';
+import { testDatabaseKinds } from '../test/databases';
+
+const hasPostgres = (await testDatabaseKinds()).includes('postgres');
+
+describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
+  const url = smokeDatabaseUrl();
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
+  const log = () => undefined;
+
+  beforeAll(async () => {
+    await createFreshDatabase(url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await dropDatabase(url);
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('generates a programme whose ledger keeps every invariant', async () => {
+    const report = await generateProgramme(url, {
+      size: TINY_SIZE,
+      seed: 7,
+      // History up to today's midnight, as `npm run bench:data` does, so nothing is overdue.
+      until: new Date(new Date().setUTCHours(0, 0, 0, 0)),
+    });
+    const invariants = await checkInvariants(url);
+    expect(report.info.ledgerRows).toBeGreaterThan(1_000);
+    expect(invariants).toMatchObject({
+      rows: report.info.ledgerRows,
+      companies: TINY_SIZE.companies,
+      employees: TINY_SIZE.employees,
+      orders: report.info.orders,
+    });
+    expect(report.rows.monthly_resets).toBeGreaterThan(0);
+    await saveProgramme(url, {
+      ...report,
+      invariants,
+      databaseBytes: await databaseBytes(url),
+      totalSeconds: report.seconds.total,
+    });
+  }, 60_000);
+
+  it('runs every scenario, keeps the invariants and writes the results', async () => {
+    const importRows = 300;
+    const results = await runBench({
+      databaseUrl: url,
+      orderConcurrencies: [2, 8],
+      orderSeconds: 1,
+      warmUpSeconds: 1,
+      readCalls: 10,
+      importRows,
+      log,
+    });
+    const { orders, reads, employeeImport, monthlyReset, web, memory } = results.scenarios;
+
+    expect(orders.runs).toHaveLength(2);
+    for (const run of orders.runs) {
+      expect(run.http.ok).toBeGreaterThan(0);
+      expect(run.http.otherStatuses).toEqual({});
+      expect(run.http.errors).toBe(0);
+      if (run.ceiling) {
+        expect(run.ceiling.transactions).toBeGreaterThan(0);
+        expect(run.ceiling.failed).toBe(0);
+      }
+    }
+    expect(orders.ordersCreated).toBeGreaterThanOrEqual(
+      orders.runs.reduce((sum, run) => sum + run.http.ok, 0),
+    );
+
+    expect(reads).toHaveLength(8);
+    for (const read of reads) expect(read).toMatchObject({ calls: 10, failed: 0 });
+
+    expect(employeeImport.summary).toEqual({
+      create: importRows,
+      override: 0,
+      deactivate: 0,
+      invalid: 0,
+    });
+    expect(employeeImport.result).toMatchObject({ created: importRows, rejected: 0 });
+
+    expect(monthlyReset.employees).toBe(TINY_SIZE.bigCompanyEmployees);
+    expect(monthlyReset.ledgerRowsWritten).toBeGreaterThan(monthlyReset.activeEmployees);
+
+    expect(web.routes.map((r) => r.route)).toEqual(['login', 'dashboard']);
+    for (const route of web.routes) expect(route.gzipBytes).toBeGreaterThan(0);
+    expect(memory.peakResidentBytes).toBeGreaterThan(0);
+
+    expect(results.invariants.rows).toBeGreaterThan(1_000);
+    expect(results.targets.length).toBeGreaterThan(10);
+
+    writeResults(out, results);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'))).toMatchObject({
+      invariants: { rows: results.invariants.rows },
+    });
+    expect(fs.readFileSync(path.join(out, 'RESULTS.md'), 'utf8')).toContain(
+      '### 1. Terminal orders',
+    );
+  }, 180_000);
+});

@@ -1,0 +1,141 @@
+import pg from 'pg';
+import { createDatabase, type Database } from '../../apps/api/src/db/client';
+import { migrate } from '../../apps/api/src/db/migrate';
+import { assertLedgerInvariants, type LedgerSummary } from '../../apps/api/test/invariants';
+
+/** The benchmark's own database; the scripts create and drop it and touch no other. */
+export const BENCH_DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
+
+const NAME = /^[a-z_][a-z0-9_]*$/;
+
+/** The database name of a URL, checked to be a plain identifier (it is spliced into DDL). */
+export function databaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!NAME.test(name)) throw new Error(`Not a plain database name: ${name}`);
+  if (['postgres', 'template0', 'template1'].includes(name)) {
+    throw new Error(`Refusing to use the ${name} database for a benchmark`);
+  }
+  return name;
+}
+
+/** The same server's maintenance database, for CREATE and DROP DATABASE. */
+export function maintenanceUrl(url: string): string {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  return admin.toString();
+}
+
+export async function withClient<T>(
+  url: string,
+  fn: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  await withClient(maintenanceUrl(url), (c) =>
+    c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  );
+}
+
+/** Drops and re-creates the database, then applies the API's migrations to it. */
+export async function createFreshDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  await withClient(maintenanceUrl(url), async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${name}`);
+  });
+  await withApiDatabase(url, (database) => migrate(database));
+}
+
+/** The API's own database handle (Drizzle over a pg pool) on `url`. */
+export async function withApiDatabase<T>(
+  url: string,
+  fn: (database: Database) => Promise<T>,
+): Promise<T> {
+  // Whole-database checks read millions of rows: no statement timeout here.
+  const database = await createDatabase({ url, poolSize: 4, statementTimeoutMs: 0 });
+  try {
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/** The six ledger invariants over the whole database (apps/api/test/invariants.ts). */
+export async function checkInvariants(url: string): Promise<LedgerSummary & { seconds: number }> {
+  const started = performance.now();
+  const summary = await withApiDatabase(url, (database) => assertLedgerInvariants(database.db));
+  return { ...summary, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Size of the database on disk, in bytes. */
+export async function databaseBytes(url: string): Promise<number> {
+  return withClient(url, async (c) => {
+    const { rows } = await c.query<{ size: string }>(
+      'SELECT pg_database_size(current_database()) AS size',
+    );
+    return Number(rows[0]!.size);
+  });
+}
+
+export async function serverVersion(url: string): Promise<string> {
+  return withClient(url, async (c) => {
+    const { rows } = await c.query<{ server_version: string }>('SHOW server_version');
+    return rows[0]!.server_version;
+  });
+}
+
+/** Settings that shape the figures, recorded beside them. */
+export async function serverSettings(url: string): Promise<Record<string, string>> {
+  return withClient(url, async (c) => {
+    const names = [
+      'max_connections',
+      'shared_buffers',
+      'work_mem',
+      'synchronous_commit',
+      'fsync',
+      'max_parallel_workers_per_gather',
+    ];
+    const { rows } = await c.query<{ name: string; value: string }>(
+      'SELECT name, current_setting(name) AS value FROM unnest($1::text[]) AS name',
+      [names],
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+  });
+}
+
+/** A fresh database name beside the test databases, for the CI smoke run of the bench. */
+export function smokeDatabaseUrl(): string {
+  const url = new URL(
+    process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  );
+  url.pathname = `/bench_smoke_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  return url.toString();
+}
+
+/** The programme's description, kept with its data as the database's comment. */
+export async function writeDatabaseComment(url: string, value: unknown): Promise<void> {
+  const name = databaseName(url);
+  const text = JSON.stringify(value).replace(/'/g, "''");
+  await withClient(url, (c) => c.query(`COMMENT ON DATABASE ${name} IS '${text}'`));
+}
+
+export async function readDatabaseComment(url: string): Promise<unknown> {
+  return withClient(url, async (c) => {
+    const { rows } = await c.query<{ comment: string | null }>(
+      'SELECT shobj_description(oid, $1) AS comment FROM pg_database WHERE datname = current_database()',
+      ['pg_database'],
+    );
+    const comment = rows[0]?.comment;
+    return comment ? (JSON.parse(comment) as unknown) : undefined;
+  });
+}

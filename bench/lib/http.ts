@@ -1,0 +1,53 @@
+/** A signed-in back-office user: its session cookie and the CSRF token echoed on writes. */
+export class Session {
+  private constructor(
+    readonly baseUrl: string,
+    private readonly cookie: string,
+    private readonly xsrf: string,
+  ) {}
+
+  static async signIn(baseUrl: string, username: string, password: string): Promise<Session> {
+    const response = await fetch(`${baseUrl}/api/v1/iam/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    if (response.status !== 200) {
+      throw new Error(`Sign-in as ${username} failed: ${response.status} ${await response.text()}`);
+    }
+    const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
+    if (!xsrf) throw new Error('Sign-in set no XSRF-TOKEN cookie');
+    return new Session(baseUrl, cookies.join('; '), decodeURIComponent(xsrf));
+  }
+
+  /** Headers for a GET (cookie) or, with `isWrite`, a POST/PUT/PATCH/DELETE (cookie + CSRF). */
+  headers(isWrite = false): Record<string, string> {
+    return isWrite ? { cookie: this.cookie, 'x-xsrf-token': this.xsrf } : { cookie: this.cookie };
+  }
+
+  async get<T>(path: string): Promise<T> {
+    const response = await fetch(`${this.baseUrl}${path}`, { headers: this.headers() });
+    return answer<T>('GET', path, response);
+  }
+
+  async post<T>(path: string, body: unknown, expected = [200, 201]): Promise<T> {
+    const isForm = body instanceof FormData;
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method: 'POST',
+      headers: isForm
+        ? this.headers(true)
+        : { ...this.headers(true), 'content-type': 'application/json' },
+      body: isForm ? body : JSON.stringify(body ?? {}),
+    });
+    return answer<T>('POST', path, response, expected);
+  }
+}
+
+async function answer<T>(method: string, path: string, response: Response, expected = [200]) {
+  const text = await response.text();
+  if (!expected.includes(response.status)) {
+    throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
+  }
+  return JSON.parse(text) as T;
+}

@@ -1,0 +1,83 @@
+import autocannon from 'autocannon';
+import { percentile, round } from './stats';
+
+export interface LoadResult {
+  connections: number;
+  seconds: number;
+  requests: number;
+  /** Answers with the expected status. */
+  ok: number;
+  /** Answers with any other status, by status. */
+  otherStatuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  okPerSecond: number;
+  latencyMs: { p50: number; p95: number; p99: number; max: number };
+}
+
+/**
+ * Drives the API with autocannon (127.0.0.1 only, bounded by `seconds` or `amount`), counting the
+ * answers by status and taking latency percentiles over every response.
+ */
+export async function runLoad(options: {
+  url: string;
+  method: 'GET' | 'POST';
+  connections: number;
+  seconds?: number;
+  amount?: number;
+  headers?: Record<string, string>;
+  expectedStatus: number;
+  /** Varies each request (body, headers); called by autocannon before every request. */
+  setupRequest?: (request: autocannon.Request) => autocannon.Request;
+}): Promise<LoadResult> {
+  if (!new URL(options.url).hostname.startsWith('127.')) {
+    throw new Error(`Load is only sent to 127.0.0.1, not ${options.url}`);
+  }
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.url,
+        method: options.method,
+        connections: options.connections,
+        ...(options.amount !== undefined
+          ? { amount: options.amount }
+          : { duration: options.seconds ?? 10 }),
+        headers: options.headers,
+        timeout: 30,
+        requests: options.setupRequest ? [{ setupRequest: options.setupRequest }] : undefined,
+      },
+      (error, done) => (error ? reject(error as Error) : resolve(done)),
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      latencies.push(responseTime);
+      statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
+    });
+  });
+  const ok = statuses.get(options.expectedStatus) ?? 0;
+  const otherStatuses = Object.fromEntries(
+    [...statuses]
+      .filter(([status]) => status !== options.expectedStatus)
+      .map(([s, n]) => [String(s), n]),
+  );
+  return {
+    connections: options.connections,
+    seconds: result.duration,
+    requests: latencies.length,
+    ok,
+    otherStatuses,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    okPerSecond: round(ok / result.duration, 1),
+    latencyMs: {
+      p50: round(percentile(latencies, 50), 1),
+      p95: round(percentile(latencies, 95), 1),
+      p99: round(percentile(latencies, 99), 1),
+      max: round(
+        latencies.reduce((a, b) => Math.max(a, b), 0),
+        1,
+      ),
+    },
+  };
+}

@@ -1,0 +1,361 @@
+/**
+ * npm run bench:soak [-- --minutes 10 --connections 32]
+ *
+ * Issue 7's load soak: mixed traffic (sign-ins, lists, distributions, terminal orders, refunds)
+ * for a bounded time against the API on the programme `npm run bench:data` generated, at the
+ * highest rate the machine sustains (autocannon keeps every connection busy). Reports requests
+ * served, answers by kind and status, p99 latency and the API's memory over time, then checks the
+ * six ledger invariants. Writes bench/soak.json and bench/SOAK.md.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { BENCH_DATABASE_URL, checkInvariants, serverVersion, withClient } from './lib/database';
+import { Session } from './lib/http';
+import { argument } from './lib/options';
+import { terminalKey } from './lib/programme';
+import { loadProgramme } from './lib/saved-programme';
+import { startApi, residentMemory } from './lib/server';
+import { mib, percentile, round } from './lib/stats';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+type Kind = 'sign_in' | 'list' | 'distribution' | 'order' | 'refund';
+
+/** The share of each kind in the mix (out of 100). */
+const MIX: [Kind, number][] = [
+  ['order', 45],
+  ['list', 25],
+  ['refund', 12],
+  ['distribution', 10],
+  ['sign_in', 8],
+];
+
+interface Payee {
+  company_code: string;
+  employee_id: string;
+}
+
+interface Context {
+  kind?: Kind;
+  orderKey?: string;
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+function pickKind(): Kind {
+  let roll = Math.random() * 100;
+  for (const [kind, share] of MIX) {
+    roll -= share;
+    if (roll < 0) return kind;
+  }
+  return 'order';
+}
+
+async function main() {
+  const minutes = Number(argument('minutes') ?? 10);
+  const connections = Number(argument('connections') ?? 32);
+  const databaseUrl = BENCH_DATABASE_URL;
+  const { info } = await loadProgramme(databaseUrl);
+  const log = (message: string) => console.log(message);
+
+  // Payees with room for many 2-token orders, and the big company's renewed employees (by id)
+  // for distributions.
+  const { payees, distributable } = await withClient(databaseUrl, async (c) => {
+    const payees = await c.query<Payee>(
+      `SELECT co.code AS company_code, e.employee_id FROM employees e
+         JOIN companies co ON co.id = e.company_id AND co.status = 'active'
+        WHERE e.status = 'active' AND e.deleted_at IS NULL AND e.available_tokens >= 100
+        ORDER BY md5(e.id::text) LIMIT 20000`,
+    );
+    const distributable = await c.query<{ id: number }>(
+      `SELECT e.id FROM employees e JOIN companies co ON co.id = e.company_id
+        WHERE e.company_id = $1 AND e.status = 'active' AND e.deleted_at IS NULL
+          AND e.token_month = co.token_month
+        ORDER BY md5(e.id::text) LIMIT 5000`,
+      [info.bigCompany.id],
+    );
+    return { payees: payees.rows, distributable: distributable.rows.map((r) => Number(r.id)) };
+  });
+  if (payees.length === 0 || distributable.length === 0) {
+    throw new Error('The bench programme has no payees or no renewed employees to distribute to');
+  }
+  const terminals = info.merchants.flatMap((m) =>
+    m.terminals.map((t) => ({ key: terminalKey(info.seed, m.code, t.code) })),
+  );
+
+  const server = await startApi({
+    databaseUrl,
+    admin: { username: info.admin, password: info.password },
+    env: { LOGIN_RATE_LIMIT_PER_MINUTE: '1000000' },
+  });
+  log(`API started (pid ${server.pid}) at ${server.baseUrl}; soak of ${minutes} min`);
+
+  const memory: { second: number; rssMiB: number }[] = [];
+  const started = performance.now();
+  const sampleMemory = () => {
+    const m = residentMemory(server.pid);
+    if (m)
+      memory.push({ second: Math.round((performance.now() - started) / 1000), rssMiB: mib(m.rss) });
+  };
+  const sampler = setInterval(sampleMemory, 5_000);
+
+  try {
+    const admin = await Session.signIn(server.baseUrl, info.admin, info.password);
+    const companyAdmin = await Session.signIn(server.baseUrl, info.bigCompany.admin, info.password);
+    // Enough for every distribution of the run: the company's wallet must not be the limit.
+    await admin.post('/api/v1/tokens/topup-token', {
+      company_id: info.bigCompany.id,
+      amount: 50_000_000,
+      note: 'soak',
+    });
+    sampleMemory();
+
+    // Orders placed during the run, with the terminal that took them, waiting for a refund.
+    const refundable: { id: number; key: string }[] = [];
+    const byKind = new Map<Kind, Map<number, number>>();
+    const count = (kind: Kind, status: number) => {
+      const statuses = byKind.get(kind) ?? new Map<number, number>();
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      byKind.set(kind, statuses);
+    };
+    const latencies: number[] = [];
+
+    const setupRequest = (request: autocannon.Request, context: object): autocannon.Request => {
+      const ctx = context as Context;
+      let kind = pickKind();
+      if (kind === 'refund' && refundable.length === 0) kind = 'order';
+      ctx.kind = kind;
+      const json = { 'content-type': 'application/json' };
+      switch (kind) {
+        case 'sign_in':
+          return {
+            ...request,
+            method: 'POST',
+            path: '/api/v1/iam/login',
+            headers: json,
+            body: JSON.stringify({ username: info.bigCompany.admin, password: info.password }),
+          };
+        case 'list': {
+          const lists = [
+            `/api/v1/employees?page=${1 + Math.floor(Math.random() * 20)}&page_size=20`,
+            `/api/v1/tokens/transactions?scope=company&limit=50`,
+            `/api/v1/tokens/transactions?scope=employee&limit=50`,
+            `/api/v1/dashboard`,
+            `/api/v1/employees?search=${Math.floor(Math.random() * 1000)}&page=1&page_size=10`,
+          ];
+          return {
+            ...request,
+            method: 'GET',
+            path: pick(lists),
+            headers: companyAdmin.headers(),
+            body: undefined,
+          };
+        }
+        case 'distribution': {
+          const ids = new Set<number>();
+          while (ids.size < 3) ids.add(pick(distributable));
+          return {
+            ...request,
+            method: 'POST',
+            path: '/api/v1/tokens/topup-token/employees',
+            headers: { ...companyAdmin.headers(true), ...json },
+            body: JSON.stringify({ items: [...ids].map((id) => ({ employee_id: id, amount: 1 })) }),
+          };
+        }
+        case 'refund': {
+          const order = refundable.splice(Math.floor(Math.random() * refundable.length), 1)[0]!;
+          return {
+            ...request,
+            method: 'POST',
+            path: `/api/v1/orders/${order.id}/refund`,
+            headers: {
+              ...json,
+              authorization: `Bearer ${order.key}`,
+              'idempotency-key': crypto.randomUUID(),
+            },
+            body: JSON.stringify({ reason: 'cancelled' }),
+          };
+        }
+        default: {
+          const payee = pick(payees);
+          const terminal = pick(terminals);
+          ctx.orderKey = terminal.key;
+          return {
+            ...request,
+            method: 'POST',
+            path: '/api/v1/orders',
+            headers: {
+              ...json,
+              authorization: `Bearer ${terminal.key}`,
+              'idempotency-key': crypto.randomUUID(),
+            },
+            body: JSON.stringify({
+              ...payee,
+              order_type: 'meal',
+              items: [{ name: 'Soup', quantity: 1, unit_tokens: 2 }],
+            }),
+          };
+        }
+      }
+    };
+
+    const onResponse = (status: number, body: string, context: object) => {
+      const ctx = context as Context;
+      if (!ctx.kind) return;
+      count(ctx.kind, status);
+      if (ctx.kind === 'order' && status === 201 && refundable.length < 50_000) {
+        const id = (JSON.parse(body) as { data: { id: number } }).data.id;
+        refundable.push({ id, key: ctx.orderKey! });
+      }
+    };
+
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon(
+        {
+          url: server.baseUrl,
+          connections,
+          duration: minutes * 60,
+          timeout: 30,
+          requests: [{ setupRequest, onResponse }],
+        },
+        (error, done) => (error ? reject(error as Error) : resolve(done)),
+      );
+      instance.on('response', (_client, _status, _bytes, responseTime) => {
+        latencies.push(responseTime);
+      });
+    });
+    clearInterval(sampler);
+    sampleMemory();
+
+    log('checking the ledger invariants…');
+    const invariants = await checkInvariants(databaseUrl);
+    const answers = Object.fromEntries(
+      [...byKind].map(([kind, statuses]) => [kind, Object.fromEntries(statuses)]),
+    );
+    const served = latencies.length;
+    // Errors: transport failures, 5xx, and any 4xx other than the refusals the traffic invites
+    // (409 INSUFFICIENT_TOKENS when a payee runs dry, 409/422 on a refund of a refunded order).
+    const unexpected = [...byKind].reduce(
+      (n, [kind, statuses]) =>
+        n +
+        [...statuses]
+          .filter(
+            ([status]) =>
+              status >= 500 || (status >= 400 && !(status === 409 && kind !== 'sign_in')),
+          )
+          .reduce((m, [, c]) => m + c, 0),
+      0,
+    );
+    const rss = memory.map((m) => m.rssMiB);
+    const firstMinute = memory.filter((m) => m.second <= 60).map((m) => m.rssMiB);
+    const lastMinute = memory.filter((m) => m.second >= minutes * 60 - 60).map((m) => m.rssMiB);
+    const summary = {
+      ranAt: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, memoryGiB: round(os.totalmem() / 2 ** 30, 1) },
+      database: `PostgreSQL ${await serverVersion(databaseUrl)} (bench programme, ${info.ledgerRows.toLocaleString('en')} ledger rows at generation)`,
+      minutes,
+      connections,
+      mix: Object.fromEntries(MIX),
+      served,
+      perSecond: round(served / result.duration, 1),
+      transportErrors: result.errors,
+      timeouts: result.timeouts,
+      unexpectedAnswers: unexpected,
+      answers,
+      latencyMs: {
+        p50: round(percentile(latencies, 50), 1),
+        p99: round(percentile(latencies, 99), 1),
+        max: round(
+          latencies.reduce((a, b) => Math.max(a, b), 0),
+          1,
+        ),
+      },
+      memoryMiB: {
+        start: rss[0],
+        firstMinuteMax: Math.max(...firstMinute),
+        lastMinuteMax: Math.max(...lastMinute),
+        peak: Math.max(...rss),
+        end: rss[rss.length - 1],
+        vmHwm: mib(server.peakResidentBytes()),
+      },
+      memory,
+      invariants,
+    };
+    fs.writeFileSync(path.join(here, 'soak.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    fs.writeFileSync(path.join(here, 'SOAK.md'), soakMarkdown(summary));
+    log(JSON.stringify({ ...summary, memory: undefined }, null, 2));
+    if (unexpected > 0 || result.errors > 0) process.exitCode = 1;
+  } catch (error) {
+    log(`API output (tail):\n${server.output()}`);
+    throw error;
+  } finally {
+    clearInterval(sampler);
+    await server.stop();
+  }
+}
+
+function soakMarkdown(s: {
+  ranAt: string;
+  machine: { cpus: number; memoryGiB: number };
+  database: string;
+  minutes: number;
+  connections: number;
+  served: number;
+  perSecond: number;
+  transportErrors: number;
+  timeouts: number;
+  unexpectedAnswers: number;
+  answers: Record<string, Record<string, number>>;
+  latencyMs: { p50: number; p99: number; max: number };
+  memoryMiB: Record<string, number | undefined>;
+  invariants: object;
+}): string {
+  const rows = Object.entries(s.answers)
+    .map(([kind, statuses]) => {
+      const list = Object.entries(statuses)
+        .map(([status, n]) => `${status}: ${n.toLocaleString('en')}`)
+        .join(', ');
+      return `| ${kind} | ${list} |`;
+    })
+    .join('\n');
+  return `# Load soak (issue 7)
+
+Generated by \`npm run bench:soak\` on ${s.ranAt}. Machine: ${s.machine.cpus} cores, ${s.machine.memoryGiB} GiB,
+API and PostgreSQL and the load generator on the same machine. Database: ${s.database}.
+
+Mixed traffic for ${s.minutes} minutes from ${s.connections} autocannon connections, each sending its
+next request as soon as the last is answered (the highest rate this machine sustains):
+terminal orders, lists (employees, transactions, dashboard), refunds of orders placed during the
+run, distributions of a company admin to three employees, and sign-ins.
+
+| measure | value |
+|---|---|
+| requests served | ${s.served.toLocaleString('en')} (${s.perSecond} per second) |
+| transport errors / timeouts | ${s.transportErrors} / ${s.timeouts} |
+| unexpected answers (5xx, or 4xx other than a 409 refusal) | ${s.unexpectedAnswers} |
+| latency p50 / p99 / max | ${s.latencyMs.p50} / ${s.latencyMs.p99} / ${s.latencyMs.max} ms |
+| API resident memory: start / first-minute max / last-minute max / peak | ${s.memoryMiB.start} / ${s.memoryMiB.firstMinuteMax} / ${s.memoryMiB.lastMinuteMax} / ${s.memoryMiB.peak} MiB |
+
+Answers by kind and status (409s are the refusals the traffic invites: a payee whose balance ran
+out, \`INSUFFICIENT_TOKENS\`; none may be 5xx):
+
+| kind | statuses |
+|---|---|
+${rows}
+
+Ledger invariants 1–6 over the whole database after the run: held.
+
+\`\`\`json
+${JSON.stringify(s.invariants, null, 2)}
+\`\`\`
+`;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
