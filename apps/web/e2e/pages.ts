@@ -44,6 +44,17 @@ export async function waitForScreen(page: Page, heading?: string | RegExp): Prom
  * the rule and the elements (an empty list passes).
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // Axe measures colours as painted: a toast or dialog still fading in has the contrast of its
+  // current opacity. Wait for every finite animation or transition to end (pulses loop forever).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
   const scan = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   return scan.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
