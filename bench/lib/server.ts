@@ -1,24 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer } from '../../apps/api/test/server-process';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const READY_TIMEOUT_MS = 120_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** VmRSS and VmHWM (peak resident set) of a process, in bytes, from /proc. */
 export function residentMemory(pid: number): { rss: number; peak: number } | undefined {
@@ -77,93 +62,34 @@ export interface ApiServer {
 }
 
 /**
- * Starts the real API (`node --import tsx apps/api/src/server.ts`) on the bench database, API only,
- * no jobs timer, quiet logs, on a free port of 127.0.0.1, and waits until /readyz answers.
+ * Starts the real API (`node --import tsx apps/api/src/server.ts`, apps/api/test/server-process.ts)
+ * on the bench database, API only, no jobs timer, quiet logs, on a free port of 127.0.0.1, and
+ * waits until /readyz answers.
  */
 export async function startApi(options: {
   databaseUrl: string;
   admin: { username: string; password: string };
   env?: Record<string, string>;
 }): Promise<ApiServer> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
+  const server = await startServer({
     DATABASE_URL: options.databaseUrl,
-    SERVE_WEB: 'false',
-    JOBS_INTERVAL_SECONDS: '0',
-    LOG_LEVEL: 'warn',
     APP_TIMEZONE: 'UTC',
     ADMIN_USERNAME: options.admin.username,
     ADMIN_PASSWORD: options.admin.password,
     // The per-terminal limit guards against a runaway till; a bench terminal sends far more.
     TERMINAL_RATE_LIMIT_PER_MINUTE: '1000000',
     ...options.env,
-  };
-  for (const key of ['DATABASE_READ_URL', 'DEMO_DATA', 'DATA_DIR']) delete env[key];
-
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const keep = (chunk: Buffer) => {
-    // Keep the tail only: a long run must not grow the bench's own memory.
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-
-  try {
-    await waitUntilReady(baseUrl, child, () => output);
-  } catch (error) {
-    await stop(child);
-    throw error;
-  }
-  const pid = child.pid!;
-  const memory = new MemorySampler(pid);
+  const memory = new MemorySampler(server.pid);
   return {
-    baseUrl,
-    pid,
+    baseUrl: server.baseURL,
+    pid: server.pid,
     memory,
-    peakResidentBytes: () => residentMemory(pid)?.peak ?? 0,
-    output: () => output,
+    peakResidentBytes: () => residentMemory(server.pid)?.peak ?? 0,
+    output: () => server.output(),
     stop: async () => {
       memory.stop();
-      await stop(child);
+      await server.stop();
     },
   };
-}
-
-async function waitUntilReady(baseUrl: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`The API exited (${child.exitCode}) before it was ready:\n${output()}`);
-    }
-    try {
-      const response = await fetch(`${baseUrl}/readyz`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`The API was not ready within ${READY_TIMEOUT_MS} ms:\n${output()}`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

@@ -1,5 +1,6 @@
-// The real server as a child process (`node --import tsx apps/api/src/server.ts`, as
-// apps/web/e2e/global-setup.ts starts it), for the tests that kill it, and a tiny HTTP client.
+// The real server as a child process (`node --import tsx apps/api/src/server.ts`): for the tests
+// that kill it, the browser journeys (apps/web/e2e/global-setup.ts) and the benchmarks
+// (bench/lib/server.ts); and a tiny HTTP client.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const READY_TIMEOUT_MS = 120_000;
+const OUTPUT_TAIL_CHARS = 100_000;
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,6 +40,7 @@ export async function until(
 
 export interface ServerProcess {
   baseURL: string;
+  pid: number;
   child: ChildProcess;
   output(): string;
   /** SIGKILL: no shutdown hook runs, in-flight requests and transactions are cut. */
@@ -51,7 +54,10 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-/** Starts the server with `env` on top of a clean base, and waits for /readyz. */
+/**
+ * Starts the server with `env` on top of a clean base (API only, no demo data, no jobs timer,
+ * quiet logs, a free port of 127.0.0.1), and waits for /readyz.
+ */
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
@@ -75,10 +81,13 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // Only the tail is kept: a long benchmark must not grow the caller's memory.
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const server: ServerProcess = {
     baseURL,
+    pid: child.pid!,
     child,
     output: () => output,
     kill: async () => {
