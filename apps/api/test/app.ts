@@ -26,6 +26,20 @@ export async function createTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase(kind);
+  try {
+    return await buildTestApp(db, env, options);
+  } catch (error) {
+    // An app that fails to start (some tests expect it to) must not leave its database behind.
+    await db.drop();
+    throw error;
+  }
+}
+
+async function buildTestApp(
+  db: TestDatabase,
+  env: Record<string, string>,
+  options: TestAppOptions,
+): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
