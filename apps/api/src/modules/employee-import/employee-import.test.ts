@@ -9,24 +9,11 @@ import {
 } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
 import { injectAs } from '../../../test/auth';
+import { multipart } from '../../../test/http';
 import { testDatabaseKinds } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, signedIn, type SignedInUser } from '../../../test/management';
 import { queryRows } from '../../db/client';
-
-/** A multipart/form-data body holding one file part, as a browser sends it. */
-function multipart(content: string | Buffer, field = 'file', filename = 'employees.csv') {
-  const boundary = `----vitest${crypto.randomBytes(8).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
-        'Content-Type: text/csv\r\n\r\n',
-    ),
-    typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 interface StoredEmployee {
   id: number;
@@ -65,7 +52,7 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     injectAs(t.app, who.session, {
       method: 'POST',
       url: `/api/v1/employees/import${path}`,
-      ...multipart(content, field),
+      ...multipart(content, { field }),
     });
 
   const createEmployee = async (who: SignedInUser, body: Record<string, unknown>) => {
