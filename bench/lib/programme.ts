@@ -1080,6 +1080,10 @@ export async function generateProgramme(
         await client.query(index.definition);
         log(`  ${index.name}: ${seconds(performance.now() - t0)} s`);
       }
+      // The COPY fired no trigger, so the ledger rollups (migration 0010) are recomputed.
+      const t0 = performance.now();
+      await client.query('SELECT rebuild_ledger_rollups()');
+      log(`  rebuild_ledger_rollups(): ${seconds(performance.now() - t0)} s`);
       for (const table of [
         'users',
         'companies',

@@ -24,6 +24,56 @@ async function none(executor: Executor, invariant: string, query: ReturnType<typ
   }
 }
 
+const EVENTS = [
+  'company_issued',
+  'monthly_tokens_added',
+  'employee_issued',
+  'monthly_tokens_reset',
+  'order_purchased',
+  'order_refunded',
+  'company_expired',
+  'employee_expired',
+];
+const FLOWS = EVENTS.slice(0, 6);
+const list = (items: string[], each: (item: string) => string) => items.map(each).join(', ');
+const sums = (columns: string[]) => `ARRAY[${list(columns, (c) => `sum(${c})`)}]`;
+
+/**
+ * Every key of the rollup views (migration 0010: folded + pending) whose sums differ from the
+ * ledger's, recomputed from the rows by the migration's rule: a transfer by its employee's side,
+ * expiries not in the series.
+ */
+const ROLLUPS_DIFFER = sql.raw(`
+  WITH raw AS MATERIALIZED (
+    SELECT period, company_id,
+           date_bin('15 minutes', occurred_at, timestamptz '2000-01-01 00:00:00+00') AS bucket,
+           ${list(EVENTS, (e) => `coalesce(sum(amount) FILTER (WHERE event = '${e}'), 0) AS ${e}`)}
+      FROM token_transactions
+     WHERE employee_id IS NOT NULL OR event NOT IN ('employee_issued', 'monthly_tokens_reset')
+     GROUP BY 1, 2, 3
+  ), flows AS (
+    SELECT * FROM raw WHERE ${FLOWS.join(' + ')} > 0
+  )
+  SELECT 'ledger_month_totals' AS rollup, period, company_id,
+         NULL::timestamptz AS bucket, r.sums AS ledger, m.sums AS rollup_sums
+    FROM (SELECT period, company_id, ${sums(EVENTS)} AS sums FROM raw GROUP BY 1, 2) r
+    FULL JOIN (SELECT period, company_id, ${sums(EVENTS)} AS sums
+                 FROM ledger_month_totals GROUP BY 1, 2) m USING (period, company_id)
+   WHERE r.sums IS DISTINCT FROM m.sums
+  UNION ALL
+  SELECT 'ledger_company_quarter_hours', period, company_id, bucket, r.sums, q.sums
+    FROM (SELECT period, company_id, bucket, ${sums(FLOWS)} AS sums FROM flows GROUP BY 1, 2, 3) r
+    FULL JOIN (SELECT period, company_id, bucket, ${sums(FLOWS)} AS sums
+                 FROM ledger_company_quarter_hours GROUP BY 1, 2, 3) q
+      USING (period, company_id, bucket)
+   WHERE r.sums IS DISTINCT FROM q.sums
+  UNION ALL
+  SELECT 'ledger_quarter_hours', period, NULL::bigint, bucket, r.sums, q.sums
+    FROM (SELECT period, bucket, ${sums(FLOWS)} AS sums FROM flows GROUP BY 1, 2) r
+    FULL JOIN (SELECT period, bucket, ${sums(FLOWS)} AS sums
+                 FROM ledger_quarter_hours GROUP BY 1, 2) q USING (period, bucket)
+   WHERE r.sums IS DISTINCT FROM q.sums`);
+
 /**
  * Throws, naming the invariant and the first offending rows, unless all hold:
  * 1. every row moves its wallet by its amount, each wallet's rows chain from 0 in write order,
@@ -36,7 +86,10 @@ async function none(executor: Executor, invariant: string, query: ReturnType<typ
  *    subtotal by the same employee;
  * 5. an idempotency key stands for at most one order, and every order for exactly one key;
  * 6. one reset per company and period, one allocation and one company expiry per company and
- *    period, one renewal per employee and period, and each company is in the month of its last reset.
+ *    period, one renewal per employee and period, and each company is in the month of its last reset;
+ * 7. (not in DESIGN 3.3: what the reports rely on) each rollup of migration 0010 equals the sums
+ *    of the ledger rows it stands for, and the employees' rows of a company's token month net to
+ *    what its employees in that month hold (decision 0007).
  */
 export async function assertLedgerInvariants(executor: Executor): Promise<LedgerSummary> {
   // 1. Chains, per wallet, in write order.
@@ -198,6 +251,29 @@ export async function assertLedgerInvariants(executor: Executor): Promise<Ledger
           JOIN LATERAL (SELECT period FROM monthly_resets m WHERE m.company_id = c.id
                          ORDER BY period DESC LIMIT 1) r ON true
          WHERE r.period <> c.token_month`,
+  );
+
+  // 7. Rollups.
+  await none(
+    executor,
+    '7: each rollup view (ledger_month_totals, ledger_company_quarter_hours, ledger_quarter_hours) equals the sums of its ledger rows',
+    ROLLUPS_DIFFER,
+  );
+  await none(
+    executor,
+    "7: a company's employee rows of a token month net to what its employees in that month hold",
+    sql`SELECT coalesce(h.company_id, n.company_id) AS company_id,
+               coalesce(h.period, n.period) AS period, h.held, n.net
+          FROM (SELECT company_id, token_month AS period, sum(available_tokens) AS held
+                  FROM employees GROUP BY 1, 2 HAVING sum(available_tokens) <> 0) h
+          FULL JOIN (SELECT company_id, period,
+                            sum(employee_issued + monthly_tokens_reset + order_refunded
+                                - order_purchased - employee_expired) AS net
+                       FROM ledger_month_totals GROUP BY 1, 2
+                     HAVING sum(employee_issued + monthly_tokens_reset + order_refunded
+                                - order_purchased - employee_expired) <> 0) n
+            ON n.company_id = h.company_id AND n.period = h.period
+         WHERE h.held IS DISTINCT FROM n.net`,
   );
 
   const [summary] = await queryRows<Record<string, unknown>>(

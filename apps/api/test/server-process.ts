@@ -66,21 +66,27 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     delete base[key];
   }
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...base,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SERVE_WEB: 'false',
-      DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-      JOBS_INTERVAL_SECONDS: '0',
-      ...env,
+  // API_NODE_ARGS adds flags to the API's node, e.g. `--cpu-prof` to profile a benchmark.
+  const nodeArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', 'apps/api/src/server.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...base,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        SERVE_WEB: 'false',
+        DEMO_DATA: 'false',
+        LOG_LEVEL: 'warn',
+        JOBS_INTERVAL_SECONDS: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   // Only the tail is kept: a long benchmark must not grow the caller's memory.
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS));
   child.stdout?.on('data', keep);

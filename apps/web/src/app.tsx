@@ -1,14 +1,20 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, type createBrowserRouter } from 'react-router';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
-import { AlertHost } from '@/components/feedback/alert-host';
-import { Toaster } from '@/components/feedback/toaster';
 import { LoadingScreen } from '@/components/layout/loading-screen';
-import { TooltipProvider } from '@/components/ui/tooltip';
 import { queryClient } from '@/lib/query-client';
 
 type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+// Fetched once the page is up, not with the first load (issue 6): the toast library and the
+// alert dialog. A toast or an alert asked for before they arrive shows when they do.
+const Toaster = lazy(() =>
+  import('@/components/feedback/toaster').then(({ Toaster }) => ({ default: Toaster })),
+);
+const AlertHost = lazy(() =>
+  import('@/components/feedback/alert-host').then(({ AlertHost }) => ({ default: AlertHost })),
+);
 
 /** The providers around the router. The outer Suspense waits for the translation catalogues. */
 export function App({ router }: { router: AppRouter }) {
@@ -16,11 +22,11 @@ export function App({ router }: { router: AppRouter }) {
     <Suspense fallback={<LoadingScreen />}>
       <ErrorBoundary>
         <QueryClientProvider client={queryClient}>
-          <TooltipProvider>
-            <RouterProvider router={router} />
+          <RouterProvider router={router} />
+          <Suspense fallback={null}>
             <AlertHost />
             <Toaster />
-          </TooltipProvider>
+          </Suspense>
         </QueryClientProvider>
       </ErrorBoundary>
     </Suspense>

@@ -19,3 +19,14 @@ export const cursorListOf = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), next_cursor: z.string().nullable() });
 
 export const okSchema = z.object({ data: z.object({ ok: z.literal(true) }) });
+
+/** The error envelope of DESIGN 4. */
+export const errorEnvelopeSchema = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  code: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  errors: z.array(z.unknown()).optional(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

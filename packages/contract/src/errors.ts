@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 type Entry = { status: number; en: string; zh: string };
 
 /**
@@ -228,14 +226,3 @@ export const UI_MESSAGES = {
   login_failed: { en: 'Login failed.', zh: '登录失败。' },
   system_error: { en: 'System Error.', zh: '系统错误。' },
 } as const;
-
-/** The error envelope of DESIGN 4. */
-export const errorEnvelopeSchema = z.object({
-  statusCode: z.number().int(),
-  error: z.string(),
-  message: z.string(),
-  code: z.string().optional(),
-  metadata: z.record(z.string(), z.string()).optional(),
-  errors: z.array(z.unknown()).optional(),
-});
-export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

@@ -1,4 +1,4 @@
-import { ROLES, type Role } from './roles';
+import { ROLES, type Role } from './constants';
 
 const ALL = ROLES;
 

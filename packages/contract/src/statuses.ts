@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { ORDER_STATUSES, STATUSES } from './constants';
 
-export const STATUSES = ['active', 'inactive'] as const;
+export { ORDER_STATUSES, STATUSES } from './constants';
+
 export const statusSchema = z.enum(STATUSES, 'v.status_required');
 export type Status = z.infer<typeof statusSchema>;
 
-export const ORDER_STATUSES = ['ordered', 'refunded'] as const;
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 

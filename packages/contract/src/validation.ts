@@ -1,99 +1,35 @@
 import { z } from 'zod';
+import {
+  PASSWORD_MIN,
+  PASSWORD_MAX,
+  CODE_MIN,
+  CODE_MAX,
+  EMPLOYEE_ID_MIN,
+  EMPLOYEE_ID_MAX,
+  USERNAME_MIN,
+  USERNAME_MAX,
+  RESET_DAY_MIN,
+  RESET_DAY_MAX,
+  INITIAL_TOKEN_MIN,
+} from './constants';
 
-/**
- * Field messages of spec 5. Schemas carry the key (`v.*`); the API renders it in the caller's
- * language for `metadata`, the web app translates it in forms. One wording, both places.
- */
-export const VALIDATION_MESSAGES = {
-  'v.required': { en: 'This field is required', zh: '此项为必填项' },
-  'v.code_length': { en: 'Code must be 3 to 12 characters', zh: '编码须为 3 至 12 个字符' },
-  'v.code_chars': { en: 'Code may contain letters and numbers only', zh: '编码只能包含字母和数字' },
-  'v.name_required': { en: 'Name is required', zh: '名称为必填项' },
-  'v.employee_id_min': {
-    en: 'Employee ID must be at least 2 characters',
-    zh: '员工编号至少 2 个字符',
-  },
-  'v.employee_id_max': {
-    en: 'Employee ID must be at most 50 characters',
-    zh: '员工编号最多 50 个字符',
-  },
-  'v.username_required': { en: 'Username is required', zh: '用户名为必填项' },
-  'v.username_length': {
-    en: 'Username must be 3 to 20 characters',
-    zh: '用户名须为 3 至 20 个字符',
-  },
-  'v.username_chars': {
-    en: 'Username may contain letters, numbers, underscore and dot only',
-    zh: '用户名只能包含字母、数字、下划线和点',
-  },
-  'v.password_required': { en: 'Password is required', zh: '密码为必填项' },
-  'v.password_length': { en: 'Password must be 8 to 32 characters', zh: '密码须为 8 至 32 个字符' },
-  'v.password_upper': {
-    en: 'Password must contain an upper-case letter',
-    zh: '密码须包含一个大写字母',
-  },
-  'v.password_lower': {
-    en: 'Password must contain a lower-case letter',
-    zh: '密码须包含一个小写字母',
-  },
-  'v.password_digit': { en: 'Password must contain a digit', zh: '密码须包含一个数字' },
-  'v.password_special': {
-    en: 'Password must contain a special character',
-    zh: '密码须包含一个特殊字符',
-  },
-  'v.password_match': { en: 'The passwords do not match', zh: '两次输入的密码不一致' },
-  'v.email_required': { en: 'Email is required', zh: '邮箱为必填项' },
-  'v.email_invalid': { en: 'Email is invalid', zh: '邮箱格式无效' },
-  'v.initial_token_min': { en: 'Initial token must be at least 0', zh: '初始代币不能小于 0' },
-  'v.reset_day_required': { en: 'Reset day is required', zh: '重置日为必填项' },
-  'v.reset_day_range': { en: 'Reset day must be between 1 and 31', zh: '重置日须在 1 至 31 之间' },
-  'v.status_required': { en: 'Status is required', zh: '状态为必填项' },
-  'v.company_required': { en: 'Company ID is required', zh: '公司 ID 为必填项' },
-  'v.integer': { en: 'Must be a whole number', zh: '必须为整数' },
-  'v.amount_positive': { en: 'Amount must be greater than 0', zh: '数量必须大于 0' },
-  'v.tokens_min_one': {
-    en: 'Enter an amount for at least one employee',
-    zh: '请至少为一名员工输入数量',
-  },
-  'v.tokens_exceed': { en: 'Total tokens exceed available limit!', zh: '代币总数超出可用额度！' },
-  'v.file_required': { en: 'Please select a file', zh: '请选择文件' },
-  'v.type_invalid': {
-    en: 'Choose one of the user types offered',
-    zh: '请选择提供的用户类型之一',
-  },
-  'v.merchant_required': { en: 'Merchant is required', zh: '商户为必填项' },
-  'v.merchant_not_allowed': {
-    en: 'Only merchant users belong to a merchant',
-    zh: '只有商户用户才隶属于商户',
-  },
-  'v.date_invalid': { en: 'Enter a valid date (YYYY-MM-DD)', zh: '请输入有效日期（YYYY-MM-DD）' },
-  'v.reset_date_future': {
-    en: 'The reset date must be after today',
-    zh: '重置日期必须晚于今天',
-  },
-  'v.unknown_field': { en: 'This field is not allowed', zh: '不允许此字段' },
-  'v.duplicate_in_file': {
-    en: 'This value already appears on an earlier line of the file',
-    zh: '该值已在文件的前面行中出现',
-  },
-  'v.invalid': { en: 'Invalid value', zh: '值无效' },
-} as const;
-export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
-export const isValidationMessageKey = (value: string): value is ValidationMessageKey =>
-  Object.hasOwn(VALIDATION_MESSAGES, value);
-
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 32;
-export const CODE_MIN = 3;
-export const CODE_MAX = 12;
-export const EMPLOYEE_ID_MIN = 2;
-export const EMPLOYEE_ID_MAX = 50;
-export const USERNAME_MIN = 3;
-export const USERNAME_MAX = 20;
-export const RESET_DAY_MIN = 1;
-export const RESET_DAY_MAX = 31;
-export const INITIAL_TOKEN_MIN = 0;
-export const PAGE_SIZES = [10, 20, 50] as const;
+export {
+  VALIDATION_MESSAGES,
+  isValidationMessageKey,
+  PASSWORD_MIN,
+  PASSWORD_MAX,
+  CODE_MIN,
+  CODE_MAX,
+  EMPLOYEE_ID_MIN,
+  EMPLOYEE_ID_MAX,
+  USERNAME_MIN,
+  USERNAME_MAX,
+  RESET_DAY_MIN,
+  RESET_DAY_MAX,
+  INITIAL_TOKEN_MIN,
+  PAGE_SIZES,
+  type ValidationMessageKey,
+} from './constants';
 
 /** Password rules of spec 5, enforced on every password set. */
 export const passwordSchema = z

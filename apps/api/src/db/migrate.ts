@@ -45,8 +45,10 @@ export async function migrate(
     for (const m of migrations) {
       if (applied.has(m.version)) continue;
       const version = m.version.replace(/'/g, "''");
+      // No statement timeout inside a migration: the API's (30 s by default) is for requests, and a
+      // migration that rebuilds from a large table (0010 on 11.7 million ledger rows) runs longer.
       await exec(
-        `BEGIN;\n${m.sql}\n;INSERT INTO schema_migrations (version) VALUES ('${version}');\nCOMMIT;`,
+        `BEGIN;\nSET LOCAL statement_timeout = 0;\n${m.sql}\n;INSERT INTO schema_migrations (version) VALUES ('${version}');\nCOMMIT;`,
       ).catch(async (error: unknown) => {
         await exec('ROLLBACK').catch(() => undefined);
         throw new Error(`Migration ${m.version} failed: ${(error as Error).message}`, {

@@ -39,19 +39,18 @@ const backoff = (attempt: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
 
 /**
- * Runs `fn` in one database transaction, running it again from the start when PostgreSQL reports
- * a deadlock or a serialization failure, so those never reach a client as a 500. `fn` must
- * therefore do nothing outside the database that cannot be repeated. When every attempt fails, the
- * client gets 503 SERVICE_UNAVAILABLE, which it may retry.
+ * Runs `fn` again from the start when PostgreSQL reports a deadlock or a serialization failure, so
+ * those never reach a client as a 500. `fn` must therefore do nothing outside the database that
+ * cannot be repeated. When every attempt fails, the client gets 503 SERVICE_UNAVAILABLE, which it
+ * may retry.
  */
-export async function inTransaction<T>(
-  database: Database,
-  fn: (tx: Tx) => Promise<T>,
+export async function retrying<T>(
+  fn: () => Promise<T>,
   { attempts = 5, onRetry }: TransactionOptions = {},
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await database.db.transaction(fn);
+      return await fn();
     } catch (error) {
       if (!isRetryable(error)) throw error;
       if (attempt >= attempts) throw new AppError('SERVICE_UNAVAILABLE', { cause: error });
@@ -59,4 +58,13 @@ export async function inTransaction<T>(
       await backoff(attempt);
     }
   }
+}
+
+/** Runs `fn` in one database transaction, retried as a whole (see `retrying`). */
+export function inTransaction<T>(
+  database: Database,
+  fn: (tx: Tx) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  return retrying(() => database.db.transaction(fn), options);
 }

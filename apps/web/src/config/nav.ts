@@ -11,7 +11,7 @@ import {
   Users,
   type LucideIcon,
 } from 'lucide-react';
-import { can, type Permission } from '@app/contract';
+import { can, type Permission } from '@app/contract/permissions';
 import { paths } from './paths';
 
 export interface NavLinkItem {

@@ -46,7 +46,82 @@ describe('the HTTP client', () => {
     expect(url.search).toBe('?event=order_purchased&event=order_refunded');
     expect(seen!.headers.get('content-type')).toContain('application/json');
     expect(seen!.headers.get('x-xsrf-token')).toBe('token-123');
-    expect(api.defaults.timeout).toBe(0);
+    expect(seen!.headers.get('accept')).toBe('application/json');
+  });
+
+  it('leaves null and undefined out of the query and adds to a query already in the URL', async () => {
+    let seen: URL | undefined;
+    server.use(
+      http.get('/api/v1/things', ({ request }) => {
+        seen = new URL(request.url);
+        return HttpResponse.json({ data: [] });
+      }),
+    );
+    await api.get('/api/v1/things?scope=company', {
+      params: {
+        page: 2,
+        name: 'A & B',
+        gone: undefined,
+        none: null,
+        ok: true,
+        at: new Date(Date.UTC(2026, 0, 31, 14, 5)),
+      },
+    });
+    expect([...seen!.searchParams]).toEqual([
+      ['scope', 'company'],
+      ['page', '2'],
+      ['name', 'A & B'],
+      ['ok', 'true'],
+      ['at', '2026-01-31T14:05:00.000Z'],
+    ]);
+  });
+
+  it('never sends the XSRF token to another origin', async () => {
+    document.cookie = 'XSRF-TOKEN=token-123; path=/';
+    let seen: Request | undefined;
+    server.use(
+      http.post('https://elsewhere.example/hook', ({ request }) => {
+        seen = request;
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    await api.post('https://elsewhere.example/hook', {});
+    expect(seen!.headers.get('x-xsrf-token')).toBeNull();
+  });
+
+  it('sends a call without a body without a content type, and FormData as multipart', async () => {
+    const seen: Request[] = [];
+    server.use(
+      http.post('/api/v1/things', ({ request }) => {
+        seen.push(request.clone());
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const none = await api.post('/api/v1/things');
+    const form = new FormData();
+    form.append('file', new File(['employee_id\nE1\n'], 'staff.csv', { type: 'text/csv' }));
+    await api.post('/api/v1/things', form);
+
+    expect(none.data).toBe('');
+    expect(seen[0]!.headers.get('content-type')).toBeNull();
+    expect(seen[1]!.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
+    const received = await seen[1]!.formData();
+    expect(await (received.get('file') as File).text()).toBe('employee_id\nE1\n');
+  });
+
+  it('answers the body as text when asked, and JSON otherwise', async () => {
+    server.use(
+      http.get('/api/v1/export', () =>
+        HttpResponse.text('a,b\n1,2\n', {
+          headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment' },
+        }),
+      ),
+      http.get('/api/v1/things', () => HttpResponse.json({ data: { id: 1 } })),
+    );
+    const csv = await api.get<string>('/api/v1/export', { responseType: 'text' });
+    expect(csv.data).toBe('a,b\n1,2\n');
+    expect(csv.headers.get('content-disposition')).toBe('attachment');
+    expect((await api.get('/api/v1/things')).data).toEqual({ data: { id: 1 } });
   });
 });
 
@@ -190,8 +265,50 @@ describe('error shaping', () => {
     expect(error.kind).toBe('network');
     expect(error.status).toBeUndefined();
     expect(error.code).toBe('ERR_NETWORK');
-    expect(error.name).toBe('AxiosError');
+    expect(error.name).toBe('NetworkError');
     expect(error.message).toBe('Network Error');
+  });
+
+  it('rejects an aborted call as canceled', async () => {
+    server.use(http.get('/api/v1/companies', () => HttpResponse.json({ data: [] })));
+    const controller = new AbortController();
+    controller.abort();
+    const error = await failure(api.get('/api/v1/companies', { signal: controller.signal }));
+    expect(error).toMatchObject({ kind: 'network', code: 'ERR_CANCELED', message: 'canceled' });
+  });
+
+  it('keeps the text of a failure that is not JSON as its data', async () => {
+    server.use(
+      http.get('/api/v1/companies', () => HttpResponse.text('Bad gateway', { status: 504 })),
+    );
+    const error = await failure(api.get('/api/v1/companies'));
+    expect(error).toMatchObject({ kind: 'response', status: 504, data: 'Bad gateway' });
+  });
+
+  it('parses the JSON envelope of a failed text call', async () => {
+    server.use(
+      http.get('/api/v1/export', () =>
+        HttpResponse.json(
+          {
+            statusCode: 422,
+            error: 'Unprocessable Entity',
+            message: 'big',
+            code: 'EXPORT_TOO_LARGE',
+          },
+          { status: 422 },
+        ),
+      ),
+    );
+    const error = await failure(api.get('/api/v1/export', { responseType: 'text' }));
+    expect(error.code).toBe('EXPORT_TOO_LARGE');
+  });
+
+  it('fails a call it cannot even send with Unknown error', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const error = await failure(api.post('/api/v1/companies', circular));
+    expect(error.kind).toBe('unknown');
+    expect(error.message).toBe('Unknown error');
   });
 
   it('turns anything that is not an HTTP failure into Unknown error', () => {

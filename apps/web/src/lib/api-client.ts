@@ -1,52 +1,80 @@
-import axios, { type AxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { showAlert } from './alert-store';
-import { sessionExpiredError, toApiError } from './api-error';
+import {
+  networkError,
+  responseError,
+  sessionExpiredError,
+  toApiError,
+  type ApiError,
+  type FailedResponse,
+} from './api-error';
+import { readCookie } from './cookies';
 import { clearSession, endExpiredSession } from './session';
-
-declare module 'axios' {
-  interface AxiosRequestConfig {
-    /** A 401 ends the session quietly, without the expired alert (used by the session probe). */
-    quietUnauthorized?: boolean;
-  }
-}
 
 export const API_PREFIX = '/api/v1';
 const SESSION_CALLS = [`${API_PREFIX}/iam/login`, `${API_PREFIX}/iam/logout`];
 const SERVER_ERROR_STATUSES = new Set([500, 502, 503]);
+const XSRF_COOKIE = 'XSRF-TOKEN';
+const XSRF_HEADER = 'X-XSRF-TOKEN';
 
-const isSameOrigin = (url: string | undefined): boolean => {
+type QueryValue = string | number | boolean | Date | null | undefined;
+
+export interface RequestOptions {
+  /** The query: arrays as repeated keys (`?event=a&event=b`), dates as ISO, no null/undefined. */
+  params?: object;
+  headers?: Record<string, string>;
+  /** `text`: the body as it came, unless it is JSON (a failure's envelope). Default `json`. */
+  responseType?: 'json' | 'text';
+  /** A 401 ends the session quietly, without the expired alert (used by the session probe). */
+  quietUnauthorized?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+}
+
+const isSameOrigin = (url: string): boolean => {
   try {
-    return new URL(url ?? '', window.location.href).origin === window.location.origin;
+    return new URL(url, window.location.href).origin === window.location.origin;
   } catch {
     return false;
   }
 };
 
-/** HTTP client of spec 7: same origin, JSON, repeated-key arrays, XSRF header, no timeout. */
-export const api = axios.create({
-  baseURL: '',
-  headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-  paramsSerializer: { indexes: null },
-  xsrfCookieName: 'XSRF-TOKEN',
-  xsrfHeaderName: 'X-XSRF-TOKEN',
-  // Only ever echo the token to our own origin.
-  withXSRFToken: (config: InternalAxiosRequestConfig) => isSameOrigin(config.url),
-  timeout: 0,
-});
+function withQuery(url: string, params: object | undefined): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params ?? {})) {
+    for (const item of (Array.isArray(value) ? value : [value]) as QueryValue[]) {
+      if (item === undefined || item === null) continue;
+      query.append(key, item instanceof Date ? item.toISOString() : String(item));
+    }
+  }
+  const search = query.toString();
+  if (!search) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${search}`;
+}
 
-const isSessionCall = (config: InternalAxiosRequestConfig | undefined): boolean => {
-  const path = (config?.url ?? '').split('?')[0] ?? '';
+/** JSON is parsed when it parses (always asked for a `json` call); else the text as it came. */
+function parseBody(body: string, contentType: string, responseType: 'json' | 'text'): unknown {
+  if (body === '' || (responseType === 'text' && !contentType.includes('json'))) return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
+const isSessionCall = (url: string): boolean => {
+  const path = url.split('?')[0] ?? '';
   return SESSION_CALLS.some((call) => path === call || path.endsWith(call));
 };
 
 /** Spec 8, transport behaviour: expired session, server errors, one ApiError for the rest. */
-export function onResponseError(error: unknown): Promise<never> {
-  if (!axios.isAxiosError(error) || !error.response) return Promise.reject(toApiError(error));
-  const { status, data } = error.response;
-  const config = (error as AxiosError).config;
-
-  if (status === 401 && !isSessionCall(config)) {
-    if (config?.quietUnauthorized) {
+function failure(url: string, response: FailedResponse, options: RequestOptions): ApiError {
+  if (response.status === 401 && !isSessionCall(url)) {
+    if (options.quietUnauthorized) {
       clearSession();
     } else {
       showAlert({
@@ -57,20 +85,92 @@ export function onResponseError(error: unknown): Promise<never> {
         onConfirm: endExpiredSession,
       });
     }
-    return Promise.reject(sessionExpiredError(data));
+    return sessionExpiredError(response.data);
   }
 
-  if (SERVER_ERROR_STATUSES.has(status)) {
+  if (SERVER_ERROR_STATUSES.has(response.status)) {
     showAlert({
       id: 'server-error',
       titleKey: 'alerts.server_error_title',
       messageKey: 'alerts.server_error_message',
       confirmKey: 'alerts.ok',
     });
-    return Promise.reject(toApiError(error, { alerted: true }));
+    return responseError(response, { alerted: true });
   }
 
-  return Promise.reject(toApiError(error));
+  return responseError(response);
 }
 
-api.interceptors.response.use(undefined, onResponseError);
+async function send<T>(
+  method: string,
+  url: string,
+  body: unknown,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
+  const target = withQuery(url, options.params);
+  const headers = new Headers({ Accept: 'application/json' });
+  let payload: BodyInit | undefined;
+  // FormData goes as multipart with the boundary the browser picks; no body, no content type.
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    payload = JSON.stringify(body);
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+  // Only ever echo the token to our own origin.
+  const xsrf = readCookie(XSRF_COOKIE);
+  if (xsrf && isSameOrigin(target)) headers.set(XSRF_HEADER, xsrf);
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(target, {
+      method,
+      headers,
+      body: payload,
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+    text = await response.text();
+  } catch (cause) {
+    throw networkError(cause);
+  }
+  const data = parseBody(
+    text,
+    response.headers.get('content-type') ?? '',
+    options.responseType ?? 'json',
+  );
+  if (!response.ok) {
+    throw failure(url, { status: response.status, statusText: response.statusText, data }, options);
+  }
+  return { data: data as T, status: response.status, headers: response.headers };
+}
+
+/** Every failure is an ApiError: anything that is not an HTTP failure is `Unknown error`. */
+async function call<T>(
+  method: string,
+  url: string,
+  body: unknown,
+  options: RequestOptions | undefined,
+): Promise<ApiResponse<T>> {
+  try {
+    return await send<T>(method, url, body, options);
+  } catch (cause) {
+    throw toApiError(cause);
+  }
+}
+
+/**
+ * HTTP client of spec 7 on the platform's fetch: same origin, JSON, repeated-key arrays, the
+ * `XSRF-TOKEN` cookie echoed as `X-XSRF-TOKEN` to our own origin, no timeout.
+ */
+export const api = {
+  get: <T>(url: string, options?: RequestOptions) => call<T>('GET', url, undefined, options),
+  delete: <T>(url: string, options?: RequestOptions) => call<T>('DELETE', url, undefined, options),
+  post: <T>(url: string, body?: unknown, options?: RequestOptions) =>
+    call<T>('POST', url, body, options),
+  put: <T>(url: string, body?: unknown, options?: RequestOptions) =>
+    call<T>('PUT', url, body, options),
+  patch: <T>(url: string, body?: unknown, options?: RequestOptions) =>
+    call<T>('PATCH', url, body, options),
+};

@@ -1,5 +1,3 @@
-import axios from 'axios';
-
 export type ApiErrorKind = 'response' | 'network' | 'unknown';
 
 interface ApiErrorInit {
@@ -55,33 +53,51 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
-/** Shapes anything a call can throw into an ApiError (spec 8, transport behaviour). */
-export function toApiError(cause: unknown, options: { alerted?: boolean } = {}): ApiError {
+/** What the server answered to a failed call. */
+export interface FailedResponse {
+  status: number;
+  statusText: string;
+  /** The body, parsed when it is JSON; '' when there is none. */
+  data: unknown;
+}
+
+/** A failure with a response: `{ statusCode, error, message, code?, metadata?, errors? }`. */
+export function responseError(
+  response: FailedResponse,
+  options: { alerted?: boolean } = {},
+): ApiError {
+  const body = isRecord(response.data) ? response.data : {};
+  const error = text(body.error) ?? text(response.statusText);
+  return new ApiError({
+    kind: 'response',
+    status: response.status,
+    error,
+    message: text(body.message) ?? error ?? '',
+    code: text(body.code),
+    metadata: isRecord(body.metadata) ? body.metadata : undefined,
+    errors: Array.isArray(body.errors) ? body.errors : undefined,
+    data: response.data,
+    alerted: options.alerted,
+  });
+}
+
+/**
+ * A failure without a response (offline, refused, cut off, aborted), with the codes and
+ * messages axios gave them before: `ERR_NETWORK` "Network Error", `ERR_CANCELED` "canceled".
+ */
+export function networkError(cause: unknown): ApiError {
+  const aborted = cause instanceof DOMException && cause.name === 'AbortError';
+  return new ApiError({
+    kind: 'network',
+    name: aborted ? 'AbortError' : 'NetworkError',
+    code: aborted ? 'ERR_CANCELED' : 'ERR_NETWORK',
+    message: aborted ? 'canceled' : 'Network Error',
+  });
+}
+
+/** Anything else a call can throw: an ApiError as it is, else `Unknown error` (spec 8). */
+export function toApiError(cause: unknown): ApiError {
   if (cause instanceof ApiError) return cause;
-  if (axios.isAxiosError(cause)) {
-    const response = cause.response;
-    if (response) {
-      const body = isRecord(response.data) ? response.data : {};
-      const error = text(body.error) ?? text(response.statusText);
-      return new ApiError({
-        kind: 'response',
-        status: response.status,
-        error,
-        message: text(body.message) ?? error ?? '',
-        code: text(body.code),
-        metadata: isRecord(body.metadata) ? body.metadata : undefined,
-        errors: Array.isArray(body.errors) ? body.errors : undefined,
-        data: response.data,
-        alerted: options.alerted,
-      });
-    }
-    return new ApiError({
-      kind: 'network',
-      name: cause.name,
-      code: cause.code,
-      message: cause.message,
-    });
-  }
   return new ApiError({ kind: 'unknown', message: 'Unknown error' });
 }
 

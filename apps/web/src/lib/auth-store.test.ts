@@ -1,6 +1,46 @@
 import { describe, expect, it } from 'vitest';
+import { selfUserSchema } from '@app/contract';
 import { buildUser } from '@/test/fixtures';
-import { AUTH_STORAGE_KEY, useAuthStore } from './auth-store';
+import { AUTH_STORAGE_KEY, parseStoredUser, useAuthStore } from './auth-store';
+
+const valid = buildUser('company_admin');
+/** Stored values to hold parseStoredUser to what the contract's selfUserSchema answers. */
+const STORED: unknown[] = [
+  valid,
+  { ...valid, extra: 'dropped' },
+  { ...valid, email: null, employee_id: null, company_id: null, merchant_id: null },
+  ...Object.keys(valid).map((key) => {
+    const { [key as keyof typeof valid]: _, ...rest } = valid;
+    return rest;
+  }),
+  ...(
+    [
+      ['user_id', '1'],
+      ['user_id', 1.5],
+      ['user_id', 2 ** 53],
+      ['user_id', Number.NaN],
+      ['user_id', null],
+      ['type', 'hacker'],
+      ['type', null],
+      ['username', 42],
+      ['username', null],
+      ['email', 42],
+      ['email', undefined],
+      ['employee_id', 7],
+      ['company_id', '1'],
+      ['company_id', 1.5],
+      ['merchant_id', Infinity],
+      ['status', 'deleted'],
+      ['status', null],
+    ] as const
+  ).map(([key, value]) => ({ ...valid, [key]: value })),
+  null,
+  undefined,
+  'admin',
+  42,
+  [valid],
+  {},
+];
 
 describe('the auth store', () => {
   it('persists the user only, never the authenticated flag', () => {
@@ -28,6 +68,14 @@ describe('the auth store', () => {
     expect(useAuthStore.getState().user).toBeNull();
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
   });
+
+  it.each(STORED.map((value) => [JSON.stringify(value) ?? String(value), value]))(
+    'reads a stored user as selfUserSchema does: %s',
+    (_, value) => {
+      const parsed = selfUserSchema.safeParse(value);
+      expect(parseStoredUser(value)).toEqual(parsed.success ? parsed.data : null);
+    },
+  );
 
   it('forgets the user on sign-out', () => {
     useAuthStore.getState().signIn(buildUser('admin'));

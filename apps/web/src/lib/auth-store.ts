@@ -1,8 +1,50 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { selfUserSchema, type SelfUser } from '@app/contract';
+import type { SelfUser } from '@app/contract';
+import { ROLES, STATUSES } from '@app/contract/constants';
 
 export const AUTH_STORAGE_KEY = 'auth-user';
+
+const isInteger = (value: unknown): value is number => Number.isSafeInteger(value);
+const isString = (value: unknown): value is string => typeof value === 'string';
+const orNull =
+  <T>(check: (value: unknown) => value is T) =>
+  (value: unknown): value is T | null =>
+    value === null || check(value);
+const isOneOf =
+  <T extends string>(values: readonly T[]) =>
+  (value: unknown): value is T =>
+    (values as readonly unknown[]).includes(value);
+
+/**
+ * The stored user when it is a valid SelfUser (extra fields dropped), else null: the rules of
+ * the contract's selfUserSchema, checked without zod, which the first load does not carry
+ * (issue 6). A test holds the two to the same answers.
+ */
+export function parseStoredUser(value: unknown): SelfUser | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  const valid =
+    isInteger(v.user_id) &&
+    isOneOf(ROLES)(v.type) &&
+    isString(v.username) &&
+    orNull(isString)(v.email) &&
+    orNull(isString)(v.employee_id) &&
+    orNull(isInteger)(v.company_id) &&
+    orNull(isInteger)(v.merchant_id) &&
+    isOneOf(STATUSES)(v.status);
+  if (!valid) return null;
+  return {
+    user_id: v.user_id,
+    type: v.type,
+    username: v.username,
+    email: v.email,
+    employee_id: v.employee_id,
+    company_id: v.company_id,
+    merchant_id: v.merchant_id,
+    status: v.status,
+  } as SelfUser;
+}
 
 interface AuthState {
   user: SelfUser | null;
@@ -20,6 +62,9 @@ interface AuthState {
   signOut: (options?: { rememberLocation?: boolean }) => void;
 }
 
+/** The name a user goes by on screen: the username, else the email. */
+export const displayNameOf = (user: SelfUser): string => user.username || user.email || '';
+
 export const useAuthStore = create<AuthState>()(
   persist(
     (set) => ({
@@ -36,8 +81,7 @@ export const useAuthStore = create<AuthState>()(
       storage: createJSONStorage(() => localStorage),
       partialize: (state) => ({ user: state.user }),
       merge: (persisted, current) => {
-        const parsed = selfUserSchema.safeParse((persisted as { user?: unknown } | null)?.user);
-        const user = parsed.success ? parsed.data : null;
+        const user = parseStoredUser((persisted as { user?: unknown } | null)?.user);
         return { ...current, user, isAuthenticated: user !== null };
       },
     },

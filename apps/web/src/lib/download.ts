@@ -29,20 +29,8 @@ export async function downloadCsv(
     params: cleanEmptyFilters(filters),
     responseType: 'text',
     headers: { Accept: 'text/csv, application/json' },
-    transformResponse: [
-      (data: unknown, headers) => {
-        const type = String(headers?.['content-type'] ?? '');
-        if (typeof data === 'string' && type.includes('json')) {
-          try {
-            return JSON.parse(data) as unknown;
-          } catch {
-            return data;
-          }
-        }
-        return data;
-      },
-    ],
   });
-  const filename = filenameFromDisposition(response.headers['content-disposition']) ?? fallbackName;
+  const filename =
+    filenameFromDisposition(response.headers.get('content-disposition')) ?? fallbackName;
   browser.saveFile(new Blob([response.data], { type: 'text/csv;charset=utf-8' }), filename);
 }

@@ -100,6 +100,14 @@ describe('error toasts', () => {
     expect(toaster).toHaveStyle({ '--gap': '14px', '--width': '356px' });
   });
 
+  it('shows a toast asked for before the toaster has arrived, once it has', async () => {
+    // The app fetches the toaster after its first render (issue 6).
+    act(() => showErrorToast(responseError({ message: 'x', code: 'DATA_EXISTS' })));
+    await act(() => import('sonner'));
+    render(<Toaster />);
+    expect(await screen.findByText('This data already exists.')).toBeInTheDocument();
+  });
+
   it('stays silent for a failure a global alert already reported', async () => {
     render(<Toaster />);
     const alerted = new ApiError({

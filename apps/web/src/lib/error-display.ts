@@ -1,5 +1,4 @@
-import { toast } from 'sonner';
-import { isErrorCode } from '@app/contract';
+import { isErrorCode } from '@app/contract/errors';
 import { i18n } from '@/locales/i18n';
 import { isApiError } from './api-error';
 import { capitalise } from './format';
@@ -28,10 +27,16 @@ export function errorMessageLines(error: unknown): string[] {
   return [error.message ? capitalise(error.message) : unexpected()];
 }
 
-/** Shows a failure as a toast, unless a global alert already told the user about it. */
+/**
+ * Shows a failure as a toast, unless a global alert already told the user about it. The toast
+ * library is fetched on first use (and by the Toaster once the page is up), not with the first
+ * load (issue 6).
+ */
 export function showErrorToast(error: unknown): void {
   if (isApiError(error) && error.alerted) return;
   const message = errorMessageLines(error).join('\n');
-  // The id folds identical failures (e.g. parallel queries) into one toast.
-  toast.error(message, { id: message, classNames: { title: 'whitespace-pre-line' } });
+  void import('sonner').then(({ toast }) => {
+    // The id folds identical failures (e.g. parallel queries) into one toast.
+    toast.error(message, { id: message, classNames: { title: 'whitespace-pre-line' } });
+  });
 }

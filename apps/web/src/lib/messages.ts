@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { isValidationMessageKey } from '@app/contract';
+import { isValidationMessageKey } from '@app/contract/constants';
 import { i18n } from '@/locales/i18n';
 
 /**

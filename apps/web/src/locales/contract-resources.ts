@@ -1,10 +1,5 @@
-import {
-  ERROR_CATALOGUE,
-  ROLE_BADGES,
-  ROLE_LABELS,
-  UI_MESSAGES,
-  VALIDATION_MESSAGES,
-} from '@app/contract';
+import { ROLE_BADGES, ROLE_LABELS, VALIDATION_MESSAGES } from '@app/contract/constants';
+import { ERROR_CATALOGUE, UI_MESSAGES } from '@app/contract/errors';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];

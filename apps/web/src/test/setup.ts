@@ -36,6 +36,17 @@ Blob.prototype.stream ??= function stream(this: Blob) {
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'error' });
   await initTestI18n();
+  // What the app fetches after its first render (issue 6), compiled once here rather than inside
+  // the first test that waits for it (settled: a test may make one of them fail).
+  await Promise.allSettled([
+    import('@/components/feedback/alert-host'),
+    import('@/components/feedback/toaster'),
+    import('@/components/layout/language-switch'),
+    import('@/components/layout/sidebar-overlays'),
+    import('@/components/ui/sidebar-sheet'),
+    import('@/features/auth/components/login-resolver'),
+    import('@/features/auth/components/user-menu'),
+  ]);
 });
 
 afterEach(async () => {

@@ -45,6 +45,14 @@ describe('the employee CSV parser', () => {
     ]);
   });
 
+  it('numbers rows by their first line when a CRLF file holds a stray LF in a cell', () => {
+    const rows = parse('employee_id,name\r\nE001,Ada\nLovelace\r\n\r\nE002,Grace\r\n');
+    expect(rows.map((r) => [r.line, r.employee_id])).toEqual([
+      [2, 'E001'],
+      [5, 'E002'],
+    ]);
+  });
+
   it('defaults an empty or absent status to active and an empty email or name to null', () => {
     expect(parse('employee_id,status,email,name\nE001,,,\n')[0]).toMatchObject({
       status: 'active',
@@ -87,6 +95,7 @@ describe('the employee CSV parser', () => {
     ['0 bytes', ''],
     ['blank lines', '\r\n\r\n  \n'],
     ['a BOM alone', '\uFEFF'],
+    ['Unicode spaces', '\u00A0\u3000\r\n'],
     ['a header alone', 'employee_id,email,name,status\r\n'],
   ])('refuses a file of %s as EMPTY_FILE', (_label, text) => {
     expect(refusal(text).code).toBe('EMPTY_FILE');

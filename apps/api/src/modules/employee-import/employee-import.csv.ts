@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
 import {
   EMPLOYEE_CSV_COLUMNS,
@@ -17,7 +18,8 @@ export interface ParsedEmployeeRow {
   name: string | null;
   /** As written; `active` when empty. */
   status: string;
-  errors: Record<string, string>;
+  /** Shared and frozen when empty (most rows): copy before adding to it. */
+  errors: Readonly<Record<string, string>>;
 }
 
 const NAME_MAX = 200;
@@ -25,18 +27,29 @@ const COLUMNS = new Set<string>(EMPLOYEE_CSV_COLUMNS);
 const isColumn = (name: string): name is EmployeeCsvColumn => COLUMNS.has(name);
 
 const fileInvalid = (message: string) => new AppError('FILE_INVALID', { message });
+const NO_ERRORS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** The text of an upload: UTF-8 only (a BOM is dropped); binary or other encodings are refused. */
-function decodeUtf8(buffer: Buffer): string {
+/**
+ * Refuses an upload that is not UTF-8 text: binary (NUL bytes), Latin-1, UTF-16 and other
+ * encodings. Checked on the bytes, so no decoded copy of the file is made.
+ */
+function checkUtf8(buffer: Buffer): void {
   if (buffer.includes(0)) {
     throw fileInvalid('The file is not a text CSV (it contains binary data).');
   }
-  try {
-    // Strips a UTF-8 BOM; `fatal` refuses Latin-1, UTF-16 and other non-UTF-8 bytes.
-    return new TextDecoder('utf-8', { fatal: true }).decode(buffer);
-  } catch {
+  if (!isUtf8(buffer)) {
     throw fileInvalid('The file is not valid UTF-8. Save it as “CSV UTF-8” and upload it again.');
   }
+}
+
+/** True when the text holds nothing but whitespace (what String#trim drops, a BOM included). */
+function isBlank(buffer: Buffer): boolean {
+  for (const byte of buffer) {
+    if (byte === 0x20 || (byte >= 0x09 && byte <= 0x0d)) continue;
+    // A non-ASCII byte may start a Unicode space or a BOM: only then is the text decoded.
+    return byte < 0x80 ? false : buffer.toString('utf8').trim() === '';
+  }
+  return true;
 }
 
 /** Where each column of the header sits; refuses unknown, repeated and missing columns. */
@@ -67,33 +80,66 @@ function validateRow(
   extra: string[],
   line: number,
 ): ParsedEmployeeRow {
-  const errors: Record<string, string> = {};
+  let errors: Record<string, string> | undefined;
+  const fail = (field: string, reason: string) => ((errors ??= {})[field] = reason);
   const staffNumber = employeeIdSchema.safeParse(values.employee_id);
-  if (!staffNumber.success) errors.employee_id = staffNumber.error.issues[0]!.message;
+  if (!staffNumber.success) fail('employee_id', staffNumber.error.issues[0]!.message);
   let email: string | null = null;
   if (values.email !== '') {
     const parsed = emailSchema.safeParse(values.email);
     if (parsed.success) email = parsed.data;
-    else errors.email = parsed.error.issues[0]!.message;
+    else fail('email', parsed.error.issues[0]!.message);
   }
-  if (values.name.length > NAME_MAX) errors.name = 'v.invalid';
-  const status = values.status === '' ? 'active' : values.status.toLowerCase();
-  if (status !== 'active' && status !== 'inactive') errors.status = 'v.invalid';
-  if (extra.some((value) => value !== '')) errors._row = 'v.invalid';
+  if (values.name.length > NAME_MAX) fail('name', 'v.invalid');
+  const lowered = values.status.toLowerCase();
+  // The literals, not the cell's copy: 100,000 rows share two strings.
+  const status =
+    lowered === '' || lowered === 'active' ? 'active' : lowered === 'inactive' ? 'inactive' : null;
+  if (status === null) fail('status', 'v.invalid');
+  if (extra.some((value) => value !== '')) fail('_row', 'v.invalid');
   return {
     line,
     employee_id: values.employee_id,
     email: email ?? (values.email || null),
     name: values.name || null,
-    status: errors.status ? values.status : status,
-    errors,
+    status: status ?? values.status,
+    errors: errors ?? NO_ERRORS,
   };
 }
 
-interface ParsedRecord {
+const tooManyRows = () =>
+  new AppError('FILE_TOO_LARGE', {
+    message: `The file has more than ${EMPLOYEE_IMPORT_MAX_ROWS} rows; split it into files of at most ${EMPLOYEE_IMPORT_MAX_ROWS} rows.`,
+  });
+
+/** With `raw: true`, csv-parse hands `on_record` this, not the bare record its types name. */
+interface RawRecord {
   record: string[];
+  /** The record's text, with the blank lines skipped before it. */
   raw: string;
-  info: { lines: number };
+}
+
+/** A data record as its row; `header` is the header row's width and where each column sits. */
+function toRow(
+  { record, raw }: RawRecord,
+  endLine: number,
+  header: { width: number; positions: Map<EmployeeCsvColumn, number> },
+): ParsedEmployeeRow {
+  // The parser gives the line a record ends on; a quoted field may span several lines.
+  const body = raw.replace(/^(?:[ \t,]*\r?\n)+/, '').replace(/\r?\n$/, '');
+  let interior = 0;
+  for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) interior += 1;
+  const cell = (column: EmployeeCsvColumn) => {
+    const index = header.positions.get(column);
+    return index === undefined ? '' : (record[index] ?? '');
+  };
+  const values = {
+    employee_id: cell('employee_id'),
+    email: cell('email'),
+    name: cell('name'),
+    status: cell('status'),
+  } satisfies Record<EmployeeCsvColumn, string>;
+  return validateRow(values, record.slice(header.width), endLine - interior);
 }
 
 /**
@@ -101,49 +147,42 @@ interface ParsedRecord {
  * blank, or a header alone), FILE_INVALID for anything that is not a UTF-8 CSV with a valid header,
  * FILE_TOO_LARGE past EMPLOYEE_IMPORT_MAX_ROWS data rows. Row-level problems are returned in
  * each row's `errors`, so one bad row does not sink the file.
+ *
+ * Each record becomes its row as soon as it is parsed (`on_record`), from the bytes (no decoded
+ * copy of the file): csv-parse's records, raw texts and info objects die young instead of being
+ * held for the whole file (70 MB for 100,000 rows).
  */
 export function parseEmployeeCsv(buffer: Buffer): ParsedEmployeeRow[] {
   if (buffer.length === 0) throw new AppError('EMPTY_FILE');
-  const text = decodeUtf8(buffer);
-  if (text.trim() === '') throw new AppError('EMPTY_FILE');
-  let records: ParsedRecord[];
+  checkUtf8(buffer);
+  if (isBlank(buffer)) throw new AppError('EMPTY_FILE');
+  let header: { width: number; positions: Map<EmployeeCsvColumn, number> } | undefined;
+  const rows: ParsedEmployeeRow[] = [];
   try {
-    records = parse(text, {
+    parse(buffer, {
       bom: true,
-      info: true,
       raw: true,
       trim: true,
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
       relax_column_count: true,
-      // The header, the row cap, and one more to tell that the cap was passed.
-      to: EMPLOYEE_IMPORT_MAX_ROWS + 2,
-    }) as unknown as ParsedRecord[];
+      // Keeps the row and drops the record (null): the parser itself collects nothing.
+      on_record: (entry, context) => {
+        const parsed = entry as unknown as RawRecord;
+        if (!header) {
+          header = { width: parsed.record.length, positions: readHeader(parsed.record) };
+        } else if (rows.length === EMPLOYEE_IMPORT_MAX_ROWS) {
+          throw tooManyRows(); // at the first row past the cap, without reading further
+        } else {
+          rows.push(toRow(parsed, context.lines, header));
+        }
+        return null;
+      },
+    });
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw fileInvalid(`The file could not be read as CSV: ${(error as Error).message}`);
   }
-  const [header, ...data] = records;
-  if (!header) throw new AppError('EMPTY_FILE');
-  const positions = readHeader(header.record);
-  if (data.length === 0) throw new AppError('EMPTY_FILE');
-  if (data.length > EMPLOYEE_IMPORT_MAX_ROWS) {
-    throw new AppError('FILE_TOO_LARGE', {
-      message: `The file has more than ${EMPLOYEE_IMPORT_MAX_ROWS} rows; split it into files of at most ${EMPLOYEE_IMPORT_MAX_ROWS} rows.`,
-    });
-  }
-  const used = new Set(positions.values());
-  return data.map(({ record, raw, info }) => {
-    // info.lines is the line the record ends on; a quoted field may span several lines, and the
-    // raw text also carries the skipped blank lines before the record.
-    const body = raw.replace(/^(?:[ \t,]*\r?\n)+/, '').replace(/\r?\n$/, '');
-    const interior = (body.match(/\n/g) ?? []).length;
-    const values = Object.fromEntries(
-      EMPLOYEE_CSV_COLUMNS.map((column) => {
-        const index = positions.get(column);
-        return [column, index === undefined ? '' : (record[index] ?? '')];
-      }),
-    ) as Record<EmployeeCsvColumn, string>;
-    const extra = record.filter((_, index) => !used.has(index) && index >= header.record.length);
-    return validateRow(values, extra, info.lines - interior);
-  });
+  if (rows.length === 0) throw new AppError('EMPTY_FILE');
+  return rows;
 }

@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EMPLOYEE_IMPORT_MAX_BYTES,
   EMPLOYEE_IMPORT_MAX_ROWS,
+  dataOf,
+  employeeImportPreviewSchema,
   type Company,
+  type EmployeeImportPreview,
   type EmployeeImportRow,
 } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
@@ -14,6 +17,8 @@ import { testDatabaseKinds } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, signedIn, type SignedInUser } from '../../../test/management';
 import { queryRows } from '../../db/client';
+import { IMPORT_SLICE_ROWS } from './employee-import.repository';
+import { PREVIEW_CHUNK_ROWS } from './employee-import.routes';
 
 interface StoredEmployee {
   id: number;
@@ -304,6 +309,42 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     expect(json.statusCode).toBe(415);
   });
 
+  it('answers a preview of several chunks of rows as the JSON the contract describes', async () => {
+    const { as } = await companyWithAdmin();
+    const leaving = await createEmployee(as, { employee_id: 'LEAVING', name: 'Not in the file' });
+    const count = PREVIEW_CHUNK_ROWS * 2 + 500;
+    const lines = ['employee_id,email,name,status'];
+    for (let i = 0; i < count; i += 1) {
+      const n = String(i).padStart(5, '0');
+      // Every 7th row is invalid, so rows with and without errors meet at chunk boundaries.
+      lines.push(i % 7 === 6 ? `C${n},not-an-email,,` : `C${n},c${n}@chunks.example,"C, ${n}",`);
+    }
+    const res = await upload(as, '/preview', lines.join('\n'));
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(res.body) as { data: EmployeeImportPreview };
+    // Exactly the contract's shape: parsing drops nothing and changes nothing.
+    expect(dataOf(employeeImportPreviewSchema).parse(body)).toEqual(body);
+    const { rows, summary } = body.data;
+    expect(rows.map((r) => r.line)).toEqual([
+      ...Array.from({ length: count }, (_, i) => i + 2),
+      null,
+    ]);
+    expect(rows[7]).toEqual({
+      line: 9,
+      id: null,
+      employee_id: 'C00007',
+      email: 'c00007@chunks.example',
+      name: 'C, 00007',
+      status: 'active',
+      action: 'create',
+    });
+    expect(rows[6]).toMatchObject({ action: 'invalid', errors: { email: 'v.email_invalid' } });
+    expect(rows.at(-1)).toMatchObject({ id: leaving.id, action: 'deactivate' });
+    const invalid = Math.floor(count / 7);
+    expect(summary).toEqual({ create: count - invalid, override: 0, deactivate: 1, invalid });
+  });
+
   it('is for company admins only', async () => {
     for (const path of ['/preview', ''] as const) {
       expect((await upload(admin, path, 'employee_id\nE001\n')).statusCode).toBe(403);
@@ -315,6 +356,8 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
   });
 
   it('imports a 10,000-row file in one go, and re-imports it as overrides', async () => {
+    // More rows than one statement takes: every slice must land.
+    expect(10_000).toBeGreaterThan(IMPORT_SLICE_ROWS);
     const { company, as } = await companyWithAdmin();
     const lines = ['employee_id,email,name,status'];
     for (let i = 0; i < 10_000; i += 1) {

@@ -16,6 +16,8 @@ import {
 import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
 import { queryRows } from '../../db/client';
 import { runMonthlyResets } from '../jobs/jobs.service';
+import { likePattern } from '../companies/companies.repository';
+import { searchMatches } from './employees.repository';
 import { getEmployee } from './employees.service';
 import { issueToCompany, distributeToEmployees } from '../tokens/tokens.service';
 
@@ -285,6 +287,51 @@ describe.each(await testDatabaseKinds())('employees on %s', (kind) => {
         expect((await call(reader, 'PUT', `/${employee.id}`, { name: 'x' })).statusCode).toBe(403);
         expect((await call(reader, 'DELETE', `/${employee.id}`)).statusCode).toBe(403);
       }
+    });
+
+    it('finds what ILIKE finds, letters beyond ASCII and literal wildcards included', async () => {
+      const tag = `w${Date.now().toString(36)}`;
+      for (const name of ['Åsa', 'ÉLODIE', 'Ann_Lee', '100%', 'back\\slash']) {
+        await create({ name: `${name} ${tag}`, email: `${name.length}.${tag}@acme.example` });
+      }
+      const terms = ['åsa', 'ÅSA', 'élodie', 'n_l', 'nnl', '100%', '%', '\\', tag.toUpperCase()];
+      for (const term of [...terms, 'ann', 'e', 'el', '.W']) {
+        const pattern = likePattern(term);
+        const expected = await queryRows<{ id: unknown }>(
+          t.app.deps.database.db,
+          sql`SELECT id FROM employees
+               WHERE company_id = ${acme.id} AND deleted_at IS NULL
+                 AND (employee_id ILIKE ${pattern} OR name ILIKE ${pattern} OR email ILIKE ${pattern})
+               ORDER BY id`,
+        );
+        const found = await call(
+          acmeAdmin,
+          'GET',
+          `?search=${encodeURIComponent(term)}&page_size=50`,
+        );
+        expect(found.json().total, term).toBe(expected.length);
+        expect(
+          found.json().data.map((e: { id: number }) => e.id),
+          term,
+        ).toEqual(expected.slice(0, 50).map((r) => Number(r.id)));
+      }
+      const all = await call(acmeAdmin, 'GET', `?search=${tag.toUpperCase()}`);
+      expect(all.json().total).toBe(5);
+    });
+
+    it('serves a search of three characters or more from the trigram index', async () => {
+      const plan = await t.app.deps.database.db.transaction(async (tx) => {
+        // With sequential and plain index scans priced out, only the trigram index can serve it.
+        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        await tx.execute(sql`SET LOCAL enable_indexscan = off`);
+        const rows = await queryRows<Record<string, string>>(
+          tx,
+          sql`EXPLAIN SELECT count(*) FROM employees e WHERE ${searchMatches(likePattern('ann'))}`,
+        );
+        return rows.map((r) => Object.values(r)[0]).join('\n');
+      });
+      expect(plan).toContain('employees_search_idx');
+      expect(plan).not.toContain('Seq Scan');
     });
   });
 

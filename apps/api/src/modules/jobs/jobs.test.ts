@@ -104,7 +104,7 @@ describe.each(await testDatabaseKinds())('monthly reset on %s', (kind) => {
     const rowsBefore = await count(deps.database.db, 'token_transactions', mine);
 
     deps.clock.set('2026-06-15T00:00:00Z');
-    for (const failAt of ['employees_expired', 'company_renewed', 'employees_renewed'] as const) {
+    for (const failAt of ['company_renewed', 'employees_renewed', 'ledger_written'] as const) {
       const runs = await runMonthlyResets(deps, {
         hooks: {
           afterStep: (step, companyId) => {

@@ -8,35 +8,36 @@
 import crypto from 'node:crypto';
 import type {
   DistributeResult,
+  ErrorCode,
   OrderItem,
-  PlacedOrder,
   RefundReason,
   RefundResult,
   TokenEvent,
   TopupCompanyResult,
 } from '@app/contract';
-import type { Tx } from '../../db/client';
+import type { Executor, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { nextPeriod, periodStart } from '../../lib/periods';
 import { getOrderView } from '../orders/orders.repository';
 import {
+  allowLongResetStatements,
   hasMonthlyReset,
   insertLedgerRows,
   insertMonthlyReset,
-  insertOrder,
+  insertResetRows,
   lockCompany,
   lockCompanyEmployees,
   lockEmployee,
-  lockEmployeeByStaffNumber,
   lockEmployees,
   lockOrder,
-  findCompanyByCode,
+  placeTerminalOrderRow,
   setCompanyPeriod,
   setEmployeesTokenMonth,
   takeResetLock,
   type CompanyRow,
   type EmployeeRow,
   type NewLedgerRow,
+  type ResetRows,
 } from './ledger.repository';
 
 /** A wallet as locked in this transaction, with its running balance. */
@@ -56,6 +57,17 @@ type Extra = Pick<
   NewLedgerRow,
   'orderId' | 'refundReason' | 'transferId' | 'terminalId' | 'merchantId'
 > & { period: string };
+
+/**
+ * A version 7 UUID (RFC 9562): the 48-bit millisecond time of `at`, then 74 random bits. Transfer
+ * ids of one instant sort together, so their two unique indexes take new entries in one small
+ * region instead of at random pages of the whole index (a reset writes 100,000 transfers).
+ */
+export function timeOrderedUuid(at: Date): string {
+  const time = at.getTime().toString(16).padStart(12, '0');
+  // randomUUID() is xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx: keep its random bits after the version.
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${crypto.randomUUID().slice(15)}`;
+}
 
 /** Builds ledger rows against running balances, so several rows on one wallet chain. */
 class Postings {
@@ -99,7 +111,7 @@ class Postings {
     amount: number,
     period: string,
   ): string {
-    const transferId = crypto.randomUUID();
+    const transferId = timeOrderedUuid(this.context.at);
     this.post(company, event, 'sent', amount, { period, transferId });
     this.post(employee, event, 'received', amount, { period, transferId });
     return transferId;
@@ -228,36 +240,50 @@ export interface TerminalIdentity {
   merchantId: number;
 }
 
-/** An order paid at a terminal (`order_purchased`). */
+/** The terminal's answer to a request: an HTTP status and the body sent. */
+export interface TerminalAnswer {
+  status: number;
+  body: unknown;
+}
+
+const ORDER_REFUSALS = new Set<ErrorCode>([
+  'NO_PAYEE_FOUND',
+  'COMPANY_INACTIVE',
+  'USER_INACTIVE',
+  'INSUFFICIENT_TOKENS',
+]);
+
+/**
+ * An order paid at a terminal (`order_purchased`), at most once per (terminal, Idempotency-Key):
+ * one call of `place_terminal_order` (migration 0012, decision 0011), which finds a stored answer
+ * for the key, locks the employee's wallet, checks it, claims the key, inserts the order and its
+ * ledger row and stores the answer. A refusal writes nothing (the key may be retried).
+ */
 export async function placeOrder(
-  tx: Tx,
+  executor: Executor,
   input: {
     terminal: TerminalIdentity;
+    idempotencyKey: string;
+    /** Hash of the request, to tell a retry from another request with the same key. */
+    requestHash: string;
     companyCode: string;
     staffNumber: string;
     orderType: string;
     items: OrderItem[];
     at: Date;
   },
-): Promise<PlacedOrder> {
-  const company = await findCompanyByCode(tx, input.companyCode);
-  if (!company) throw new AppError('NO_PAYEE_FOUND');
-  if (company.status !== 'active') throw new AppError('COMPANY_INACTIVE');
-  const employee = await lockEmployeeByStaffNumber(tx, company.id, input.staffNumber);
-  if (!employee) throw new AppError('NO_PAYEE_FOUND');
-  if (employee.status !== 'active') throw new AppError('USER_INACTIVE');
-
+): Promise<TerminalAnswer> {
   const subtotal = input.items.reduce((sum, i) => sum + i.quantity * i.unit_tokens, 0);
   if (!Number.isSafeInteger(subtotal) || subtotal <= 0) {
     throw new AppError('BODY_INVALID', { metadata: { items: 'v.amount_positive' } });
   }
-  if (employee.availableTokens < subtotal) throw new AppError('INSUFFICIENT_TOKENS');
-
-  const order = await insertOrder(tx, {
-    companyId: company.id,
-    employeeId: employee.id,
-    merchantId: input.terminal.merchantId,
+  const answer = await placeTerminalOrderRow(executor, {
     terminalId: input.terminal.id,
+    merchantId: input.terminal.merchantId,
+    idempotencyKey: input.idempotencyKey,
+    requestHash: input.requestHash,
+    companyCode: input.companyCode,
+    staffNumber: input.staffNumber,
     orderType: input.orderType,
     items: input.items.map((i) => ({
       name: i.name,
@@ -265,18 +291,16 @@ export async function placeOrder(
       unit_tokens: i.unit_tokens,
     })),
     subtotal,
-    orderedAt: input.at,
+    at: input.at,
   });
-  const wallet = employeeWallet(employee);
-  const postings = new Postings({ at: input.at });
-  postings.post(wallet, 'order_purchased', 'sent', subtotal, {
-    period: employee.tokenMonth,
-    orderId: order.id,
-    terminalId: input.terminal.id,
-    merchantId: input.terminal.merchantId,
-  });
-  await postings.flush(tx);
-  return { ...(await getOrderView(tx, order.id)), available_tokens: wallet.balance };
+  if (answer.outcome === 'placed' || answer.outcome === 'stored') {
+    return { status: answer.status!, body: answer.body };
+  }
+  if (answer.outcome === 'reused') throw new AppError('IDEMPOTENCY_KEY_REUSED');
+  if (ORDER_REFUSALS.has(answer.outcome as ErrorCode)) {
+    throw new AppError(answer.outcome as ErrorCode);
+  }
+  throw new Error(`place_terminal_order answered ${answer.outcome}`);
 }
 
 /**
@@ -332,7 +356,7 @@ export async function refundOrder(
 // ---------------------------------------------------------------------------------------------
 // Monthly reset (DESIGN 3.5)
 
-export type ResetStep = 'employees_expired' | 'company_renewed' | 'employees_renewed';
+export type ResetStep = 'company_renewed' | 'employees_renewed' | 'ledger_written';
 
 export interface ResetHooks {
   /** Called after each step of a reset, inside its transaction (tests inject failures here). */
@@ -346,8 +370,10 @@ export interface ResetOutcome {
 }
 
 /** The amount an employee receives at each reset. */
-export const monthlyAmountOf = (employee: EmployeeRow, company: CompanyRow): number =>
-  employee.monthlyTokens ?? company.employeeMonthlyTokens;
+export const monthlyAmountOf = (
+  employee: Pick<EmployeeRow, 'monthlyTokens'>,
+  company: CompanyRow,
+): number => employee.monthlyTokens ?? company.employeeMonthlyTokens;
 
 /**
  * Applies a company's due reset, opening the next token month: every employee's balance expires,
@@ -356,11 +382,16 @@ export const monthlyAmountOf = (employee: EmployeeRow, company: CompanyRow): num
  * null when no reset is due. A second run for the same period finds the month already opened (the
  * advisory lock makes it wait for the first), and the unique (company_id, period) of
  * monthly_resets stops any path that would slip past.
+ *
+ * All the reset's ledger rows are written by one INSERT, in that order (`insertResetRows`): the
+ * ledger trigger then writes each employee once, moving its balance and, with its renewal, its
+ * token month (migration 0011).
  */
 export async function resetCompany(
   tx: Tx,
   input: { companyId: number; at: Date; timeZone: string; hooks?: ResetHooks },
 ): Promise<ResetOutcome | null> {
+  await allowLongResetStatements(tx);
   await takeResetLock(tx, input.companyId);
   const company = await lockCompany(tx, input.companyId);
   if (!company || company.nextResetAt > input.at) return null;
@@ -369,23 +400,16 @@ export async function resetCompany(
     return { companyId: company.id, period, status: 'already_applied' };
   }
   const staff = await lockCompanyEmployees(tx, company.id);
-  const postings = new Postings({ at: input.at });
   const hooks = input.hooks ?? {};
 
   // 1. Every employee's remaining balance expires, in the month it was held.
-  let expiredEmployeeTokens = 0;
-  const wallets = new Map(staff.map((e) => [e.id, employeeWallet(e)]));
-  for (const e of staff) {
-    const wallet = wallets.get(e.id)!;
-    if (wallet.balance > 0) {
-      expiredEmployeeTokens += wallet.balance;
-      postings.post(wallet, 'employee_expired', 'sent', wallet.balance, { period: e.tokenMonth });
-    }
-  }
-  await postings.flush(tx);
-  await hooks.afterStep?.('employees_expired', company.id);
+  const expiries = staff
+    .filter((e) => e.availableTokens > 0)
+    .map((e) => ({ employeeId: e.id, amount: e.availableTokens, period: e.tokenMonth }));
+  const expiredEmployeeTokens = expiries.reduce((sum, e) => sum + e.amount, 0);
 
   // 2. The company's balance expires; its allocation for the new month arrives.
+  const postings = new Postings({ at: input.at });
   const from = companyWallet(company);
   const expiredCompanyTokens = from.balance;
   if (from.balance > 0) {
@@ -404,31 +428,38 @@ export async function resetCompany(
     initTokenNextMonth: null,
     updatedAt: input.at,
   });
-  await postings.flush(tx);
   await hooks.afterStep?.('company_renewed', company.id);
 
   // 3. Active employees enter the new month with their monthly amount. When the company cannot
   //    cover every amount, nobody gets one (no first-come share), and the run records 0 allocated.
+  //    A renewal row takes its employee into the new month; the others are moved here.
   const renewed = staff.filter((e) => e.status === 'active');
-  await setEmployeesTokenMonth(
-    tx,
-    renewed.map((e) => e.id),
-    period,
-    input.at,
-  );
   const wanted = renewed.reduce((sum, e) => sum + monthlyAmountOf(e, company), 0);
-  let allocatedTokens = 0;
-  if (isActive && wanted > 0 && wanted <= from.balance) {
-    for (const e of renewed) {
-      const amount = monthlyAmountOf(e, company);
-      if (amount > 0) {
-        postings.transfer(from, wallets.get(e.id)!, 'monthly_tokens_reset', amount, period);
-        allocatedTokens += amount;
-      }
+  const isAllocated = isActive && wanted > 0 && wanted <= from.balance;
+  const renewals: ResetRows['renewals'] = [];
+  const renewedWithoutAmount: number[] = [];
+  for (const e of renewed) {
+    const amount = isAllocated ? monthlyAmountOf(e, company) : 0;
+    if (amount > 0) {
+      renewals.push({ employeeId: e.id, amount, transferId: timeOrderedUuid(input.at) });
+    } else {
+      renewedWithoutAmount.push(e.id);
     }
   }
-  await postings.flush(tx);
+  const allocatedTokens = isAllocated ? wanted : 0;
+  await setEmployeesTokenMonth(tx, renewedWithoutAmount, period, input.at);
   await hooks.afterStep?.('employees_renewed', company.id);
+
+  await insertResetRows(tx, {
+    companyId: company.id,
+    at: input.at,
+    expiries,
+    companyRows: postings.rows,
+    renewalsFrom: from.balance,
+    renewals,
+    period,
+  });
+  await hooks.afterStep?.('ledger_written', company.id);
 
   await insertMonthlyReset(tx, {
     companyId: company.id,
@@ -470,7 +501,8 @@ export async function renewEmployee(
   }
   const amount = monthlyAmountOf(employee, company);
   if (amount > company.tokenBalance) throw new AppError('TOTAL_EXCEEDS_AVAILABLE');
-  await setEmployeesTokenMonth(tx, [employee.id], company.tokenMonth, input.at);
+  // The renewal row takes the employee into the company's month (migration 0011), in the same
+  // write as its expiry; without an amount there is no row, so the month is set here.
   if (amount > 0) {
     postings.transfer(
       companyWallet(company),
@@ -479,6 +511,8 @@ export async function renewEmployee(
       amount,
       company.tokenMonth,
     );
+  } else {
+    await setEmployeesTokenMonth(tx, [employee.id], company.tokenMonth, input.at);
   }
   await postings.flush(tx);
 }

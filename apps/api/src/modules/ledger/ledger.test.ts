@@ -517,7 +517,7 @@ describe.each(await testDatabaseKinds())('the database guards the ledger on %s',
       `INSERT INTO token_transactions (occurred_at, event, company_id, direction, amount, balance_before, balance_after, period)
        VALUES (date_trunc('milliseconds', now()), 'company_issued', ${companyId}, 'received', 5, 100, 106, '2026-01')`,
     );
-    // A lone half of a transfer fails when its transaction commits.
+    // A lone half of a transfer fails at its own statement (migration 0011).
     await refused(
       `INSERT INTO token_transactions (occurred_at, event, company_id, direction, amount, balance_before, balance_after, period, transfer_id)
        VALUES (date_trunc('milliseconds', now()), 'employee_issued', ${companyId}, 'sent', 5, 100, 95, '2026-01', gen_random_uuid())`,

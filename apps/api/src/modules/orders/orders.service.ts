@@ -1,17 +1,19 @@
 import crypto from 'node:crypto';
 import type { CreateOrderBody, RefundOrderBody } from '@app/contract';
 import { IDEMPOTENCY_KEY_MAX } from '@app/contract';
-import type { Tx } from '../../db/client';
+import type { Executor, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
-import { inTransaction } from '../../lib/transaction';
-import { placeOrder, refundOrder, type TerminalIdentity } from '../ledger/ledger.service';
+import { inTransaction, retrying } from '../../lib/transaction';
+import {
+  placeOrder,
+  refundOrder,
+  type TerminalAnswer,
+  type TerminalIdentity,
+} from '../ledger/ledger.service';
 import { claimIdempotencyKey, storeIdempotentAnswer } from './orders.repository';
 
-export interface TerminalAnswer {
-  status: number;
-  body: unknown;
-}
+export type { TerminalAnswer };
 
 /** JSON with keys sorted at every level, so equal requests hash equally. */
 function canonicalJson(value: unknown): string {
@@ -24,6 +26,13 @@ function canonicalJson(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+/** What tells a retry (same hash) from another request sent with the same key. */
+const hashRequest = (path: string, body: unknown): string =>
+  crypto
+    .createHash('sha256')
+    .update(canonicalJson({ method: 'POST', path, body }))
+    .digest('hex');
 
 export function checkIdempotencyKey(value: unknown): string {
   if (typeof value !== 'string') throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
@@ -53,10 +62,7 @@ async function onceIn(
   request: { path: string; body: unknown },
   run: TerminalRequest,
 ): Promise<TerminalAnswer> {
-  const requestHash = crypto
-    .createHash('sha256')
-    .update(canonicalJson({ method: 'POST', path: request.path, body: request.body }))
-    .digest('hex');
+  const requestHash = hashRequest(request.path, request.body);
   const at = clock.now();
   const stored = await claimIdempotencyKey(tx, {
     terminalId: terminal.id,
@@ -81,20 +87,6 @@ async function onceIn(
   return { status: answer.status, body: answer.body };
 }
 
-const placing =
-  (terminal: TerminalIdentity, body: CreateOrderBody): TerminalRequest =>
-  async (tx, at) => {
-    const order = await placeOrder(tx, {
-      terminal,
-      companyCode: body.company_code,
-      staffNumber: body.employee_id,
-      orderType: body.order_type,
-      items: body.items,
-      at,
-    });
-    return { status: 201, body: { data: order }, orderId: order.id };
-  };
-
 const refunding =
   (terminal: TerminalIdentity, orderId: number, body: RefundOrderBody): TerminalRequest =>
   async (tx, at) => {
@@ -109,22 +101,27 @@ const refunding =
     return { status: 200, body: { data: result }, orderId };
   };
 
-/** POST /orders, inside `tx`: pays an order from the employee's wallet. */
+/**
+ * POST /orders on `executor`: the database or a caller's transaction. One statement (migration
+ * 0012), so on its own it needs no transaction of its own.
+ */
 export function placeTerminalOrderIn(
-  tx: Tx,
-  deps: Pick<ServiceDeps, 'clock'>,
+  executor: Executor,
+  { clock }: Pick<ServiceDeps, 'clock'>,
   terminal: TerminalIdentity,
   idempotencyKey: string,
   body: CreateOrderBody,
 ): Promise<TerminalAnswer> {
-  return onceIn(
-    tx,
-    deps,
+  return placeOrder(executor, {
     terminal,
     idempotencyKey,
-    { path: '/orders', body },
-    placing(terminal, body),
-  );
+    requestHash: hashRequest('/orders', body),
+    companyCode: body.company_code,
+    staffNumber: body.employee_id,
+    orderType: body.order_type,
+    items: body.items,
+    at: clock.now(),
+  });
 }
 
 /** POST /orders/{id}/refund, inside `tx`: returns tokens to the employee who paid. */
@@ -153,8 +150,8 @@ export async function placeTerminalOrder(
   idempotencyKey: string,
   body: CreateOrderBody,
 ): Promise<TerminalAnswer> {
-  return inTransaction(deps.database, (tx) =>
-    placeTerminalOrderIn(tx, deps, terminal, idempotencyKey, body),
+  return retrying(() =>
+    placeTerminalOrderIn(deps.database.db, deps, terminal, idempotencyKey, body),
   );
 }
 

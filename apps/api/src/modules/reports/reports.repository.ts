@@ -6,9 +6,10 @@ import type { TenantScope } from '../../lib/scope';
 
 /**
  * All SQL of the dashboards and summary reports. A month is a token month: ledger rows count
- * where `period` is the month (decision 0007), which migration 0006's index
- * (period, company_id, event) INCLUDE (amount, employee_id, occurred_at) serves without reading
- * the table.
+ * where `period` is the month (decision 0007). Every company's month, one company's, and their
+ * daily series are read from the rollup views of migration 0010 (sums kept in the ledger row's
+ * own transaction); an employee's or a merchant's month from the ledger itself, through
+ * migration 0006's indexes.
  */
 
 /** The events that move tokens within a month (expiries close it and are left out of charts). */
@@ -16,9 +17,9 @@ const FLOW_EVENTS = sql`('company_issued', 'monthly_tokens_added', 'employee_iss
   'monthly_tokens_reset', 'order_purchased', 'order_refunded')`;
 
 /**
- * Ledger rows summed by event and wallet kind, over rows aliased `t`. The pivot to totals is done
- * in TypeScript: a plain GROUP BY aggregates faster than one FILTER per total, and it is the
- * shape a rollup table would hold (decision 0007).
+ * Ledger rows summed by event and wallet kind, over rows aliased `t` (an employee's or a
+ * merchant's month). The pivot to totals is done in TypeScript: a plain GROUP BY aggregates
+ * faster than one FILTER per total.
  */
 const EVENT_SUMS = sql`t.event, t.employee_id IS NOT NULL AS is_employee, sum(t.amount) AS amount`;
 
@@ -77,6 +78,37 @@ function addFlow(flows: MonthFlows, r: EventSumRow): MonthFlows {
 
 const toFlows = (rows: EventSumRow[]): MonthFlows => rows.reduce(addFlow, noFlows());
 
+/** The rollup views' columns (migration 0010): Σ amount per event, a transfer by its employee's side. */
+const FLOW_COLUMNS = [
+  'company_issued',
+  'monthly_tokens_added',
+  'employee_issued',
+  'monthly_tokens_reset',
+  'order_purchased',
+  'order_refunded',
+] as const;
+const MONTH_COLUMNS = [...FLOW_COLUMNS, 'company_expired', 'employee_expired'] as const;
+type RollupRow = Partial<Record<(typeof MONTH_COLUMNS)[number], unknown>>;
+
+/** `sum(alias.column) AS column, …` */
+const sumsOf = (alias: string, columns: readonly string[]) =>
+  sql.raw(columns.map((c) => `sum(${alias}.${c}) AS ${c}`).join(', '));
+const columnsOf = (alias: string, columns: readonly string[]) =>
+  sql.raw(columns.map((c) => `${alias}.${c}`).join(', '));
+
+/** A rollup row as the totals it belongs to (DESIGN 4); absent columns (no row) are 0. */
+function flowsOfRollup(r: RollupRow): MonthFlows {
+  const amount = (column: (typeof MONTH_COLUMNS)[number]) => toInt(r[column] ?? 0);
+  return {
+    tokensFromAdmin: addTokens(amount('company_issued'), amount('monthly_tokens_added')),
+    distributed: addTokens(amount('employee_issued'), amount('monthly_tokens_reset')),
+    purchased: amount('order_purchased'),
+    refunded: amount('order_refunded'),
+    companyExpired: amount('company_expired'),
+    employeeExpired: amount('employee_expired'),
+  };
+}
+
 /**
  * The companies whose totals a scope may see, on the alias `c`: every one for admin and Group
  * HR, its own for a company admin, none for employees and merchants (their dashboards show their
@@ -102,20 +134,26 @@ export interface CompanyFilter {
 
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-interface CompanyRow {
+interface CompanyRow extends RollupRow {
   id: unknown;
   code: string;
   name: string;
   status: Status;
   token_month: string;
   token_balance: unknown;
-  employee_held: unknown;
 }
 
 /**
  * Each company's totals for a token month, by name: the month's flows, and its unused tokens —
  * what expired when the month closed plus what is still held in it (the company's balance while
  * the month is its current one; employees' balances while it is theirs).
+ *
+ * The flows come from the view `ledger_month_totals` (folded and pending sums). What the
+ * employees still hold in the month needs no read of the employees: an employee's rows carry its
+ * token month, and it leaves a month only once its balance there has expired (DESIGN 3.5), so
+ * the employees' rows of a month net to what they hold in it — distributed + refunded −
+ * purchased − expired — and their unused tokens are the month's distributed minus consumed
+ * (decision 0007; test/invariants.ts checks the rule).
  */
 export async function findCompanyMonthTotals(
   executor: Executor,
@@ -129,39 +167,24 @@ export async function findCompanyMonthTotals(
     const pattern = likePattern(filter.search);
     where.push(sql`(c.code ILIKE ${pattern} OR c.name ILIKE ${pattern})`);
   }
-  const scoped = sql`SELECT c.id FROM companies c WHERE ${sql.join(where, sql` AND `)}`;
-  // Every company of the month: one range of the period index, no join needed to narrow it.
-  const isEveryCompany = scope.kind === 'all' && filter.companyId === undefined && !filter.search;
-  const companies = await queryRows<CompanyRow>(
+  // One company's id reaches the grouped view through the join (PostgreSQL pushes it down).
+  const rows = await queryRows<CompanyRow>(
     executor,
-    sql`SELECT c.id, c.code, c.name, c.status, c.token_month, c.token_balance, h.employee_held
+    sql`SELECT c.id, c.code, c.name, c.status, c.token_month, c.token_balance,
+               ${columnsOf('m', MONTH_COLUMNS)}
           FROM companies c
           LEFT JOIN (
-            SELECT e.company_id, sum(e.available_tokens) AS employee_held
-              FROM employees e
-             WHERE e.token_month = ${month}
-               ${isEveryCompany ? sql`` : sql`AND e.company_id IN (${scoped})`}
-             GROUP BY e.company_id
-          ) h ON h.company_id = c.id
+            SELECT m.company_id, ${sumsOf('m', MONTH_COLUMNS)}
+              FROM ledger_month_totals m
+             WHERE m.period = ${month}
+             GROUP BY m.company_id
+          ) m ON m.company_id = c.id
          WHERE ${sql.join(where, sql` AND `)}
          ORDER BY c.name, c.id`,
   );
-  if (companies.length === 0) return [];
-  const sums = await queryRows<EventSumRow & { company_id: unknown }>(
-    executor,
-    sql`SELECT t.company_id, ${EVENT_SUMS}
-          FROM token_transactions t
-         WHERE t.period = ${month}
-           ${isEveryCompany ? sql`` : sql`AND t.company_id IN (${scoped})`}
-         GROUP BY t.company_id, t.event, t.employee_id IS NOT NULL`,
-  );
-  const flowsOf = new Map<number, MonthFlows>();
-  for (const r of sums) {
-    const id = toInt(r.company_id);
-    flowsOf.set(id, addFlow(flowsOf.get(id) ?? noFlows(), r));
-  }
-  return companies.map((r) => {
-    const flows = flowsOf.get(toInt(r.id)) ?? noFlows();
+  return rows.map((r) => {
+    const flows = flowsOfRollup(r);
+    const consumed = flows.purchased - flows.refunded;
     const companyHeld = r.token_month === month ? toInt(r.token_balance) : 0;
     return {
       company_id: toInt(r.id),
@@ -171,9 +194,10 @@ export async function findCompanyMonthTotals(
       token_month: r.token_month,
       tokens_from_admin: flows.tokensFromAdmin,
       distributed_to_employees: flows.distributed,
-      consumed_by_employees: flows.purchased - flows.refunded,
+      consumed_by_employees: consumed,
       company_unused: addTokens(flows.companyExpired, companyHeld),
-      employee_unused: addTokens(flows.employeeExpired, toInt(r.employee_held ?? 0)),
+      // = expired + held, where held = distributed − consumed − expired (see above).
+      employee_unused: addTokens(flows.distributed, -consumed),
       purchased: flows.purchased,
       refunded: flows.refunded,
     };
@@ -242,12 +266,9 @@ export type LedgerSlice =
   | { kind: 'employee'; employeeId: number }
   | { kind: 'merchant'; merchantId: number; companyId?: number | undefined };
 
-function sliceCondition(slice: LedgerSlice): SQL {
+/** The ledger rows of an employee's or a merchant's slice, on the alias `t`. */
+function sliceCondition(slice: Extract<LedgerSlice, { kind: 'employee' | 'merchant' }>): SQL {
   switch (slice.kind) {
-    case 'all':
-      return sql`true`;
-    case 'company':
-      return sql`t.company_id = ${slice.companyId}`;
     case 'employee':
       return sql`t.employee_id = ${slice.employeeId}`;
     case 'merchant':
@@ -258,9 +279,11 @@ function sliceCondition(slice: LedgerSlice): SQL {
 }
 
 /**
- * The month's flows per day in `timeZone`, only days with any. Rows are grouped by the instant
- * their local day starts (date_trunc with a zone, cheap per row); the few groups are named
- * YYYY-MM-DD here.
+ * The month's flows per day in `timeZone`, only days with any. Every company's, or one
+ * company's, from the quarter-hour views of migration 0010: the month's few thousand
+ * quarter-hours are grouped by the instant their local day starts (every zone's days start on a
+ * UTC quarter-hour, so a quarter-hour lies within one day). An employee's or a merchant's from
+ * the ledger rows, grouped the same way. The groups are named YYYY-MM-DD by the caller.
  */
 export async function findDailyFlows(
   executor: Executor,
@@ -268,6 +291,18 @@ export async function findDailyFlows(
   month: string,
   timeZone: string,
 ): Promise<(MonthFlows & { dayStart: Date })[]> {
+  if (slice.kind === 'all' || slice.kind === 'company') {
+    const rows = await queryRows<RollupRow & { day_start: Date | string }>(
+      executor,
+      sql`SELECT date_trunc('day', q.bucket, ${timeZone}) AS day_start, ${sumsOf('q', FLOW_COLUMNS)}
+            FROM ${slice.kind === 'all' ? sql`ledger_quarter_hours` : sql`ledger_company_quarter_hours`} q
+           WHERE q.period = ${month}
+             ${slice.kind === 'company' ? sql`AND q.company_id = ${slice.companyId}` : sql``}
+           GROUP BY 1
+           ORDER BY 1`,
+    );
+    return rows.map((r) => ({ ...flowsOfRollup(r), dayStart: new Date(r.day_start) }));
+  }
   const rows = await queryRows<EventSumRow & { day_start: Date | string }>(
     executor,
     sql`SELECT date_trunc('day', t.occurred_at, ${timeZone}) AS day_start, ${EVENT_SUMS}

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { PAGE_SIZES } from '@app/contract';
+import { PAGE_SIZES } from '@app/contract/constants';
 import { Button } from '@/components/ui/button';
 import {
   Select,

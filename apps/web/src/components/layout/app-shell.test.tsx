@@ -1,20 +1,17 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Role } from '@app/contract';
 import { SIDEBAR_COOKIE_MAX_AGE } from '@/components/ui/sidebar';
-import { TooltipProvider } from '@/components/ui/tooltip';
 import { AppShell } from './app-shell';
 
 function renderShell(role: Role, path = '/dashboard') {
   return render(
     <MemoryRouter initialEntries={[path]}>
-      <TooltipProvider>
-        <AppShell role={role} userMenu={<span>menu</span>}>
-          <p>page</p>
-        </AppShell>
-      </TooltipProvider>
+      <AppShell role={role} userMenu={<span>menu</span>}>
+        <p>page</p>
+      </AppShell>
     </MemoryRouter>,
   );
 }
@@ -132,6 +129,34 @@ describe('the sidebar', () => {
     document.cookie = 'sidebar_state=false; path=/';
     renderShell('admin');
     expect(sidebarState()).toBe('collapsed');
+  });
+
+  it('collapsed, shows the title of an entry beside it once hovered', async () => {
+    document.cookie = 'sidebar_state=false; path=/';
+    renderShell('admin');
+    const merchants = () => screen.getByRole('link', { name: 'Merchants' });
+    // The tooltips join the entries when their code has arrived.
+    await waitFor(() => expect(merchants()).toHaveAttribute('data-state', 'closed'));
+    fireEvent.pointerMove(merchants(), { pointerType: 'mouse' });
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('Merchants');
+  });
+
+  it('collapsed, opens the entries of a group in a menu beside its icon', async () => {
+    document.cookie = 'sidebar_state=false; path=/';
+    renderShell('admin', '/company-transaction');
+    const group = () => screen.getByRole('button', { name: 'Token Transaction' });
+    await waitFor(() => expect(group()).toHaveAttribute('aria-haspopup', 'menu'));
+    await userEvent.click(group());
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Token Transaction')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Company Transaction' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(within(menu).getByRole('menuitem', { name: 'Employee Transaction' })).toHaveAttribute(
+      'href',
+      '/employee-transaction',
+    );
   });
 
   it('toggles with Ctrl+B and Cmd+B', async () => {

@@ -13,11 +13,14 @@ import {
 } from '@/components/ui/sidebar';
 import { firstNavUrl, navItemsFor } from '@/config/nav';
 import { NavMain } from './nav-main';
+import { NavOverlaysContext, useLoadNavOverlays } from './nav-overlays';
 
 /** The collapsible sidebar of spec 2: a short wordmark, then the entries the role may see. */
 export function AppSidebar({ role }: { role: Role }) {
   const { t } = useTranslation();
   const { setOpenMobile } = useSidebar();
+  const overlays = useLoadNavOverlays();
+  const nav = <NavMain items={navItemsFor(role)} />;
   return (
     <Sidebar>
       <SidebarHeader>
@@ -42,7 +45,10 @@ export function AppSidebar({ role }: { role: Role }) {
         </SidebarMenu>
       </SidebarHeader>
       <SidebarContent>
-        <NavMain items={navItemsFor(role)} />
+        {/* The entries render at once; their tooltips and menus join when fetched. */}
+        <NavOverlaysContext.Provider value={overlays}>
+          {overlays ? <overlays.Provider>{nav}</overlays.Provider> : nav}
+        </NavOverlaysContext.Provider>
       </SidebarContent>
     </Sidebar>
   );

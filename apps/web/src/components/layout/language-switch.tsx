@@ -1,6 +1,4 @@
-import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -9,6 +7,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { changeLanguage, isLanguage, LANGUAGES } from '@/locales/i18n';
+import type { DeferredMenuProps } from './deferred-menu';
 
 /** The language choices, each named in its own language. */
 export function LanguageRadioItems() {
@@ -30,15 +29,10 @@ export function LanguageRadioItems() {
 }
 
 /** A stand-alone language menu (the login page; signed-in users have it in the user menu). */
-export function LanguageSwitch() {
-  const { t } = useTranslation();
+export function LanguageSwitch({ trigger, defaultOpen }: DeferredMenuProps) {
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label={t('language.choose')}>
-          <Languages aria-hidden />
-        </Button>
-      </DropdownMenuTrigger>
+    <DropdownMenu defaultOpen={defaultOpen}>
+      <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
       <DropdownMenuContent align="end">
         <LanguageRadioItems />
       </DropdownMenuContent>

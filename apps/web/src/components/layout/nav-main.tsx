@@ -3,14 +3,6 @@ import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
 import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
-import {
   SidebarGroup,
   SidebarMenu,
   SidebarMenuButton,
@@ -21,6 +13,7 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar';
 import { isNavGroup, type NavGroupItem, type NavItem, type NavLinkItem } from '@/config/nav';
+import { useNavOverlays } from './nav-overlays';
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
 
@@ -32,22 +25,33 @@ export const isActivePath = (pathname: string, url: string): boolean => {
 
 function NavLinkEntry({ item, pathname }: { item: NavLinkItem; pathname: string }) {
   const { t } = useTranslation();
-  const { setOpenMobile } = useSidebar();
+  const { isMobile, state, setOpenMobile } = useSidebar();
+  const overlays = useNavOverlays();
   const title = t(item.titleKey);
   const Icon = item.icon;
   const active = isActivePath(pathname, item.url);
+  const button = (
+    <SidebarMenuButton asChild isActive={active}>
+      <Link
+        to={item.url}
+        aria-current={active ? 'page' : undefined}
+        onClick={() => setOpenMobile(false)}
+      >
+        {Icon && <Icon aria-hidden />}
+        <span>{title}</span>
+      </Link>
+    </SidebarMenuButton>
+  );
   return (
     <SidebarMenuItem>
-      <SidebarMenuButton asChild isActive={active} tooltip={title}>
-        <Link
-          to={item.url}
-          aria-current={active ? 'page' : undefined}
-          onClick={() => setOpenMobile(false)}
-        >
-          {Icon && <Icon aria-hidden />}
-          <span>{title}</span>
-        </Link>
-      </SidebarMenuButton>
+      {overlays ? (
+        // The title beside the icon while the sidebar is collapsed.
+        <overlays.Tooltip label={title} hidden={state !== 'collapsed' || isMobile}>
+          {button}
+        </overlays.Tooltip>
+      ) : (
+        button
+      )}
     </SidebarMenuItem>
   );
 }
@@ -55,36 +59,27 @@ function NavLinkEntry({ item, pathname }: { item: NavLinkItem; pathname: string 
 function NavGroupEntry({ item, pathname }: { item: NavGroupItem; pathname: string }) {
   const { t } = useTranslation();
   const { state, isMobile, setOpenMobile } = useSidebar();
+  const overlays = useNavOverlays();
   const title = t(item.titleKey);
   const Icon = item.icon;
   const active = item.items.some((child) => isActivePath(pathname, child.url));
 
   // Collapsed to icons: the sub-entries open in a menu beside the icon.
   if (state === 'collapsed' && !isMobile) {
+    const trigger = (
+      <SidebarMenuButton isActive={active} aria-label={title}>
+        <Icon aria-hidden />
+        <span>{title}</span>
+      </SidebarMenuButton>
+    );
+    const entries = item.items.map((child) => ({
+      href: child.url,
+      label: t(child.titleKey),
+      current: isActivePath(pathname, child.url),
+    }));
     return (
       <SidebarMenuItem>
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <SidebarMenuButton isActive={active} aria-label={title}>
-              <Icon aria-hidden />
-              <span>{title}</span>
-            </SidebarMenuButton>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent side="right" align="start" sideOffset={4}>
-            <DropdownMenuLabel>{title}</DropdownMenuLabel>
-            <DropdownMenuSeparator />
-            {item.items.map((child) => (
-              <DropdownMenuItem key={child.url} asChild>
-                <Link
-                  to={child.url}
-                  aria-current={isActivePath(pathname, child.url) ? 'page' : undefined}
-                >
-                  {t(child.titleKey)}
-                </Link>
-              </DropdownMenuItem>
-            ))}
-          </DropdownMenuContent>
-        </DropdownMenu>
+        {overlays ? <overlays.Menu trigger={trigger} label={title} entries={entries} /> : trigger}
       </SidebarMenuItem>
     );
   }

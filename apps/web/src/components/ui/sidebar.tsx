@@ -6,8 +6,6 @@ import { useIsMobile } from '@/hooks/use-is-mobile';
 import { readCookie, writeCookie } from '@/lib/cookies';
 import { cn } from '@/lib/cn';
 import { Button } from './button';
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from './sheet';
-import { Tooltip, TooltipContent, TooltipTrigger } from './tooltip';
 
 // Spec 9: open state in a cookie for 7 days; 14rem wide, 18rem on mobile, 2.8rem collapsed.
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
@@ -17,6 +15,10 @@ export const SIDEBAR_WIDTH_MOBILE = '18rem';
 export const SIDEBAR_WIDTH_ICON = '2.8rem';
 export const SIDEBAR_KEYBOARD_SHORTCUT = 'b';
 const SIDEBAR_ID = 'app-sidebar';
+
+const SidebarSheet = React.lazy(() =>
+  import('./sidebar-sheet').then(({ SidebarSheet }) => ({ default: SidebarSheet })),
+);
 
 interface SidebarContextValue {
   state: 'expanded' | 'collapsed';
@@ -103,27 +105,20 @@ export function SidebarProvider({
 }
 
 export function Sidebar({ className, children, ...props }: React.ComponentProps<'div'>) {
-  const { t } = useTranslation();
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
 
   if (isMobile) {
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent
+      <React.Suspense fallback={null}>
+        <SidebarSheet
           id={SIDEBAR_ID}
-          data-slot="sidebar"
-          data-mobile="true"
-          side="left"
-          className="w-(--sidebar-width) bg-sidebar p-0 text-sidebar-foreground [&>button]:hidden"
-          style={{ '--sidebar-width': SIDEBAR_WIDTH_MOBILE } as React.CSSProperties}
+          width={SIDEBAR_WIDTH_MOBILE}
+          open={openMobile}
+          onOpenChange={setOpenMobile}
         >
-          <SheetHeader className="sr-only">
-            <SheetTitle>{t('sidebar.title')}</SheetTitle>
-            <SheetDescription>{t('sidebar.description')}</SheetDescription>
-          </SheetHeader>
-          <div className="flex h-full w-full flex-col">{children}</div>
-        </SheetContent>
-      </Sheet>
+          {children}
+        </SidebarSheet>
+      </React.Suspense>
     );
   }
 
@@ -268,18 +263,14 @@ const menuButtonClasses =
 export function SidebarMenuButton({
   asChild = false,
   isActive = false,
-  tooltip,
   className,
   ...props
 }: React.ComponentProps<'button'> & {
   asChild?: boolean;
   isActive?: boolean;
-  /** Shown beside the icon while the sidebar is collapsed. */
-  tooltip?: string;
 }) {
   const Comp = asChild ? Slot.Root : 'button';
-  const { isMobile, state } = useSidebar();
-  const button = (
+  return (
     <Comp
       data-slot="sidebar-menu-button"
       data-sidebar="menu-button"
@@ -287,15 +278,6 @@ export function SidebarMenuButton({
       className={cn(menuButtonClasses, className)}
       {...props}
     />
-  );
-  if (!tooltip) return button;
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>{button}</TooltipTrigger>
-      <TooltipContent side="right" align="center" hidden={state !== 'collapsed' || isMobile}>
-        {tooltip}
-      </TooltipContent>
-    </Tooltip>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { monthSchema, type DashboardQuery } from '@app/contract';
+import type { DashboardQuery } from '@app/contract';
+import { MONTH_PATTERN } from '@app/contract/constants';
 
 export interface DashboardSearch {
   /** What GET /dashboard is sent: invalid values in a link read as absent. */
@@ -17,7 +18,7 @@ export function useDashboardSearch(): DashboardSearch {
 
   const query = useMemo(() => {
     const next: DashboardQuery = {};
-    if (monthParam && monthSchema.safeParse(monthParam).success) next.month = monthParam;
+    if (monthParam && MONTH_PATTERN.test(monthParam)) next.month = monthParam;
     if (companyParam && /^[1-9]\d{0,9}$/.test(companyParam)) next.company_id = Number(companyParam);
     return next;
   }, [monthParam, companyParam]);

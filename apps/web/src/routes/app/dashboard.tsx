@@ -1,4 +1,4 @@
-import { can } from '@app/contract';
+import { can } from '@app/contract/permissions';
 import { useCompanyOptions } from '@/features/companies/api/get-company-options';
 import { DashboardPage } from '@/features/dashboard/pages/dashboard-page';
 import { useDashboardSearch } from '@/features/dashboard/search';

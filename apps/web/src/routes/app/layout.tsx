@@ -1,11 +1,12 @@
 import { Navigate, Outlet, useLocation, useMatch, useMatches } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
-import { can, type SelfUser } from '@app/contract';
+import type { SelfUser } from '@app/contract';
+import { can } from '@app/contract/permissions';
 import { AppShell } from '@/components/layout/app-shell';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { paths } from '@/config/paths';
 import { useSelfInfo } from '@/features/auth/api/get-self-info';
-import { UserMenu } from '@/features/auth/components/user-menu';
+import { DeferredUserMenu } from '@/features/auth/components/deferred-user-menu';
 import { useCompanyDetails } from '@/features/companies/api/get-company';
 import { useAuthStore } from '@/lib/auth-store';
 import type { RouteHandle } from '../index';
@@ -20,7 +21,7 @@ function Shell({ user }: { user: SelfUser }) {
   return (
     <AppShell
       role={user.type}
-      userMenu={<UserMenu user={user} />}
+      userMenu={<DeferredUserMenu user={user} />}
       breadcrumbLabels={breadcrumbLabels}
     >
       <Outlet />

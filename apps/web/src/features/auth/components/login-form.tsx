@@ -1,8 +1,8 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
 import { LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { loginBodySchema, type LoginBody } from '@app/contract';
+import type { LoginBody } from '@app/contract';
 import { Button } from '@/components/ui/button';
 import {
   Form,
@@ -16,12 +16,40 @@ import { Input } from '@/components/ui/input';
 import { useLogin } from '../api/login';
 import { PasswordInput } from '@/components/forms/password-input';
 
+let loading: Promise<Resolver<LoginBody>> | undefined;
+
+/** The resolver's chunk, fetched once (again after a failed fetch). */
+function loadResolver(): Promise<Resolver<LoginBody>> {
+  loading ??= import('./login-resolver').then(
+    ({ loginResolver }) => loginResolver,
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/**
+ * Checks with the contract's loginBodySchema. The schema library is not part of the first load
+ * of /login (issue 6): its chunk is fetched as soon as the form is on screen. Should it not come,
+ * the server's check of the same schema is the only one.
+ */
+const resolver: Resolver<LoginBody> = async (values, context, options) => {
+  const loaded = await loadResolver().catch(() => null);
+  return loaded ? loaded(values, context, options) : { values, errors: {} };
+};
+
 /** Username (or email) and password, checked with the contract's loginBodySchema. */
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { t } = useTranslation();
   const login = useLogin();
+  useEffect(() => {
+    // Fetched while the user types; a failed fetch is tried again on submit.
+    loadResolver().catch(() => undefined);
+  }, []);
   const form = useForm<LoginBody>({
-    resolver: zodResolver(loginBodySchema),
+    resolver,
     defaultValues: { username: '', password: '' },
   });
 

@@ -1,9 +1,11 @@
 import { LogOut } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { ROLE_BADGES, type SelfUser } from '@app/contract';
+import type { SelfUser } from '@app/contract';
+import { ROLE_BADGES } from '@app/contract/constants';
+import type { DeferredMenuProps } from '@/components/layout/deferred-menu';
+import { displayNameOf } from '@/lib/auth-store';
 import { LanguageRadioItems } from '@/components/layout/language-switch';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -15,26 +17,15 @@ import {
 import { useLogout } from '../api/logout';
 
 /** Header menu of spec 2: employee_id, username or email, role badge, language, Log out. */
-export function UserMenu({ user }: { user: SelfUser }) {
+export function UserMenu({ user, trigger, defaultOpen }: { user: SelfUser } & DeferredMenuProps) {
   const { t } = useTranslation();
   const logout = useLogout();
-  const displayName = user.username || user.email || '';
+  const displayName = displayNameOf(user);
   const hasBadge = ROLE_BADGES[user.type] !== undefined;
 
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="h-9 gap-2 px-2">
-          <span
-            aria-hidden
-            className="flex size-7 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground uppercase"
-          >
-            {displayName.slice(0, 2)}
-          </span>
-          <span className="hidden max-w-40 truncate sm:inline">{displayName}</span>
-          <span className="sr-only">{t('user_menu.open')}</span>
-        </Button>
-      </DropdownMenuTrigger>
+    <DropdownMenu defaultOpen={defaultOpen}>
+      <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-64">
         <DropdownMenuLabel className="font-normal">
           <div className="flex flex-col gap-1.5">

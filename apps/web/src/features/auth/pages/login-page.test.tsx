@@ -49,6 +49,14 @@ describe('the login page', () => {
     expect(screen.getByText('密码为必填项')).toBeInTheDocument();
   });
 
+  it('switches the language from its menu', async () => {
+    renderApp('/login');
+    await userEvent.click(await screen.findByRole('button', { name: 'Change language' }));
+    await userEvent.click(await screen.findByRole('menuitemradio', { name: '中文' }));
+    expect(await screen.findByRole('button', { name: '登录' })).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('zh');
+  });
+
   it('shows and hides the password', async () => {
     renderApp('/login');
     const password = await screen.findByLabelText('Password');

@@ -1,7 +1,7 @@
 import { Coins } from 'lucide-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LanguageSwitch } from '@/components/layout/language-switch';
+import { DeferredLanguageSwitch } from '@/components/layout/deferred-language-switch';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { safeRedirect } from '@/config/paths';
 import { LoginForm } from '../components/login-form';
@@ -16,7 +16,7 @@ export function LoginPage() {
   return (
     <div className="relative flex min-h-svh items-center justify-center bg-muted/40 p-4">
       <div className="absolute top-4 right-4">
-        <LanguageSwitch />
+        <DeferredLanguageSwitch />
       </div>
       <main className="w-full max-w-sm">
         <div className="mb-6 flex items-center justify-center gap-2 text-lg font-semibold">

@@ -8,8 +8,8 @@ import { csvFormData } from './preview-employee-import';
 export async function importEmployees(file: File): Promise<EmployeeImportResult> {
   const response = await api.post<{ data: EmployeeImportResult }>(
     `${API_PREFIX}/employees/import`,
+    // Sent as multipart with the boundary the browser picks.
     csvFormData(file),
-    { headers: { 'Content-Type': 'multipart/form-data' } },
   );
   return response.data.data;
 }

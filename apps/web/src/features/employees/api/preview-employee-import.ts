@@ -13,9 +13,8 @@ export function csvFormData(file: File): FormData {
 export async function previewEmployeeImport(file: File): Promise<EmployeeImportPreview> {
   const response = await api.post<{ data: EmployeeImportPreview }>(
     `${API_PREFIX}/employees/import/preview`,
+    // Sent as multipart with the boundary the browser picks.
     csvFormData(file),
-    // The browser sets the multipart boundary; a JSON content type would make axios encode it.
-    { headers: { 'Content-Type': 'multipart/form-data' } },
   );
   return response.data.data;
 }

@@ -1,0 +1,174 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.dirname(new URL(import.meta.url).pathname);
+const CONTRACT = path.resolve(SRC, '../../../packages/contract');
+const CONTRACT_EXPORTS = (
+  JSON.parse(readFileSync(path.join(CONTRACT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string>;
+  }
+).exports;
+
+/** What the browser runs before a route renders: the entry and the route modules it loads. */
+const FIRST_LOAD = {
+  login: ['main.tsx', 'routes/login.tsx'],
+  dashboard: ['main.tsx', 'routes/app/layout.tsx', 'routes/app/dashboard.tsx'],
+};
+
+/**
+ * Fetched after the first render or when needed, never with the first load: the schema library
+ * (forms), the toasts, the alert dialog, and Radix's overlays (menus, tooltips, sheets: with
+ * popper, floating-ui and the focus and scroll locks). axios is gone for the platform's fetch.
+ */
+const DEFERRED = [
+  'zod',
+  '@hookform/resolvers',
+  'sonner',
+  'axios',
+  'components/ui/alert-dialog.tsx',
+  'components/ui/dropdown-menu.tsx',
+  'components/ui/sheet.tsx',
+  'components/ui/tooltip.tsx',
+];
+
+function resolveFile(base: string): string {
+  const candidates = [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`];
+  for (const candidate of candidates) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  throw new Error(`Cannot resolve ${base}`);
+}
+
+/** A file for our own modules, else the npm package the specifier names. */
+function resolve(from: string, specifier: string): { file?: string; pkg?: string } {
+  if (specifier.startsWith('@/')) return { file: resolveFile(path.join(SRC, specifier.slice(2))) };
+  if (specifier.startsWith('.'))
+    return { file: resolveFile(path.resolve(path.dirname(from), specifier)) };
+  if (specifier === '@app/contract' || specifier.startsWith('@app/contract/')) {
+    const target = CONTRACT_EXPORTS[`.${specifier.slice('@app/contract'.length)}`];
+    if (!target) throw new Error(`@app/contract does not export ${specifier}`);
+    return { file: path.join(CONTRACT, target) };
+  }
+  const parts = specifier.split('/');
+  return { pkg: specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0] };
+}
+
+type Names = readonly string[] | '*';
+/** One module a file needs: its specifier and the bindings taken from it (`*`: all of them). */
+interface Edge {
+  specifier: string;
+  names: Names;
+  /** For `export { a as b } from`: the name exported here → the name in the target. */
+  renamed?: Map<string, string>;
+}
+
+const nameOf = (element: ts.ImportSpecifier | ts.ExportSpecifier) => element.name.text;
+const importedName = (element: ts.ImportSpecifier | ts.ExportSpecifier) =>
+  (element.propertyName ?? element.name).text;
+
+/**
+ * The value imports and re-exports of a file (not types, not `import()`), and whether the file
+ * is only a barrel of re-exports: then, as for the bundler, only the re-exports a caller asks
+ * for count.
+ */
+function edgesOf(file: string): { barrel: boolean; edges: Edge[] } {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const edges: Edge[] = [];
+  let barrel = true;
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      barrel = false;
+      const specifier = (statement.moduleSpecifier as ts.StringLiteral).text;
+      const clause = statement.importClause;
+      if (specifier.endsWith('.css') || clause?.isTypeOnly) continue;
+      const bindings = clause?.namedBindings;
+      if (!clause || clause.name || (bindings && ts.isNamespaceImport(bindings))) {
+        edges.push({ specifier, names: '*' });
+      } else if (bindings && ts.isNamedImports(bindings)) {
+        const names = bindings.elements.filter((e) => !e.isTypeOnly).map(importedName);
+        if (names.length > 0) edges.push({ specifier, names });
+      }
+    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier) {
+      if (statement.isTypeOnly) continue;
+      const specifier = (statement.moduleSpecifier as ts.StringLiteral).text;
+      const clause = statement.exportClause;
+      if (!clause || ts.isNamespaceExport(clause)) {
+        edges.push({ specifier, names: '*' });
+      } else {
+        const values = clause.elements.filter((e) => !e.isTypeOnly);
+        edges.push({
+          specifier,
+          names: values.map(importedName),
+          renamed: new Map(values.map((e) => [nameOf(e), importedName(e)])),
+        });
+      }
+    } else {
+      barrel = false;
+    }
+  }
+  return { barrel, edges };
+}
+
+/**
+ * Every npm package and source file (relative to src/) reachable from the roots, with one import
+ * chain that reaches it.
+ */
+function reachedFrom(roots: string[]): Map<string, string[]> {
+  const reached = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const visit = (file: string, names: Names, chain: string[]) => {
+    const { barrel, edges } = edgesOf(file);
+    // A module runs whole; a barrel only passes on the names asked of it.
+    const asked = barrel ? names : '*';
+    const key = asked === '*' ? file : `${file}#${[...asked].sort().join(',')}`;
+    if (seen.has(key) || seen.has(file)) return;
+    seen.add(key);
+    if (!reached.has(path.relative(SRC, file))) reached.set(path.relative(SRC, file), chain);
+    const here = [...chain, path.relative(SRC, file)];
+    for (const edge of edges) {
+      let wanted = edge.names;
+      if (barrel && asked !== '*') {
+        if (edge.renamed) {
+          wanted = asked.filter((n) => edge.renamed!.has(n)).map((n) => edge.renamed!.get(n)!);
+          if (wanted.length === 0) continue;
+        } else {
+          wanted = asked;
+        }
+      }
+      const { file: next, pkg } = resolve(file, edge.specifier);
+      if (next) visit(next, wanted, here);
+      else if (pkg && !reached.has(pkg)) reached.set(pkg, here);
+    }
+  };
+  for (const root of roots) visit(path.join(SRC, root), '*', []);
+  return reached;
+}
+
+describe('the first load of a route (issue 6: at most 200 kB of JavaScript)', () => {
+  it.each(Object.entries(FIRST_LOAD))('of %s leaves the deferred code out', (_, roots) => {
+    const reached = reachedFrom(roots);
+    const offending = DEFERRED.filter((what) => reached.has(what)).map(
+      (what) => `${[...reached.get(what)!, what].join(' → ')}`,
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('sees what it is meant to see', () => {
+    // Guards the walk itself: what the routes need must be found.
+    const reached = reachedFrom(FIRST_LOAD.dashboard);
+    expect([...reached.keys()]).toEqual(
+      expect.arrayContaining([
+        'react',
+        'react-dom',
+        'react-router',
+        'i18next',
+        'radix-ui',
+        'components/ui/sidebar.tsx',
+        'components/ui/button.tsx',
+        '../../../packages/contract/src/permissions.ts',
+      ]),
+    );
+  });
+});
