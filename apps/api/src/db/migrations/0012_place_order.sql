@@ -15,6 +15,19 @@
 --   otherwise the catalogue code of the refusal: NO_PAYEE_FOUND, COMPANY_INACTIVE, USER_INACTIVE,
 --   INSUFFICIENT_TOKENS.
 -- The caller (ledger.service.ts placeOrder) validates the body and computes the subtotal first.
+-- The answer already stored under a terminal's key: 'stored' with the first answer when the request
+-- is the same, 'reused' when it is not; no row when the key is new.
+CREATE FUNCTION terminal_key_answer(
+  p_terminal_id bigint, p_key text, p_request_hash text,
+  OUT outcome text, OUT status integer, OUT body jsonb
+) RETURNS SETOF record LANGUAGE sql STABLE AS $$
+  SELECT CASE WHEN k.request_hash = p_request_hash AND k.response_status IS NOT NULL
+              THEN 'stored' ELSE 'reused' END,
+         k.response_status, k.response_body
+    FROM terminal_idempotency_keys k
+   WHERE k.terminal_id = p_terminal_id AND k.idempotency_key = p_key
+$$;
+
 CREATE FUNCTION place_terminal_order(
   p_terminal_id bigint, p_merchant_id bigint, p_key text, p_request_hash text,
   p_company_code text, p_staff_number text, p_order_type text, p_items jsonb,
@@ -22,22 +35,14 @@ CREATE FUNCTION place_terminal_order(
   OUT outcome text, OUT status integer, OUT body jsonb
 ) LANGUAGE plpgsql AS $$
 DECLARE
-  stored record;
   company record;
   employee record;
   placed record;
   refusal text;
 BEGIN
   -- A retry of a request already answered gets the first answer, whatever happened since.
-  SELECT k.request_hash, k.response_status, k.response_body INTO stored
-    FROM terminal_idempotency_keys k
-   WHERE k.terminal_id = p_terminal_id AND k.idempotency_key = p_key;
+  SELECT * INTO outcome, status, body FROM terminal_key_answer(p_terminal_id, p_key, p_request_hash);
   IF FOUND THEN
-    IF stored.request_hash <> p_request_hash OR stored.response_status IS NULL THEN
-      outcome := 'reused';
-    ELSE
-      outcome := 'stored'; status := stored.response_status; body := stored.response_body;
-    END IF;
     RETURN;
   END IF;
 
@@ -107,16 +112,8 @@ BEGIN
 
   -- Refused, or the key was claimed meanwhile: a request with this key that committed while this
   -- one waited for the wallet or the key wins, and its answer is the answer.
-  SELECT k.request_hash, k.response_status, k.response_body INTO stored
-    FROM terminal_idempotency_keys k
-   WHERE k.terminal_id = p_terminal_id AND k.idempotency_key = p_key;
-  IF FOUND THEN
-    IF stored.request_hash <> p_request_hash OR stored.response_status IS NULL THEN
-      outcome := 'reused';
-    ELSE
-      outcome := 'stored'; status := stored.response_status; body := stored.response_body;
-    END IF;
-  ELSE
+  SELECT * INTO outcome, status, body FROM terminal_key_answer(p_terminal_id, p_key, p_request_hash);
+  IF NOT FOUND THEN
     outcome := coalesce(refusal, 'reused');
   END IF;
 END $$;
