@@ -4,7 +4,7 @@ import type { Role, SelfUser, Status } from '@app/contract';
 import type { Executor } from '../src/db/client';
 import { insertUser, toAuthUser } from '../src/modules/iam/iam.repository';
 import { hashPassword } from '../src/modules/iam/passwords';
-import type { AuthUser } from '../src/plugins/auth';
+import type { AuthUser } from '../src/lib/principal';
 
 export const DEFAULT_PASSWORD = 'Passw0rd!';
 

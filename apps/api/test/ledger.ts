@@ -12,7 +12,7 @@ import { createEmployee } from '../src/modules/employees/employees.service';
 import { createMerchant } from '../src/modules/merchants/merchants.service';
 import { placeTerminalOrder, refundTerminalOrder } from '../src/modules/orders/orders.service';
 import { createTerminal } from '../src/modules/terminals/terminals.service';
-import type { TerminalIdentity } from '../src/modules/ledger/ledger.service';
+import type { TerminalIdentity } from '../src/lib/principal';
 import type { TestDatabase } from './databases';
 
 export interface LedgerTestDeps extends ServiceDeps {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES, ROLE_SCOPE, type Role } from '@app/contract';
-import type { AuthUser } from '../plugins/auth';
+import type { AuthUser } from './principal';
 import { AppError } from './app-error';
 import { scopeOf } from './scope';
 

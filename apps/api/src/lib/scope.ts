@@ -1,5 +1,5 @@
 import { ROLE_SCOPE } from '@app/contract';
-import type { AuthUser } from '../plugins/auth';
+import type { AuthUser } from './principal';
 import { AppError } from './app-error';
 
 /**

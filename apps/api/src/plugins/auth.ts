@@ -1,23 +1,11 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { can, type Permission, type Role } from '@app/contract';
+import { can, type Permission } from '@app/contract';
 import { AppError } from '../lib/app-error';
+import type { AuthUser } from '../lib/principal';
 import { readSessionCookie, XSRF_HEADER } from '../modules/iam/session-cookies';
 import { tokenMatchesHash } from '../modules/iam/session-tokens';
 import { resolveSession } from '../modules/iam/sessions.service';
-
-/** The signed-in person behind a request. */
-export interface AuthUser {
-  id: number;
-  type: Role;
-  username: string;
-  email: string | null;
-  companyId: number | null;
-  merchantId: number | null;
-  /** The company's own staff number, for employees. */
-  employeeId: string | null;
-  status: 'active' | 'inactive';
-}
 
 /** The access rule of one registered /api/v1 route, as the deny-by-default hook saw it. */
 export interface RouteAccessRule {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
-import type { TerminalIdentity } from '../modules/ledger/ledger.service';
+import type { TerminalIdentity } from '../lib/principal';
 import { hashTerminalKey } from '../modules/terminals/terminal-keys';
 import { findTerminalByKeyHash } from '../modules/terminals/terminals.repository';
 

@@ -9,11 +9,11 @@ import { addMonths, formatPeriod, zonedMidnight, zonedParts } from '../lib/perio
 import { createCompanyIn } from '../modules/companies/companies.service';
 import { createEmployeeIn } from '../modules/employees/employees.service';
 import { findCompaniesDueForReset } from '../modules/ledger/ledger.repository';
+import type { TerminalIdentity } from '../lib/principal';
 import {
   distributeTokens,
   issueCompanyTokens,
   resetCompany,
-  type TerminalIdentity,
 } from '../modules/ledger/ledger.service';
 import { createMerchantIn } from '../modules/merchants/merchants.service';
 import { placeTerminalOrderIn, refundTerminalOrderIn } from '../modules/orders/orders.service';

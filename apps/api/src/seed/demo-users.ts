@@ -1,7 +1,7 @@
 import { ROLE_LABELS, type Role } from '@app/contract';
 import type { Executor } from '../db/client';
 import { createUserAccount } from '../modules/iam/iam.service';
-import type { AuthUser } from '../plugins/auth';
+import type { AuthUser } from '../lib/principal';
 
 /** One password for every demo account; the web app's browser tests sign in with these. */
 export const DEMO_PASSWORD = 'Demo@2026';

@@ -2,7 +2,7 @@ import { and, count, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import type { Role, SelfUser, Status } from '@app/contract';
 import type { Executor } from '../../db/client';
 import { loginAttempts, users } from '../../db/schema';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../lib/principal';
 
 export type UserRow = typeof users.$inferSelect;
 

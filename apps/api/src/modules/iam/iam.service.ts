@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { Database, Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { Clock } from '../../lib/clock';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../lib/principal';
 import {
   countFailuresSince,
   findUserByLogin,

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../lib/principal';
 import { toAuthUser } from './iam.repository';
 import {
   deleteExpiredUserSessions,

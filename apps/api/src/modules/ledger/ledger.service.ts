@@ -17,6 +17,7 @@ import type {
 } from '@app/contract';
 import type { Executor, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import type { TerminalIdentity } from '../../lib/principal';
 import { nextPeriod, periodStart } from '../../lib/periods';
 import { getOrderView } from '../orders/orders.repository';
 import {
@@ -234,11 +235,6 @@ export async function distributeTokens(
 
 // ---------------------------------------------------------------------------------------------
 // Orders at terminals
-
-export interface TerminalIdentity {
-  id: number;
-  merchantId: number;
-}
 
 /** The terminal's answer to a request: an HTTP status and the body sent. */
 export interface TerminalAnswer {

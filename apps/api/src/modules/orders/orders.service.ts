@@ -5,12 +5,8 @@ import type { Executor, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction, retrying } from '../../lib/transaction';
-import {
-  placeOrder,
-  refundOrder,
-  type TerminalAnswer,
-  type TerminalIdentity,
-} from '../ledger/ledger.service';
+import type { TerminalIdentity } from '../../lib/principal';
+import { placeOrder, refundOrder, type TerminalAnswer } from '../ledger/ledger.service';
 import { claimIdempotencyKey, storeIdempotentAnswer } from './orders.repository';
 
 export type { TerminalAnswer };

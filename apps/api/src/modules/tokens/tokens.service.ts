@@ -13,7 +13,7 @@ import { iso } from '../../lib/numbers';
 import { nextResetAfterChange } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction } from '../../lib/transaction';
-import type { AuthUser } from '../../plugins/auth';
+import type { AuthUser } from '../../lib/principal';
 import { findCompany, updateCompany } from '../companies/companies.repository';
 import { lockCompany, type CompanyRow } from '../ledger/ledger.repository';
 import { distributeTokens, issueCompanyTokens } from '../ledger/ledger.service';
