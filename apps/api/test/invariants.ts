@@ -92,7 +92,7 @@ const ROLLUPS_DIFFER = sql.raw(`
  *    what its employees in that month hold (decision 0007).
  */
 export async function assertLedgerInvariants(executor: Executor): Promise<LedgerSummary> {
-  // 1. Chains, per wallet, in write order.
+  // 1. Chains, per wallet, in the ledger's write order (seq, migration 0013).
   await none(
     executor,
     '1: balance_after = balance_before ± amount',
@@ -105,7 +105,7 @@ export async function assertLedgerInvariants(executor: Executor): Promise<Ledger
     sql`SELECT id, company_id, employee_id, balance_before, previous_after FROM (
           SELECT id, company_id, employee_id, balance_before,
                  coalesce(lag(balance_after) OVER (
-                   PARTITION BY company_id, employee_id ORDER BY id), 0) AS previous_after
+                   PARTITION BY company_id, employee_id ORDER BY seq), 0) AS previous_after
             FROM token_transactions) chained
          WHERE balance_before <> previous_after`,
   );
@@ -117,7 +117,7 @@ export async function assertLedgerInvariants(executor: Executor): Promise<Ledger
     sql`SELECT c.id, c.token_balance, last.balance_after FROM companies c
           LEFT JOIN (SELECT DISTINCT ON (company_id) company_id, balance_after
                        FROM token_transactions WHERE employee_id IS NULL
-                      ORDER BY company_id, id DESC) last ON last.company_id = c.id
+                      ORDER BY company_id, seq DESC) last ON last.company_id = c.id
          WHERE c.token_balance <> coalesce(last.balance_after, 0)`,
   );
   await none(
@@ -126,7 +126,7 @@ export async function assertLedgerInvariants(executor: Executor): Promise<Ledger
     sql`SELECT e.id, e.available_tokens, last.balance_after FROM employees e
           LEFT JOIN (SELECT DISTINCT ON (employee_id) employee_id, balance_after
                        FROM token_transactions WHERE employee_id IS NOT NULL
-                      ORDER BY employee_id, id DESC) last ON last.employee_id = e.id
+                      ORDER BY employee_id, seq DESC) last ON last.employee_id = e.id
          WHERE e.available_tokens <> coalesce(last.balance_after, 0)`,
   );
   await none(

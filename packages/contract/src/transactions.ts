@@ -8,6 +8,9 @@ const tokens = z.number().int();
 /** One ledger row (DESIGN 3.2), with the order and employee it concerns for display. */
 export const tokenTransactionSchema = z.object({
   id: z.number().int(),
+  /** The ledger's write order: each wallet's rows chain in this order (DESIGN 4, transaction). */
+  seq: z.number().int(),
+  /** When the row was written, by the server's clock: for display; lists sort by `seq`. */
   occurred_at: z.string(),
   event: tokenEventSchema,
   company_id: z.number().int(),
@@ -18,8 +21,9 @@ export const tokenTransactionSchema = z.object({
   employee_name: z.string().nullable(),
   direction: directionSchema,
   amount: tokens,
-  balance_before: tokens,
-  balance_after: tokens,
+  /** Null for merchant roles, which never learn a wallet's balance (DESIGN 2). */
+  balance_before: tokens.nullable(),
+  balance_after: tokens.nullable(),
   period: z.string(),
   order_id: z.number().int().nullable(),
   order_no: z.string().nullable(),

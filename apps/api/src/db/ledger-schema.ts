@@ -116,6 +116,10 @@ export const terminalIdempotencyKeys = pgTable(
 
 export const tokenTransactions = pgTable('token_transactions', {
   id: id(),
+  /** The ledger's write order (migration 0013): taken at insert, under the wallet lock. */
+  seq: bigint({ mode: 'number' })
+    .notNull()
+    .default(sql`nextval('token_transactions_seq')`),
   occurredAt: ts().notNull(),
   event: text().notNull(),
   companyId: bigint({ mode: 'number' }).notNull(),

@@ -6,41 +6,6 @@ import type { TenantScope } from '../../lib/scope';
 import { EMPLOYEE_MONTH_TOTALS } from '../employees/employees.repository';
 import type { TransactionFilter } from '../transactions/transactions.repository';
 
-/**
- * How many ledger rows a transactions filter matches, counting no further than `max`. The same
- * conditions as findTransactions (transactions module), which the export reads its rows with.
- */
-export async function countTransactionsUpTo(
-  executor: Executor,
-  f: Omit<TransactionFilter, 'limit' | 'cursor'>,
-  max: number,
-): Promise<number> {
-  const where: SQL[] = [sql`true`];
-  if (f.companyId !== undefined) where.push(sql`t.company_id = ${f.companyId}`);
-  if (f.employeeId !== undefined) where.push(sql`t.employee_id = ${f.employeeId}`);
-  if (f.merchantId !== undefined) where.push(sql`t.merchant_id = ${f.merchantId}`);
-  if (f.wallet === 'company') where.push(sql`t.employee_id IS NULL`);
-  if (f.wallet === 'employee') where.push(sql`t.employee_id IS NOT NULL`);
-  if (f.events?.length) {
-    where.push(
-      sql`t.event IN (${sql.join(
-        f.events.map((e) => sql`${e}`),
-        sql`, `,
-      )})`,
-    );
-  }
-  if (f.direction) where.push(sql`t.direction = ${f.direction}`);
-  if (f.from) where.push(sql`t.occurred_at >= ${f.from.toISOString()}::timestamptz`);
-  if (f.to) where.push(sql`t.occurred_at < ${f.to.toISOString()}::timestamptz`);
-  const [row] = await queryRows<{ n: unknown }>(
-    executor,
-    sql`SELECT count(*) AS n FROM (
-          SELECT 1 FROM token_transactions t WHERE ${sql.join(where, sql` AND `)} LIMIT ${max}
-        ) capped`,
-  );
-  return toInt(row?.n ?? 0);
-}
-
 /** The employees a scope may see, on the alias `e` (as the employees list applies it). */
 function employeeScope(scope: TenantScope): SQL {
   switch (scope.kind) {

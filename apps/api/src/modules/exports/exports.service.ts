@@ -23,15 +23,14 @@ import { toOrderFilter } from '../order-history/order-history.service';
 import { countEmployeeRowsUpTo, findEmployeeMonthBatch } from '../reports/reports.repository';
 import { findSummaryRows, getCompanyMonth } from '../reports/reports.service';
 import {
-  findEmployeeIdByStaffNumber,
+  countTransactionsUpTo,
   findTransactions,
+  transactionFilterFor,
   type TransactionCursor,
-  type TransactionFilter,
-} from '../transactions/transactions.repository';
+} from '../transactions/transactions.service';
 import { csvStream, inBatches, localDate, localTime, type CsvColumn } from './csv';
 import {
   countEmployeesUpTo,
-  countTransactionsUpTo,
   findEmployeeExportBatch,
   type EmployeeExportRow,
 } from './exports.repository';
@@ -50,51 +49,22 @@ function assertWithinCap(counted: number, maxRows: number): void {
 // ---------------------------------------------------------------------------------------------
 // Token transactions
 
-/**
- * The ledger rows a caller may export, as GET /tokens/transactions scopes them (transactions
- * service): a company admin its company's wallets, an employee its own wallet (never the company
- * wallet), a merchant its terminals' rows, admin and Group HR everything. Null: nothing in scope.
- */
-async function transactionFilterFor(
-  { database, config }: ServiceDeps,
-  scope: TenantScope,
-  query: TransactionListQuery,
-): Promise<Omit<TransactionFilter, 'limit' | 'cursor'> | null> {
-  const filter: Omit<TransactionFilter, 'limit' | 'cursor'> = {
-    companyId: query.company_id,
-    employeeId: query.employee_id,
-    wallet: query.scope,
-    events: query.event,
-    direction: query.type,
-    from: query.date_from ? dayStart(query.date_from, config.APP_TIMEZONE) : undefined,
-    to: query.date_to ? dayEnd(query.date_to, config.APP_TIMEZONE) : undefined,
-  };
-  switch (scope.kind) {
-    case 'all':
-      return filter;
-    case 'company':
-      if (query.company_id !== undefined && query.company_id !== scope.companyId) return null;
-      return { ...filter, companyId: scope.companyId };
-    case 'merchant':
-      return { ...filter, merchantId: scope.merchantId };
-    case 'self': {
-      if (query.scope === 'company') throw new AppError('PERMISSION_DENIED');
-      const own = await findEmployeeIdByStaffNumber(database.db, scope.companyId, scope.employeeId);
-      if (own === undefined) return null;
-      if (query.employee_id !== undefined && query.employee_id !== own) return null;
-      return { ...filter, companyId: scope.companyId, employeeId: own, wallet: 'employee' };
-    }
-  }
-}
-
-const transactionColumns = (timeZone: string): CsvColumn<TokenTransaction>[] => [
+/** The columns of a transactions export; a merchant's has no balances (DESIGN 2). */
+const transactionColumns = (
+  timeZone: string,
+  { withBalances }: { withBalances: boolean },
+): CsvColumn<TokenTransaction>[] => [
   { header: 'id', value: (t) => t.id },
   { header: 'occurred_at', value: (t) => localTime(t.occurred_at, timeZone) },
   { header: 'event', value: (t) => t.event },
   { header: 'direction', value: (t) => t.direction },
   { header: 'token_change', value: (t) => (t.direction === 'received' ? t.amount : -t.amount) },
-  { header: 'balance_before', value: (t) => t.balance_before },
-  { header: 'balance_after', value: (t) => t.balance_after },
+  ...(withBalances
+    ? [
+        { header: 'balance_before', value: (t: TokenTransaction) => t.balance_before },
+        { header: 'balance_after', value: (t: TokenTransaction) => t.balance_after },
+      ]
+    : []),
   { header: 'period', value: (t) => t.period },
   { header: 'company_id', value: (t) => t.company_id },
   { header: 'employee_id', value: (t) => t.employee_number },
@@ -130,16 +100,16 @@ export async function exportTransactions(
       const last = page[page.length - 1];
       return {
         rows: page,
-        next:
-          found.length > batch && last
-            ? { occurredAt: new Date(last.occurred_at), id: last.id }
-            : undefined,
+        next: found.length > batch && last ? { seq: last.seq } : undefined,
       };
     }, config.EXPORT_MAX_ROWS);
   }
   return {
     filename: `transactions-${localDate(clock.now(), config.APP_TIMEZONE)}.csv`,
-    body: csvStream(transactionColumns(config.APP_TIMEZONE), rows),
+    body: csvStream(
+      transactionColumns(config.APP_TIMEZONE, { withBalances: scope.kind !== 'merchant' }),
+      rows,
+    ),
   };
 }
 

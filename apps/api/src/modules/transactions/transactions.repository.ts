@@ -4,10 +4,9 @@ import type { Executor } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { iso, isoOrNull, toInt, toIntOrNull } from '../../lib/numbers';
 
-/** Where the list starts: after the row last shown (newest first, ties in write order). */
+/** Where the list starts: after the row last shown, by the ledger's write order (`seq`). */
 export interface TransactionCursor {
-  occurredAt: Date;
-  id: number;
+  seq: number;
 }
 
 export interface TransactionFilter {
@@ -16,6 +15,11 @@ export interface TransactionFilter {
   employeeId?: number | undefined;
   merchantId?: number | undefined;
   wallet?: 'company' | 'employee' | undefined;
+  /**
+   * A merchant's view (DESIGN 2): only the purchase and refund rows of its terminals' orders, and
+   * nothing of any wallet (no balances).
+   */
+  merchantView?: boolean | undefined;
   events?: TokenEvent[] | undefined;
   direction?: Direction | undefined;
   from?: Date | undefined;
@@ -26,6 +30,7 @@ export interface TransactionFilter {
 
 interface Row {
   id: unknown;
+  seq: unknown;
   occurred_at: Date | string;
   event: TokenEvent;
   company_id: unknown;
@@ -53,6 +58,7 @@ interface Row {
 
 const toTransaction = (r: Row): TokenTransaction => ({
   id: toInt(r.id),
+  seq: toInt(r.seq),
   occurred_at: iso(r.occurred_at),
   event: r.event,
   company_id: toInt(r.company_id),
@@ -61,8 +67,8 @@ const toTransaction = (r: Row): TokenTransaction => ({
   employee_name: r.employee_name,
   direction: r.direction,
   amount: toInt(r.amount),
-  balance_before: toInt(r.balance_before),
-  balance_after: toInt(r.balance_after),
+  balance_before: toIntOrNull(r.balance_before),
+  balance_after: toIntOrNull(r.balance_after),
   period: r.period,
   order_id: toIntOrNull(r.order_id),
   order_no: r.order_no,
@@ -78,20 +84,15 @@ const toTransaction = (r: Row): TokenTransaction => ({
   note: r.note,
 });
 
-/**
- * One page of ledger rows, newest first, ties in write order: ORDER BY occurred_at DESC, id ASC,
- * which the partial indexes of migration 0002 serve for each scope. The cursor is a keyset
- * position, so page 1000 costs what page 1 costs. Returns up to `limit + 1` rows: the extra one
- * tells the caller there is a next page.
- */
-export async function findTransactions(
-  executor: Executor,
-  f: TransactionFilter,
-): Promise<TokenTransaction[]> {
+/** The one WHERE of the ledger lists and their exports, on the alias `t`. */
+function transactionWhere(f: Omit<TransactionFilter, 'limit' | 'cursor'>): SQL {
   const where: SQL[] = [];
   if (f.companyId !== undefined) where.push(sql`t.company_id = ${f.companyId}`);
   if (f.employeeId !== undefined) where.push(sql`t.employee_id = ${f.employeeId}`);
   if (f.merchantId !== undefined) where.push(sql`t.merchant_id = ${f.merchantId}`);
+  if (f.merchantView) {
+    where.push(sql`t.event IN ('order_purchased', 'order_refunded') AND t.employee_id IS NOT NULL`);
+  }
   if (f.wallet === 'company') where.push(sql`t.employee_id IS NULL`);
   if (f.wallet === 'employee') where.push(sql`t.employee_id IS NOT NULL`);
   if (f.events?.length) {
@@ -105,17 +106,31 @@ export async function findTransactions(
   if (f.direction) where.push(sql`t.direction = ${f.direction}`);
   if (f.from) where.push(sql`t.occurred_at >= ${f.from.toISOString()}::timestamptz`);
   if (f.to) where.push(sql`t.occurred_at < ${f.to.toISOString()}::timestamptz`);
-  if (f.cursor) {
-    const at = f.cursor.occurredAt.toISOString();
-    where.push(
-      sql`t.occurred_at <= ${at}::timestamptz AND (t.occurred_at < ${at}::timestamptz OR t.id > ${f.cursor.id})`,
-    );
-  }
+  return where.length ? sql.join(where, sql` AND `) : sql`true`;
+}
+
+/**
+ * One page of ledger rows, newest first in the ledger's write order (ORDER BY seq DESC), which the
+ * partial indexes of migration 0013 serve for each scope: read bottom-up, each wallet's rows chain
+ * `balance_before` → `balance_after`. The cursor is a keyset position, so page 1000 costs what
+ * page 1 costs. Returns up to `limit + 1` rows: the extra one tells the caller there is a next page.
+ */
+export async function findTransactions(
+  executor: Executor,
+  f: TransactionFilter,
+): Promise<TokenTransaction[]> {
+  const where = f.cursor
+    ? sql`${transactionWhere(f)} AND t.seq < ${f.cursor.seq}`
+    : transactionWhere(f);
+  // A merchant never learns a wallet's balance: the columns are not even read.
+  const balances = f.merchantView
+    ? sql`NULL AS balance_before, NULL AS balance_after`
+    : sql`t.balance_before, t.balance_after`;
   const rows = await queryRows<Row>(
     executor,
-    sql`SELECT t.id, t.occurred_at, t.event, t.company_id, t.employee_id,
+    sql`SELECT t.id, t.seq, t.occurred_at, t.event, t.company_id, t.employee_id,
                e.employee_id AS employee_number, e.name AS employee_name,
-               t.direction, t.amount, t.balance_before, t.balance_after, t.period,
+               t.direction, t.amount, ${balances}, t.period,
                t.order_id, o.order_no, o.order_type, o.status AS order_status,
                o.subtotal AS order_subtotal, o.ordered_at,
                t.refund_reason, t.transfer_id::text AS transfer_id, t.actor_user_id,
@@ -123,11 +138,26 @@ export async function findTransactions(
           FROM token_transactions t
           LEFT JOIN employees e ON e.id = t.employee_id
           LEFT JOIN orders o ON o.id = t.order_id
-         WHERE ${where.length ? sql.join(where, sql` AND `) : sql`true`}
-         ORDER BY t.occurred_at DESC, t.id ASC
+         WHERE ${where}
+         ORDER BY t.seq DESC
          LIMIT ${f.limit + 1}`,
   );
   return rows.map(toTransaction);
+}
+
+/** How many rows a filter holds, counting no further than `max` (the export cap). */
+export async function countTransactionsUpTo(
+  executor: Executor,
+  f: Omit<TransactionFilter, 'limit' | 'cursor'>,
+  max: number,
+): Promise<number> {
+  const [row] = await queryRows<{ n: unknown }>(
+    executor,
+    sql`SELECT count(*) AS n FROM (
+          SELECT 1 FROM token_transactions t WHERE ${transactionWhere(f)} LIMIT ${max}
+        ) capped`,
+  );
+  return toInt(row?.n ?? 0);
 }
 
 /** Our id of the employee behind a staff number in a company, for employees' own lists. */

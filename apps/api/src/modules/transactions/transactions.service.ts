@@ -4,40 +4,49 @@ import type { ServiceDeps } from '../../lib/deps';
 import { dayEnd, dayStart } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
+  countTransactionsUpTo,
   findEmployeeIdByStaffNumber,
   findTransactions,
   type TransactionCursor,
   type TransactionFilter,
 } from './transactions.repository';
 
-/** Cursor: base64url of `[occurred_at ISO, id]`, the last row shown. Opaque to clients. */
-export function encodeCursor(row: Pick<TokenTransaction, 'occurred_at' | 'id'>): string {
-  return Buffer.from(JSON.stringify([row.occurred_at, row.id])).toString('base64url');
+export { countTransactionsUpTo, findTransactions };
+export type { TransactionCursor, TransactionFilter };
+
+/** Cursor: base64url of `[seq]`, the ledger position of the last row shown. Opaque to clients. */
+export function encodeCursor(row: Pick<TokenTransaction, 'seq'>): string {
+  return Buffer.from(JSON.stringify([row.seq])).toString('base64url');
 }
 
 export function decodeCursor(cursor: string): TransactionCursor {
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const occurredAt = new Date(String(at));
-    if (typeof at !== 'string' || Number.isNaN(occurredAt.getTime())) throw new Error('at');
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new Error('id');
-    return { occurredAt, id };
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(decoded) || decoded.length !== 1) throw new Error('shape');
+    const [seq] = decoded as unknown[];
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) throw new Error('seq');
+    return { seq };
   } catch {
     throw new AppError('QUERY_PARAM_INVALID', { metadata: { cursor: 'v.invalid' } });
   }
 }
 
+/** A transactions filter without its page: what a list and its export share. */
+export type TransactionScopeFilter = Omit<TransactionFilter, 'limit' | 'cursor'>;
+
 /**
- * GET /tokens/transactions. The caller's tenant is part of the query: a company admin sees its
- * company's wallets, an employee its own wallet, a merchant the rows of its terminals' orders,
- * admin and Group HR everything (narrowed by `company_id`, `employee_id`).
+ * Who sees which ledger rows (DESIGN 2), the one rule of GET /tokens/transactions and GET
+ * /exports/transactions: a company admin its company's wallets, an employee its own wallet (never
+ * the company's), a merchant the purchase and refund rows of its terminals' orders without any
+ * balance, admin and Group HR everything (narrowed by `company_id`, `employee_id`). The caller's
+ * tenant is part of the query. Null: nothing is in scope.
  */
-export async function listTransactions(
-  { database, config }: ServiceDeps,
+export async function transactionFilterFor(
+  { database, config }: Pick<ServiceDeps, 'database' | 'config'>,
   scope: TenantScope,
   query: TransactionListQuery,
-): Promise<{ data: TokenTransaction[]; next_cursor: string | null }> {
-  const filter: TransactionFilter = {
+): Promise<TransactionScopeFilter | null> {
+  const filter: TransactionScopeFilter = {
     companyId: query.company_id,
     employeeId: query.employee_id,
     wallet: query.scope,
@@ -45,32 +54,37 @@ export async function listTransactions(
     direction: query.type,
     from: query.date_from ? dayStart(query.date_from, config.APP_TIMEZONE) : undefined,
     to: query.date_to ? dayEnd(query.date_to, config.APP_TIMEZONE) : undefined,
-    cursor: query.cursor ? decodeCursor(query.cursor) : undefined,
-    limit: query.limit,
   };
-  const empty = { data: [], next_cursor: null };
   switch (scope.kind) {
     case 'all':
-      break;
+      return filter;
     case 'company':
-      if (query.company_id !== undefined && query.company_id !== scope.companyId) return empty;
-      filter.companyId = scope.companyId;
-      break;
+      if (query.company_id !== undefined && query.company_id !== scope.companyId) return null;
+      return { ...filter, companyId: scope.companyId };
     case 'merchant':
-      filter.merchantId = scope.merchantId;
-      break;
+      // A merchant has no wallet to look at: asking for the company wallet finds nothing.
+      if (query.scope === 'company') return null;
+      return { ...filter, merchantId: scope.merchantId, merchantView: true };
     case 'self': {
       if (query.scope === 'company') throw new AppError('PERMISSION_DENIED');
       const own = await findEmployeeIdByStaffNumber(database.db, scope.companyId, scope.employeeId);
-      if (own === undefined) return empty;
-      if (query.employee_id !== undefined && query.employee_id !== own) return empty;
-      filter.companyId = scope.companyId;
-      filter.employeeId = own;
-      filter.wallet = 'employee';
-      break;
+      if (own === undefined) return null;
+      if (query.employee_id !== undefined && query.employee_id !== own) return null;
+      return { ...filter, companyId: scope.companyId, employeeId: own, wallet: 'employee' };
     }
   }
-  const rows = await findTransactions(database.db, filter);
+}
+
+/** GET /tokens/transactions: one page, newest first in the ledger's write order. */
+export async function listTransactions(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  query: TransactionListQuery,
+): Promise<{ data: TokenTransaction[]; next_cursor: string | null }> {
+  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const filter = await transactionFilterFor(deps, scope, query);
+  if (!filter) return { data: [], next_cursor: null };
+  const rows = await findTransactions(deps.database.db, { ...filter, cursor, limit: query.limit });
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   return { data: page, next_cursor: hasMore ? encodeCursor(page[page.length - 1]!) : null };

@@ -15,6 +15,7 @@ function buildTransaction(overrides: Partial<TokenTransaction> = {}): TokenTrans
   const id = nextId++;
   return {
     id,
+    seq: id,
     occurred_at: '2026-01-31T14:05:00.000Z',
     event: 'order_purchased',
     company_id: 1,
