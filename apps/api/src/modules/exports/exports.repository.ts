@@ -4,7 +4,6 @@ import { queryRows, type Executor } from '../../db/client';
 import { iso, toInt, toIntOrNull } from '../../lib/numbers';
 import type { TenantScope } from '../../lib/scope';
 import { EMPLOYEE_MONTH_TOTALS } from '../employees/employees.repository';
-import type { TransactionFilter } from '../transactions/transactions.repository';
 
 /** The employees a scope may see, on the alias `e` (as the employees list applies it). */
 function employeeScope(scope: TenantScope): SQL {

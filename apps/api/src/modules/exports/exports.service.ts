@@ -11,7 +11,6 @@ import type {
 } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
-import { dayEnd, dayStart } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
   countOrdersUpTo,
