@@ -1,6 +1,6 @@
 /** Runs every scenario of issue 6 on a generated programme and gathers the figures. */
 import os from 'node:os';
-import type { LedgerSummary } from '../../apps/api/test/invariants';
+import type { LedgerSummary } from '@app/api/bench';
 import { checkInvariants, databaseBytes, serverSettings, serverVersion } from './database';
 import { Session } from './http';
 import { loadProgramme, type SavedProgramme } from './saved-programme';

@@ -1,7 +1,11 @@
 import pg from 'pg';
-import { createDatabase, type Database } from '../../apps/api/src/db/client';
-import { migrate } from '../../apps/api/src/db/migrate';
-import { assertLedgerInvariants, type LedgerSummary } from '../../apps/api/test/invariants';
+import {
+  createDatabase,
+  type Database,
+  migrate,
+  assertLedgerInvariants,
+  type LedgerSummary,
+} from '@app/api/bench';
 
 /** The benchmark's own database; the scripts create and drop it and touch no other. */
 export const BENCH_DATABASE_URL =

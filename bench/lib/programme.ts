@@ -26,9 +26,9 @@ import {
   parsePeriod,
   periodAt,
   periodStart,
-} from '../../apps/api/src/lib/periods';
-import { hashPassword } from '../../apps/api/src/modules/iam/passwords';
-import { terminalKeyFrom } from '../../apps/api/src/modules/terminals/terminal-keys';
+  hashPassword,
+  terminalKeyFrom,
+} from '@app/api/bench';
 import { withClient } from './database';
 import { Random } from './random';
 

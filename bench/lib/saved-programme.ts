@@ -1,4 +1,4 @@
-import type { LedgerSummary } from '../../apps/api/test/invariants';
+import type { LedgerSummary } from '@app/api/bench';
 import { readDatabaseComment, writeDatabaseComment } from './database';
 import type { GenerationReport } from './programme';
 

@@ -154,3 +154,7 @@ export const monthlyResets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.period] })],
 );
+
+/** Rows as selected: what repositories of several modules read of the wallets' tables. */
+export type CompanyRow = typeof companies.$inferSelect;
+export type EmployeeRow = typeof employees.$inferSelect;

@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import type { TerminalIdentity } from '../lib/principal';
-import { hashTerminalKey } from '../modules/terminals/terminal-keys';
-import { findTerminalByKeyHash } from '../modules/terminals/terminals.repository';
+import { findTerminalByKey } from '../modules/terminals/terminal-sessions.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,9 +51,7 @@ export default fp(
       const seen = await wrongKeys(request, { increment: false });
       if (!seen.isAllowed && seen.remaining === 0) throw tooMany(reply, seen.ttlInSeconds);
       const match = BEARER.exec(header);
-      const found = match
-        ? await findTerminalByKeyHash(app.deps.database.db, hashTerminalKey(match[1]!))
-        : null;
+      const found = match ? await findTerminalByKey(app.deps.database.db, match[1]!) : null;
       if (!found) {
         await wrongKeys(request);
         throw new AppError('UNAUTHORIZED');

@@ -8,7 +8,7 @@ import { ManualClock, type Clock } from '../lib/clock';
 import { addMonths, formatPeriod, zonedMidnight, zonedParts } from '../lib/periods';
 import { createCompanyIn } from '../modules/companies/companies.service';
 import { createEmployeeIn } from '../modules/employees/employees.service';
-import { findCompaniesDueForReset } from '../modules/ledger/ledger.repository';
+import { findCompaniesDueForReset } from '../modules/ledger/ledger.service';
 import type { TerminalIdentity } from '../lib/principal';
 import {
   distributeTokens,

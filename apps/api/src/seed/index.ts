@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db/client';
-import { countUsers } from '../modules/iam/iam.repository';
+import { countUsers } from '../modules/iam/iam.service';
 import { createUserAccount } from '../modules/iam/iam.service';
 import { createDemoUsers, type DemoSignIn } from './demo-users';
 

@@ -4,11 +4,7 @@ import { LoadingScreen } from '@/components/layout/loading-screen';
 import { RouteError } from '@/components/errors/route-error';
 import { DEFAULT_HOME, paths } from '@/config/paths';
 import { RootRoute } from './root';
-
-/** Declared beside each route: the permission (contract PERMISSIONS) needed to open it. */
-export interface RouteHandle {
-  permission?: Permission;
-}
+import type { RouteHandle } from './route-handle';
 
 const guarded = (permission: Permission): { handle: RouteHandle } => ({ handle: { permission } });
 

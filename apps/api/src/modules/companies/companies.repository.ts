@@ -4,10 +4,8 @@ import type { Executor, Tx } from '../../db/client';
 import { companies } from '../../db/schema';
 import type { TenantScope } from '../../lib/scope';
 import { iso } from '../../lib/numbers';
-import type { CompanyRow } from '../ledger/ledger.repository';
-
-/** A `%…%` ILIKE pattern matching `text` literally (its own % _ and \\ escaped). */
-export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+import { likePattern } from '../../lib/sql';
+import type { CompanyRow } from '../../db/schema';
 
 /** The companies a scope may see, as a condition inside the query (DESIGN 2). */
 export function companyScope(scope: TenantScope): SQL | undefined {

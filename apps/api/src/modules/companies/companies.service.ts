@@ -13,7 +13,7 @@ import type { ServiceDeps, TimeDeps } from '../../lib/deps';
 import { nextResetAfterChange, periodAt } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
-import { lockCompany } from '../ledger/ledger.repository';
+import { lockCompany } from '../ledger/ledger.service';
 import { openCompanyWallet } from '../ledger/ledger.service';
 import {
   findCompanies,
@@ -22,6 +22,9 @@ import {
   toCompany,
   updateCompany,
 } from './companies.repository';
+
+// Other modules read and lock companies through these, never through the repository.
+export { findCompany, shareLockCompany, updateCompany } from './companies.repository';
 
 /**
  * Creates a company in the token month it is created in, and credits its `init_token` for that

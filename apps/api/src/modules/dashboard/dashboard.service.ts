@@ -20,7 +20,7 @@ import {
   findResetDayRange,
   type LedgerSlice,
   type MonthFlows,
-} from '../reports/reports.repository';
+} from '../reports/reports.service';
 import { calendarMonth, sumTotals, totalsOf, ZERO_TOTALS } from '../reports/reports.service';
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -11,7 +11,7 @@ import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction } from '../../lib/transaction';
-import { shareLockCompany } from '../companies/companies.repository';
+import { shareLockCompany } from '../companies/companies.service';
 import { parseEmployeeCsv, type ParsedEmployeeRow } from './employee-import.csv';
 import {
   findCompanyEmployeesForImport,

@@ -5,8 +5,8 @@ import { queryRows } from '../../db/client';
 import { employees } from '../../db/schema';
 import { iso, toInt, toIntOrNull } from '../../lib/numbers';
 import type { TenantScope } from '../../lib/scope';
-import { likePattern } from '../companies/companies.repository';
-import type { EmployeeRow } from '../ledger/ledger.repository';
+import { likePattern } from '../../lib/sql';
+import type { EmployeeRow } from '../../db/schema';
 
 /**
  * The live employees a scope may see, as a condition on the alias `e` inside the query. Deleted

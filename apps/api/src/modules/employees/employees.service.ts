@@ -12,7 +12,7 @@ import type { Executor, Tx } from '../../db/client';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
-import { shareLockCompany } from '../companies/companies.repository';
+import { shareLockCompany } from '../companies/companies.service';
 import { renewEmployee as renewInLedger } from '../ledger/ledger.service';
 import {
   findEmailCompanies,

@@ -16,7 +16,7 @@ import {
 import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
 import { queryRows } from '../../db/client';
 import { runMonthlyResets } from '../jobs/jobs.service';
-import { likePattern } from '../companies/companies.repository';
+import { likePattern } from '../../lib/sql';
 import { searchMatches } from './employees.repository';
 import { getEmployee } from './employees.service';
 import { issueToCompany, distributeToEmployees } from '../tokens/tokens.service';

@@ -17,9 +17,9 @@ import {
   findOrderHistory,
   type OrderCursor,
   type OrderHistoryRow,
-} from '../order-history/order-history.repository';
+} from '../order-history/order-history.service';
 import { toOrderFilter } from '../order-history/order-history.service';
-import { countEmployeeRowsUpTo, findEmployeeMonthBatch } from '../reports/reports.repository';
+import { countEmployeeRowsUpTo, findEmployeeMonthBatch } from '../reports/reports.service';
 import { findSummaryRows, getCompanyMonth } from '../reports/reports.service';
 import {
   countTransactionsUpTo,

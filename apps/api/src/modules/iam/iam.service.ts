@@ -19,6 +19,9 @@ import { deleteSession, revokeUserSessions } from './sessions.repository';
 import { openSession, type IssuedSession } from './sessions.service';
 import { hashToken, isTokenShaped } from './session-tokens';
 
+// The first-start seed asks whether any user exists.
+export { countUsers } from './iam.repository';
+
 /** Five failed sign-ins within fifteen minutes lock the account for fifteen minutes (0002). */
 export const LOCKOUT = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 } as const;
 

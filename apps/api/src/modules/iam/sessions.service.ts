@@ -13,6 +13,9 @@ import {
 } from './sessions.repository';
 import { hashToken, isTokenShaped, newToken } from './session-tokens';
 
+// A user's sessions end when an administrator deactivates it (users module).
+export { revokeUserSessions } from './sessions.repository';
+
 /** last_seen_at is written at most this often, so a busy session costs one UPDATE a minute. */
 export const TOUCH_INTERVAL_MS = 60_000;
 

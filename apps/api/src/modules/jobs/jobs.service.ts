@@ -3,8 +3,8 @@ import { isAppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import { nextPeriod } from '../../lib/periods';
 import { inTransaction } from '../../lib/transaction';
-import { findCompany } from '../companies/companies.repository';
-import { findCompaniesDueForReset, findOpenOrdersBefore } from '../ledger/ledger.repository';
+import { findCompany } from '../companies/companies.service';
+import { findCompaniesDueForReset, findOpenOrdersBefore } from '../ledger/ledger.service';
 import { refundOrder, resetCompany, type ResetHooks } from '../ledger/ledger.service';
 
 /** A server down for longer than this many months catches up over several runs. */

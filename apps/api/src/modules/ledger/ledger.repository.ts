@@ -16,8 +16,9 @@ import { toInt } from '../../lib/numbers';
 // on, and deadlock with, a distribution holding the company. Lock order everywhere: an order row,
 // then the company wallet, then employee wallets by ascending id.
 
-export type CompanyRow = typeof companies.$inferSelect;
-export type EmployeeRow = typeof employees.$inferSelect;
+import type { CompanyRow, EmployeeRow } from '../../db/schema';
+
+export type { CompanyRow, EmployeeRow };
 export type OrderRow = typeof orders.$inferSelect;
 export type NewLedgerRow = typeof tokenTransactions.$inferInsert;
 

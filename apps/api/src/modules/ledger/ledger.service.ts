@@ -19,7 +19,6 @@ import type { Executor, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { TerminalIdentity } from '../../lib/principal';
 import { nextPeriod, periodStart } from '../../lib/periods';
-import { getOrderView } from '../orders/orders.repository';
 import {
   allowLongResetStatements,
   hasMonthlyReset,
@@ -40,6 +39,9 @@ import {
   type NewLedgerRow,
   type ResetRows,
 } from './ledger.repository';
+
+// What the jobs and the company and token services need of the ledger's data access.
+export { findCompaniesDueForReset, findOpenOrdersBefore, lockCompany } from './ledger.repository';
 
 /** A wallet as locked in this transaction, with its running balance. */
 interface Wallet {
@@ -315,7 +317,7 @@ export async function refundOrder(
     actorUserId?: number | null;
     at: Date;
   },
-): Promise<RefundResult> {
+): Promise<{ orderId: number; refund: RefundResult['refund'] }> {
   const order = await lockOrder(tx, input.orderId, input.merchantId);
   if (!order) throw new AppError('ORDER_NOT_FOUND');
   const remaining = order.subtotal - order.refundedAmount;
@@ -338,8 +340,9 @@ export async function refundOrder(
     merchantId: order.merchantId,
   });
   const [transactionId] = await postings.flush(tx);
+  // The caller reads the order back (orders service): the ledger imports nothing from orders.
   return {
-    order: await getOrderView(tx, order.id),
+    orderId: order.id,
     refund: {
       amount,
       reason: input.reason,

@@ -3,7 +3,7 @@ import type { Merchant, Status } from '@app/contract';
 import type { Executor } from '../../db/client';
 import { merchants, terminals } from '../../db/schema';
 import { iso } from '../../lib/numbers';
-import { likePattern } from '../companies/companies.repository';
+import { likePattern } from '../../lib/sql';
 
 export type MerchantRow = typeof merchants.$inferSelect;
 

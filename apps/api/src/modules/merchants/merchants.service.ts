@@ -20,6 +20,9 @@ import {
   updateMerchant,
 } from './merchants.repository';
 
+// Other modules check merchants through this.
+export { findMerchant } from './merchants.repository';
+
 function codeConflict(error: unknown): unknown {
   if (sqlState(error) === '23505' && violatedConstraint(error) === 'merchants_code_key') {
     return new AppError('MERCHANT_CODE_ALREADY_EXISTS');

@@ -19,6 +19,14 @@ import {
   type OrderHistoryRow,
 } from './order-history.repository';
 
+// The orders export reads the same rows as the list, through these.
+export {
+  countOrdersUpTo,
+  findOrderHistory,
+  type OrderCursor,
+  type OrderHistoryRow,
+} from './order-history.repository';
+
 /** Cursor: base64url of `[ordered_at to the microsecond, id]`, the last order shown. Opaque. */
 export function encodeOrderCursor(cursor: OrderCursor): string {
   return Buffer.from(JSON.stringify([cursor.orderedAt, cursor.id])).toString('base64url');

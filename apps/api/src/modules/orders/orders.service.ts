@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { CreateOrderBody, RefundOrderBody } from '@app/contract';
+import type { CreateOrderBody, RefundOrderBody, RefundResult } from '@app/contract';
 import { IDEMPOTENCY_KEY_MAX } from '@app/contract';
 import type { Executor, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -7,7 +7,7 @@ import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction, retrying } from '../../lib/transaction';
 import type { TerminalIdentity } from '../../lib/principal';
 import { placeOrder, refundOrder, type TerminalAnswer } from '../ledger/ledger.service';
-import { claimIdempotencyKey, storeIdempotentAnswer } from './orders.repository';
+import { claimIdempotencyKey, getOrderView, storeIdempotentAnswer } from './orders.repository';
 
 export type { TerminalAnswer };
 
@@ -86,7 +86,7 @@ async function onceIn(
 const refunding =
   (terminal: TerminalIdentity, orderId: number, body: RefundOrderBody): TerminalRequest =>
   async (tx, at) => {
-    const result = await refundOrder(tx, {
+    const { refund } = await refundOrder(tx, {
       orderId,
       merchantId: terminal.merchantId,
       terminalId: terminal.id,
@@ -94,6 +94,7 @@ const refunding =
       amount: body.amount,
       at,
     });
+    const result: RefundResult = { order: await getOrderView(tx, orderId), refund };
     return { status: 200, body: { data: result }, orderId };
   };
 

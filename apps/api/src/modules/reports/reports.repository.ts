@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { CompanyTotals, EmployeeReportRow, Status } from '@app/contract';
+import { likePattern } from '../../lib/sql';
 import { queryRows, type Executor } from '../../db/client';
 import { addTokens, toInt } from '../../lib/numbers';
 import type { TenantScope } from '../../lib/scope';
@@ -131,8 +132,6 @@ export interface CompanyFilter {
   /** Part of the code or name, case-insensitive. */
   search?: string | undefined;
 }
-
-const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 interface CompanyRow extends RollupRow {
   id: unknown;

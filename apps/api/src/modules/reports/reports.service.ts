@@ -19,6 +19,20 @@ import {
   findEmployeeMonthRows,
 } from './reports.repository';
 
+// The dashboard and the exports read the reports' figures through these.
+export {
+  countEmployeeRowsUpTo,
+  findCompanyInScope,
+  findCompanyMonthTotals,
+  findDailyFlows,
+  findEmployeeMonth,
+  findEmployeeMonthBatch,
+  findMerchantMonth,
+  findResetDayRange,
+  type LedgerSlice,
+  type MonthFlows,
+} from './reports.repository';
+
 /** The calendar month (YYYY-MM) of now in the programme's time zone. */
 export function calendarMonth(clock: Clock, timeZone: string): string {
   const now = zonedParts(clock.now(), timeZone);

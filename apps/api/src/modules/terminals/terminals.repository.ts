@@ -3,7 +3,7 @@ import type { Status, Terminal } from '@app/contract';
 import { queryRows, type Executor } from '../../db/client';
 import { terminals } from '../../db/schema';
 import { iso } from '../../lib/numbers';
-import { likePattern } from '../companies/companies.repository';
+import { likePattern } from '../../lib/sql';
 
 export type TerminalRow = typeof terminals.$inferSelect;
 

@@ -12,7 +12,7 @@ import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Executor } from '../../db/client';
 import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
-import { findMerchant } from '../merchants/merchants.repository';
+import { findMerchant } from '../merchants/merchants.service';
 import { generateTerminalKey, terminalKeyFrom } from './terminal-keys';
 import {
   findTerminal,

@@ -14,9 +14,9 @@ import { nextResetAfterChange } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction } from '../../lib/transaction';
 import type { AuthUser } from '../../lib/principal';
-import { findCompany, updateCompany } from '../companies/companies.repository';
-import { lockCompany, type CompanyRow } from '../ledger/ledger.repository';
-import { distributeTokens, issueCompanyTokens } from '../ledger/ledger.service';
+import { findCompany, updateCompany } from '../companies/companies.service';
+import type { CompanyRow } from '../../db/schema';
+import { distributeTokens, issueCompanyTokens, lockCompany } from '../ledger/ledger.service';
 
 /** The company a token request acts on: the caller's own, or the one admin and HR name. */
 function targetCompany(

@@ -15,10 +15,10 @@ import { AppError, isAppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
-import { findCompany } from '../companies/companies.repository';
+import { findCompany } from '../companies/companies.service';
 import { createUserAccount, setPassword } from '../iam/iam.service';
-import { revokeUserSessions } from '../iam/sessions.repository';
-import { findMerchant } from '../merchants/merchants.repository';
+import { revokeUserSessions } from '../iam/sessions.service';
+import { findMerchant } from '../merchants/merchants.service';
 import {
   findUser,
   findUsers,

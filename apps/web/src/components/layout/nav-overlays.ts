@@ -1,40 +1,7 @@
-import {
-  createContext,
-  useContext,
-  useEffect,
-  useState,
-  type ComponentType,
-  type ReactElement,
-  type ReactNode,
-} from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
+import type { NavOverlays } from './nav-overlay-types';
 
-export interface NavMenuEntry {
-  href: string;
-  label: string;
-  current: boolean;
-}
-
-export interface NavTooltipProps {
-  label: string;
-  hidden: boolean;
-  children: ReactElement;
-}
-
-export interface NavMenuProps {
-  trigger: ReactElement;
-  label: string;
-  entries: NavMenuEntry[];
-}
-
-/** The sidebar's overlays: its tooltips and the menus of collapsed groups. */
-export interface NavOverlays {
-  /** Around the entries: their tooltips share the delays of spec 9. */
-  Provider: ComponentType<{ children: ReactNode }>;
-  /** A button's label beside it, while the sidebar is collapsed to icons. */
-  Tooltip: ComponentType<NavTooltipProps>;
-  /** A collapsed group's entries in a menu beside its button. */
-  Menu: ComponentType<NavMenuProps>;
-}
+export type { NavMenuEntry, NavMenuProps, NavOverlays, NavTooltipProps } from './nav-overlay-types';
 
 export const NavOverlaysContext = createContext<NavOverlays | null>(null);
 

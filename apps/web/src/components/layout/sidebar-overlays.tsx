@@ -8,7 +8,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '@/components/ui/tooltip';
-import type { NavMenuProps, NavOverlays, NavTooltipProps } from './nav-overlays';
+import type { NavMenuProps, NavOverlays, NavTooltipProps } from './nav-overlay-types';
 
 function SidebarTooltip({ label, hidden, children }: NavTooltipProps) {
   return (

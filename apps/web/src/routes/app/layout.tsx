@@ -9,7 +9,7 @@ import { useSelfInfo } from '@/features/auth/api/get-self-info';
 import { DeferredUserMenu } from '@/features/auth/components/deferred-user-menu';
 import { useCompanyDetails } from '@/features/companies/api/get-company';
 import { useAuthStore } from '@/lib/auth-store';
-import type { RouteHandle } from '../index';
+import type { RouteHandle } from '../route-handle';
 
 /** Header and sidebar around the signed-in screens; composes the auth and companies features. */
 function Shell({ user }: { user: SelfUser }) {

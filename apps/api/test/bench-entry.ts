@@ -1,0 +1,17 @@
+// The API as the benchmarks see it (`@app/api/bench`, declared in apps/api/package.json): the one
+// door from bench/ into this package, so the bench depends on these names, not on src/** files.
+// The architecture test refuses any other import of apps/api from bench/.
+export { createDatabase, type Database } from '../src/db/client';
+export { migrate } from '../src/db/migrate';
+export {
+  addMonths,
+  formatPeriod,
+  nextPeriod,
+  parsePeriod,
+  periodAt,
+  periodStart,
+} from '../src/lib/periods';
+export { hashPassword } from '../src/modules/iam/passwords';
+export { terminalKeyFrom } from '../src/modules/terminals/terminal-keys';
+export { assertLedgerInvariants, type LedgerSummary } from './invariants';
+export { startServer } from './server-process';
