@@ -60,8 +60,10 @@ describe.each(await testDatabaseKinds())('a month of a programme over HTTP on %s
       company_expired: 10_800,
       monthly_tokens_reset: 1_800, // 3 × 300, on both sides of each transfer
     });
+    // Newest first in the ledger's write order: read bottom-up, the reset in the order written.
     const april = rows
       .filter((r) => r.period === '2026-04')
+      .reverse()
       .map((r) => [
         r.event,
         r.employee_number,
@@ -70,7 +72,6 @@ describe.each(await testDatabaseKinds())('a month of a programme over HTTP on %s
         r.balance_before,
         r.balance_after,
       ]);
-    // One instant: listed in the order written.
     expect(april).toEqual([
       ['monthly_tokens_added', null, 'received', 10_000, 0, 10_000],
       ['monthly_tokens_reset', null, 'sent', 300, 10_000, 9_700],
@@ -82,6 +83,7 @@ describe.each(await testDatabaseKinds())('a month of a programme over HTTP on %s
     ]);
     const expiries = rows
       .filter((r) => r.event.endsWith('_expired'))
+      .reverse()
       .map((r) => [r.employee_number, r.amount, r.period]);
     expect(expiries).toEqual([
       ['E0001', 380, '2026-03'],
