@@ -336,12 +336,6 @@ export async function lockOrder(
   return row;
 }
 
-export async function getOrderRow(executor: Executor, orderId: number): Promise<OrderRow> {
-  const [row] = await executor.select().from(orders).where(eq(orders.id, orderId));
-  if (!row) throw new Error(`order ${orderId} vanished`);
-  return row;
-}
-
 /** Orders still open (not fully refunded) placed before `before`, oldest first. */
 export async function findOpenOrdersBefore(
   executor: Executor,
@@ -354,21 +348,4 @@ export async function findOpenOrdersBefore(
     .where(and(lt(orders.orderedAt, before), lt(orders.refundedAmount, orders.subtotal)))
     .orderBy(asc(orders.orderedAt), asc(orders.id))
     .limit(limit);
-}
-
-/** What an employee received and spent in a token month (for the employee view). */
-export async function employeeMonthTotals(
-  executor: Executor,
-  employeeId: number,
-  period: string,
-): Promise<{ issued: number; consumed: number }> {
-  const [row] = await queryRows<{ issued: unknown; consumed: unknown }>(
-    executor,
-    sql`SELECT
-      coalesce(sum(amount) FILTER (WHERE event IN ('employee_issued','monthly_tokens_reset')), 0) AS issued,
-      coalesce(sum(amount) FILTER (WHERE event = 'order_purchased'), 0)
-        - coalesce(sum(amount) FILTER (WHERE event = 'order_refunded'), 0) AS consumed
-      FROM token_transactions WHERE employee_id = ${employeeId} AND period = ${period}`,
-  );
-  return { issued: toInt(row?.issued ?? 0), consumed: toInt(row?.consumed ?? 0) };
 }
