@@ -32,6 +32,16 @@ export const dashboardTotalsSchema = z.object({
 });
 export type DashboardTotals = z.infer<typeof dashboardTotalsSchema>;
 
+/**
+ * A dashboard's totals: the unused amounts are wallet balances, so they are null for merchant
+ * roles, which never learn what a company or an employee holds (DESIGN 2).
+ */
+export const dashboardViewTotalsSchema = dashboardTotalsSchema.extend({
+  company_unused: tokens.nullable(),
+  employee_unused: tokens.nullable(),
+});
+export type DashboardViewTotals = z.infer<typeof dashboardViewTotalsSchema>;
+
 /** One day (programme time zone) of the month's flows, for charts. */
 export const dashboardDaySchema = z.object({
   date: z.string(),
@@ -69,7 +79,7 @@ export const dashboardSchema = z.object({
   /** Our id of the employee, for the employee's own dashboard. */
   employee_id: z.number().int().nullable(),
   merchant_id: z.number().int().nullable(),
-  totals: dashboardTotalsSchema,
+  totals: dashboardViewTotalsSchema,
   /** Every day of the month's window up to today, and any other day with activity, in order. */
   daily: z.array(dashboardDaySchema),
 });

@@ -5,6 +5,7 @@ import type {
   DashboardSummary,
   DashboardSummaryQuery,
   DashboardTotals,
+  DashboardViewTotals,
 } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
@@ -82,7 +83,7 @@ interface View {
   companyId: number | null;
   employeeId: number | null;
   merchantId: number | null;
-  totals: DashboardTotals;
+  totals: DashboardViewTotals;
   slice: LedgerSlice | null;
   /** The companies whose reset days bound the month's window. */
   windowCompanyId: number | undefined;
@@ -179,7 +180,13 @@ async function resolveView(
         companyId: query.company_id ?? null,
         employeeId: null,
         merchantId: scope.merchantId,
-        totals: { ...ZERO_TOTALS, ...consumption(flows) },
+        // Nothing of any wallet: the unused amounts are balances (DESIGN 2).
+        totals: {
+          ...ZERO_TOTALS,
+          ...consumption(flows),
+          company_unused: null,
+          employee_unused: null,
+        },
         slice: { kind: 'merchant', merchantId: scope.merchantId, companyId: query.company_id },
         windowCompanyId: query.company_id,
       };

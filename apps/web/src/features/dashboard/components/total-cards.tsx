@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import type { DashboardTotals, DashboardView } from '@app/contract';
+import type { DashboardView, DashboardViewTotals } from '@app/contract';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { withThousands } from '@/lib/format';
 
-export type TotalKey = Exclude<keyof DashboardTotals, 'purchased' | 'refunded'>;
+export type TotalKey = Exclude<keyof DashboardViewTotals, 'purchased' | 'refunded'>;
 
 const ALL_CARDS: TotalKey[] = [
   'tokens_from_admin',
@@ -22,7 +22,7 @@ export const CARDS_BY_VIEW: Record<DashboardView, TotalKey[]> = {
   merchant: ['consumed_by_employees'],
 };
 
-export function TotalCards({ view, totals }: { view: DashboardView; totals: DashboardTotals }) {
+export function TotalCards({ view, totals }: { view: DashboardView; totals: DashboardViewTotals }) {
   const { t } = useTranslation();
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5" aria-label={t('dashboard.totals')}>
@@ -35,7 +35,9 @@ export function TotalCards({ view, totals }: { view: DashboardView; totals: Dash
               </CardTitle>
             </CardHeader>
             <CardContent>
-              <p className="text-2xl font-semibold tabular-nums">{withThousands(totals[key])}</p>
+              <p className="text-2xl font-semibold tabular-nums">
+                {withThousands(totals[key] ?? 0)}
+              </p>
             </CardContent>
           </Card>
         </li>
