@@ -19,17 +19,14 @@ export interface ReadResult {
 /** The cursor of the last row of page `page` of the whole ledger (newest first, 20 a page). */
 async function transactionsCursor(databaseUrl: string, page: number, limit: number) {
   return withClient(databaseUrl, async (c) => {
-    const { rows } = await c.query<{ occurred_at: Date; id: string }>(
-      `SELECT occurred_at, id FROM token_transactions
-        ORDER BY occurred_at DESC, id OFFSET $1 LIMIT 1`,
+    const { rows } = await c.query<{ seq: string }>(
+      `SELECT seq FROM token_transactions ORDER BY seq DESC OFFSET $1 LIMIT 1`,
       [(page - 1) * limit - 1],
     );
     const row = rows[0];
     if (!row) return undefined;
-    // The API's own cursor format (transactions.service.ts): base64url of [occurred_at ISO, id].
-    return Buffer.from(JSON.stringify([row.occurred_at.toISOString(), Number(row.id)])).toString(
-      'base64url',
-    );
+    // The API's own cursor format (transactions.service.ts): base64url of [seq].
+    return Buffer.from(JSON.stringify([Number(row.seq)])).toString('base64url');
   });
 }
 
