@@ -308,11 +308,11 @@ describe("a company's month, from the CSV import to the reports", () => {
       'After balance': n(before + change),
       'Transaction type': type,
     });
-    // Newest first; the rows of one distribution share its moment and keep their write order.
+    // Newest first in the ledger's write order: read bottom-up, the distribution chains.
     expect(company).toEqual([
-      companyRow('Employee issued', -REWARDS.E01, FROM_ADMIN, 'Sent'),
-      companyRow('Employee issued', -REWARDS.E04, afterFirst, 'Sent'),
       companyRow('Employee issued', -REWARDS.E05, afterFirst - REWARDS.E04, 'Sent'),
+      companyRow('Employee issued', -REWARDS.E04, afterFirst, 'Sent'),
+      companyRow('Employee issued', -REWARDS.E01, FROM_ADMIN, 'Sent'),
       companyRow('Company issued', ISSUED, OPENING, 'Received'),
       companyRow('Monthly tokens added', OPENING, 0, 'Received'),
     ]);
@@ -354,9 +354,9 @@ describe("a company's month, from the CSV import to the reports", () => {
       row('E01', 'Order refunded', REFUND_A, afterA, orderA),
       row('E04', 'Order purchased', -SUBTOTAL_B, REWARDS.E04, orderB),
       row('E01', 'Order purchased', -SUBTOTAL_A, REWARDS.E01, orderA),
-      row('E01', 'Employee issued', REWARDS.E01, 0),
-      row('E04', 'Employee issued', REWARDS.E04, 0),
       row('E05', 'Employee issued', REWARDS.E05, 0),
+      row('E04', 'Employee issued', REWARDS.E04, 0),
+      row('E01', 'Employee issued', REWARDS.E01, 0),
     ]);
   });
 
