@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
-import { companyTotalsSchema, dashboardTotalsSchema, monthSchema } from './dashboard';
+import { companyTotalsSchema, dashboardViewTotalsSchema, monthSchema } from './dashboard';
 import { statusSchema } from './statuses';
 import { idSchema } from './validation';
 
@@ -28,7 +28,8 @@ export const reportSummarySchema = z.object({
   data: z.array(companyTotalsSchema),
   total: z.number().int(),
   month: z.string(),
-  grand_total: dashboardTotalsSchema,
+  /** Merchants see no rows and null unused amounts (DESIGN 2). */
+  grand_total: dashboardViewTotalsSchema,
 });
 export type ReportSummary = z.infer<typeof reportSummarySchema>;
 

@@ -22,7 +22,13 @@ import {
   type LedgerSlice,
   type MonthFlows,
 } from '../reports/reports.service';
-import { calendarMonth, sumTotals, totalsOf, ZERO_TOTALS } from '../reports/reports.service';
+import {
+  calendarMonth,
+  sumTotals,
+  totalsOf,
+  viewTotals,
+  ZERO_TOTALS,
+} from '../reports/reports.service';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const localDay = (instant: Date, timeZone: string) => {
@@ -181,12 +187,7 @@ async function resolveView(
         employeeId: null,
         merchantId: scope.merchantId,
         // Nothing of any wallet: the unused amounts are balances (DESIGN 2).
-        totals: {
-          ...ZERO_TOTALS,
-          ...consumption(flows),
-          company_unused: null,
-          employee_unused: null,
-        },
+        totals: viewTotals(scope, { ...ZERO_TOTALS, ...consumption(flows) }),
         slice: { kind: 'merchant', merchantId: scope.merchantId, companyId: query.company_id },
         windowCompanyId: query.company_id,
       };

@@ -210,7 +210,8 @@ export async function exportEmployees(
 // ---------------------------------------------------------------------------------------------
 // Summary report
 
-const summaryColumns = (month: string): CsvColumn<CompanyTotals>[] => [
+/** The columns of a summary export; a merchant's has no unused amounts (wallet balances, DESIGN 2). */
+const summaryColumns = (month: string, scope: TenantScope): CsvColumn<CompanyTotals>[] => [
   { header: 'month', value: () => month },
   { header: 'company_id', value: (c) => c.company_id },
   { header: 'company_code', value: (c) => c.company_code },
@@ -220,8 +221,12 @@ const summaryColumns = (month: string): CsvColumn<CompanyTotals>[] => [
   { header: 'tokens_from_admin', value: (c) => c.tokens_from_admin },
   { header: 'distributed_to_employees', value: (c) => c.distributed_to_employees },
   { header: 'consumed_by_employees', value: (c) => c.consumed_by_employees },
-  { header: 'company_unused', value: (c) => c.company_unused },
-  { header: 'employee_unused', value: (c) => c.employee_unused },
+  ...(scope.kind === 'merchant'
+    ? []
+    : [
+        { header: 'company_unused', value: (c: CompanyTotals) => c.company_unused },
+        { header: 'employee_unused', value: (c: CompanyTotals) => c.employee_unused },
+      ]),
   { header: 'purchased', value: (c) => c.purchased },
   { header: 'refunded', value: (c) => c.refunded },
 ];
@@ -237,7 +242,7 @@ export async function exportSummary(
 ): Promise<CsvExport> {
   const { month, rows } = await findSummaryRows(deps, scope, query);
   assertWithinCap(rows.length, deps.config.EXPORT_MAX_ROWS);
-  return { filename: `summary-${month}.csv`, body: csvStream(summaryColumns(month), rows) };
+  return { filename: `summary-${month}.csv`, body: csvStream(summaryColumns(month, scope), rows) };
 }
 
 const companyReportColumns = (month: string): CsvColumn<EmployeeReportRow>[] => [

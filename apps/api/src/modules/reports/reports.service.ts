@@ -3,6 +3,7 @@ import type {
   CompanyReportQuery,
   CompanyTotals,
   DashboardTotals,
+  DashboardViewTotals,
   ReportSummary,
   ReportSummaryFilter,
   ReportSummaryQuery,
@@ -71,6 +72,16 @@ export function sumTotals(rows: DashboardTotals[]): DashboardTotals {
 }
 
 /**
+ * Totals as a scope may read them: the unused amounts are wallet balances, which merchant roles
+ * never learn (DESIGN 2), so theirs are null. The dashboard and the summary report both use this.
+ */
+export function viewTotals(scope: TenantScope, totals: DashboardTotals): DashboardViewTotals {
+  return scope.kind === 'merchant'
+    ? { ...totals, company_unused: null, employee_unused: null }
+    : totals;
+}
+
+/**
  * The companies of the caller's scope with their totals for a month, by name. `month` defaults to
  * the company admin's current token month, else the calendar month. Naming a company the caller
  * cannot see (or that does not exist) is 404.
@@ -107,7 +118,7 @@ export async function getReportSummary(
     data: rows.slice(start, start + query.page_size),
     total: rows.length,
     month,
-    grand_total: sumTotals(rows),
+    grand_total: viewTotals(scope, sumTotals(rows)),
   };
 }
 
