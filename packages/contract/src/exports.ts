@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { statusSchema } from './statuses';
-import { idSchema } from './validation';
+import { employeeListQuerySchema } from './employees';
 
 /**
  * CSV exports (decision 0007): every list has one, taking the list's own filters (paging aside),
@@ -9,9 +8,9 @@ import { idSchema } from './validation';
  */
 export const EXPORT_MAX_ROWS_DEFAULT = 100_000;
 
-/** GET /exports/employees: the employees list's filters. */
-export const employeeExportQuerySchema = z.object({
-  company_id: idSchema.optional(),
-  status: statusSchema.optional(),
+/** GET /exports/employees: the employees list's filters (paging aside), so the export holds the list's rows. */
+export const employeeExportQuerySchema = employeeListQuerySchema.omit({
+  page: true,
+  page_size: true,
 });
 export type EmployeeExportQuery = z.infer<typeof employeeExportQuerySchema>;

@@ -7,14 +7,22 @@ import { iso } from '../../lib/numbers';
 import { likePattern } from '../../lib/sql';
 import type { CompanyRow } from '../../db/schema';
 
-/** The companies a scope may see, as a condition inside the query (DESIGN 2). */
-export function companyScope(scope: TenantScope): SQL | undefined {
+/**
+ * The companies a scope may see, as a condition inside the query (DESIGN 2): every one for admin
+ * and Group HR, its own for a company admin or an employee, none for merchants. `id` is the
+ * company id column of the query (`companies.id`, or `c.id` under an alias); the reports and the
+ * dashboard read companies through this too.
+ */
+export function companyScope(
+  scope: TenantScope,
+  id: SQL | typeof companies.id = companies.id,
+): SQL {
   switch (scope.kind) {
     case 'all':
-      return undefined;
+      return sql`true`;
     case 'company':
     case 'self':
-      return eq(companies.id, scope.companyId);
+      return sql`${id} = ${scope.companyId}`;
     case 'merchant':
       return sql`false`;
   }

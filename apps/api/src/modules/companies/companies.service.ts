@@ -25,6 +25,8 @@ import {
 
 // Other modules read and lock companies through these, never through the repository.
 export { findCompany, shareLockCompany, updateCompany } from './companies.repository';
+// The one rule for which companies a scope sees: the reports and the dashboard use it too.
+export { companyScope } from './companies.repository';
 
 /**
  * Creates a company in the token month it is created in, and credits its `init_token` for that

@@ -106,22 +106,29 @@ export const searchMatches = (
 ): SQL => sql`(lower(e.employee_id) LIKE lower(${pattern})
     OR lower(e.name) LIKE lower(${pattern}) OR lower(e.email) LIKE lower(${pattern}))`;
 
+/** The filters of the employees list, which its export shares. */
+export interface EmployeeFilter {
+  companyId?: number | undefined;
+  status?: Status | undefined;
+  /** Part of the staff number, name or email. */
+  search?: string | undefined;
+}
+
+/** The one rule for which employees a list or an export holds: the scope, then the filters. */
+function employeesWhere(scope: TenantScope, f: EmployeeFilter): SQL {
+  const pattern = f.search ? likePattern(f.search) : undefined;
+  return sql`${employeeScope(scope)}
+       ${f.companyId !== undefined ? sql`AND e.company_id = ${f.companyId}` : sql``}
+       ${f.status ? sql`AND e.status = ${f.status}` : sql``}
+       ${pattern ? sql`AND ${searchMatches(pattern)}` : sql``}`;
+}
+
 export async function findEmployeeViews(
   executor: Executor,
   scope: TenantScope,
-  query: {
-    companyId?: number | undefined;
-    status?: Status | undefined;
-    search?: string | undefined;
-    page: number;
-    pageSize: number;
-  },
+  query: EmployeeFilter & { page: number; pageSize: number },
 ): Promise<{ data: Employee[]; total: number }> {
-  const pattern = query.search ? likePattern(query.search) : undefined;
-  const where = sql`${employeeScope(scope)}
-       ${query.companyId ? sql`AND e.company_id = ${query.companyId}` : sql``}
-       ${query.status ? sql`AND e.status = ${query.status}` : sql``}
-       ${pattern ? sql`AND ${searchMatches(pattern)}` : sql``}`;
+  const where = employeesWhere(scope, query);
   const rows = await queryRows<EmployeeViewRow>(
     executor,
     sql`${VIEW} WHERE ${where}
@@ -248,4 +255,48 @@ export async function findEmailCompanies(
            ${exceptId !== undefined ? sql`AND id <> ${exceptId}` : sql``}`,
   );
   return rows.map((r) => toInt(r.company_id));
+}
+
+/** An employee as the employees list shows it, with its company's code, for the export. */
+export interface EmployeeExportRow extends Employee {
+  company_code: string;
+}
+
+/**
+ * The next batch of the employees list after our id `afterId` (same scope, filters and order),
+ * with the company's code, for the CSV export.
+ */
+export async function findEmployeeBatch(
+  executor: Executor,
+  scope: TenantScope,
+  f: EmployeeFilter,
+  afterId: number | undefined,
+  limit: number,
+): Promise<EmployeeExportRow[]> {
+  const rows = await queryRows<EmployeeViewRow & { company_code: string }>(
+    executor,
+    sql`SELECT v.*, c.code AS company_code
+          FROM (${VIEW} WHERE ${employeesWhere(scope, f)}
+                ${afterId !== undefined ? sql`AND e.id > ${afterId}` : sql``}
+                ORDER BY e.id LIMIT ${limit}) v
+          JOIN companies c ON c.id = v.company_id
+         ORDER BY v.id`,
+  );
+  return rows.map((r) => ({ ...toEmployee(r), company_code: r.company_code }));
+}
+
+/** How many employees the list holds, counting no further than `max`. */
+export async function countEmployeesUpTo(
+  executor: Executor,
+  scope: TenantScope,
+  f: EmployeeFilter,
+  max: number,
+): Promise<number> {
+  const [row] = await queryRows<{ n: unknown }>(
+    executor,
+    sql`SELECT count(*) AS n FROM (
+          SELECT 1 FROM employees e WHERE ${employeesWhere(scope, f)} LIMIT ${max}
+        ) capped`,
+  );
+  return toInt(row?.n ?? 0);
 }

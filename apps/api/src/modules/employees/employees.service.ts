@@ -26,6 +26,14 @@ import {
   updateEmployeeStatus,
 } from './employees.repository';
 
+// The employees export reads the list through these (one scope rule for both).
+export {
+  countEmployeesUpTo,
+  findEmployeeBatch,
+  type EmployeeExportRow,
+  type EmployeeFilter,
+} from './employees.repository';
+
 const ENTITY = 'employee';
 
 /** The company an employee request acts on: the caller's own, or the one admin and HR name. */

@@ -30,9 +30,9 @@ import {
 import { csvStream, inBatches, localDate, localTime, type CsvColumn } from './csv';
 import {
   countEmployeesUpTo,
-  findEmployeeExportBatch,
+  findEmployeeBatch,
   type EmployeeExportRow,
-} from './exports.repository';
+} from '../employees/employees.service';
 
 /** A CSV download: its file name and its body, streamed as the client reads. */
 export interface CsvExport {
@@ -188,14 +188,18 @@ export async function exportEmployees(
   scope: TenantScope,
   query: EmployeeExportQuery,
 ): Promise<CsvExport> {
-  const filter = { companyId: query.company_id, status: query.status };
+  const filter = {
+    companyId: query.company_id,
+    status: query.status,
+    search: query.search || undefined,
+  };
   const batch = config.EXPORT_BATCH_SIZE;
   assertWithinCap(
     await countEmployeesUpTo(database.db, scope, filter, config.EXPORT_MAX_ROWS + 1),
     config.EXPORT_MAX_ROWS,
   );
   const rows = inBatches<EmployeeExportRow, number>(async (afterId) => {
-    const found = await findEmployeeExportBatch(database.db, scope, filter, afterId, batch);
+    const found = await findEmployeeBatch(database.db, scope, filter, afterId, batch);
     return {
       rows: found,
       next: found.length === batch ? found[found.length - 1]?.id : undefined,

@@ -4,6 +4,7 @@ import { likePattern } from '../../lib/sql';
 import { queryRows, type Executor } from '../../db/client';
 import { addTokens, toInt } from '../../lib/numbers';
 import type { TenantScope } from '../../lib/scope';
+import { companyScope } from '../companies/companies.service';
 
 /**
  * All SQL of the dashboards and summary reports. A month is a token month: ledger rows count
@@ -116,15 +117,7 @@ function flowsOfRollup(r: RollupRow): MonthFlows {
  * own wallet or orders instead).
  */
 function companyTotalsScope(scope: TenantScope): SQL {
-  switch (scope.kind) {
-    case 'all':
-      return sql`true`;
-    case 'company':
-      return sql`c.id = ${scope.companyId}`;
-    case 'self':
-    case 'merchant':
-      return sql`false`;
-  }
+  return scope.kind === 'self' ? sql`false` : companyScope(scope, sql`c.id`);
 }
 
 export interface CompanyFilter {
@@ -340,16 +333,10 @@ export async function findCompanyInScope(
   scope: TenantScope,
   companyId: number,
 ): Promise<{ id: number; tokenMonth: string; resetDay: number } | undefined> {
-  const visible: SQL =
-    scope.kind === 'all'
-      ? sql`true`
-      : scope.kind === 'company' || scope.kind === 'self'
-        ? sql`c.id = ${scope.companyId}`
-        : sql`false`;
   const [row] = await queryRows<{ id: unknown; token_month: string; monthly_reset_day: unknown }>(
     executor,
     sql`SELECT c.id, c.token_month, c.monthly_reset_day FROM companies c
-         WHERE c.id = ${companyId} AND ${visible}`,
+         WHERE c.id = ${companyId} AND ${companyScope(scope, sql`c.id`)}`,
   );
   return row
     ? { id: toInt(row.id), tokenMonth: row.token_month, resetDay: toInt(row.monthly_reset_day) }
