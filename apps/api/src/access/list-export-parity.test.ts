@@ -126,10 +126,11 @@ describe.each(await testDatabaseKinds())('lists and their exports on %s', (kind)
         { employee_id: `X${i}`, name: `Extra ${i}`, status: 'active' },
       );
     }
-    [{ order_no: orderNo }] = await queryRows<{ order_no: string }>(
+    const [o1] = await queryRows<{ order_no: string }>(
       t.db.database.db,
       sql`SELECT order_no FROM orders WHERE id = ${p.orders.o1}`,
     );
+    orderNo = o1!.order_no;
     const tenant: Record<Role, object> = {
       admin: {},
       super_hr: {},
