@@ -85,15 +85,6 @@ export async function lockCompanyEmployees(tx: Tx, companyId: number): Promise<R
     .for('no key update');
 }
 
-export async function lockEmployee(tx: Tx, employeeId: number): Promise<EmployeeRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(employees)
-    .where(eq(employees.id, employeeId))
-    .for('no key update');
-  return row;
-}
-
 const LEDGER_INSERT_CHUNK = 5_000;
 
 /**
@@ -285,7 +276,7 @@ export async function findCompaniesDueForReset(
 }
 
 export interface TerminalOrderOutcome {
-  /** 'placed', 'stored', 'reused' or the catalogue code of a refusal (migration 0012). */
+  /** 'placed' or 'refunded', 'stored', 'reused' or the catalogue code of a refusal (terminal-orders.sql). */
   outcome: string;
   status: number | null;
   body: unknown;
@@ -319,20 +310,32 @@ export async function placeTerminalOrderRow(
   return row;
 }
 
-export async function lockOrder(
-  tx: Tx,
-  orderId: number,
-  merchantId: number | null,
-): Promise<OrderRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(orders)
-    .where(
-      merchantId === null
-        ? eq(orders.id, orderId)
-        : and(eq(orders.id, orderId), eq(orders.merchantId, merchantId)),
-    )
-    .for('no key update');
+/** One call of `refund_terminal_order` (terminal-orders.sql): the whole of a refund. */
+export async function refundTerminalOrderRow(
+  executor: Executor,
+  values: {
+    terminalId: number;
+    /** Null for the auto-archive job, which may refund any order. */
+    merchantId: number | null;
+    /** Null for the auto-archive job, which needs no idempotency key. */
+    idempotencyKey: string | null;
+    requestHash: string | null;
+    orderId: number;
+    reason: string;
+    amount: number | null;
+    actorUserId: number | null;
+    at: Date;
+  },
+): Promise<TerminalOrderOutcome> {
+  const [row] = await queryRows<TerminalOrderOutcome>(
+    executor,
+    sql`SELECT outcome, status, body FROM refund_terminal_order(
+          ${values.terminalId}::bigint, ${values.merchantId}::bigint, ${values.idempotencyKey},
+          ${values.requestHash}, ${values.orderId}::bigint, ${values.reason},
+          ${values.amount}::bigint, ${values.actorUserId}::bigint,
+          ${values.at.toISOString()}::timestamptz)`,
+  );
+  if (!row) throw new Error('refund_terminal_order answered no row');
   return row;
 }
 

@@ -1,10 +1,14 @@
-// Orders at terminals and their refunds (DESIGN 3.4: order_purchased, order_refunded).
-import type { ErrorCode, OrderItem, RefundReason, RefundResult } from '@app/contract';
-import type { Executor, Tx } from '../../db/client';
+// Orders at terminals and their refunds (DESIGN 3.4: order_purchased, order_refunded), each one
+// call of its function in sql/terminal-orders.sql, which share one idempotency mechanism.
+import type { ErrorCode, OrderItem, RefundReason } from '@app/contract';
+import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { TerminalIdentity } from '../../lib/principal';
-import { lockEmployee, lockOrder, placeTerminalOrderRow } from './ledger.repository';
-import { employeeWallet, Postings } from './postings';
+import {
+  placeTerminalOrderRow,
+  refundTerminalOrderRow,
+  type TerminalOrderOutcome,
+} from './ledger.repository';
 
 /** The terminal's answer to a request: an HTTP status and the body sent. */
 export interface TerminalAnswer {
@@ -59,63 +63,61 @@ export async function placeOrder(
     subtotal,
     at: input.at,
   });
-  if (answer.outcome === 'placed' || answer.outcome === 'stored') {
-    return { status: answer.status!, body: answer.body };
-  }
-  if (answer.outcome === 'reused') throw new AppError('IDEMPOTENCY_KEY_REUSED');
-  if (ORDER_REFUSALS.has(answer.outcome as ErrorCode)) {
-    throw new AppError(answer.outcome as ErrorCode);
-  }
-  throw new Error(`place_terminal_order answered ${answer.outcome}`);
+  return terminalAnswer(answer, ORDER_REFUSALS);
 }
+
+const REFUND_REFUSALS = new Set<ErrorCode>([
+  'ORDER_NOT_FOUND',
+  'ORDER_ALREADY_REFUNDED',
+  'REFUND_EXCEEDS_SUBTOTAL',
+]);
 
 /**
  * A refund (`order_refunded`): what is left of the order for `cancelled`, `rejected` and
- * `auto_archived`; `amount` for `item_removed`. A terminal may refund only its merchant's orders
- * (`merchantId`); the auto-archive job passes null.
+ * `auto_archived`; `amount` for `item_removed`. One call of `refund_terminal_order`, which shares
+ * the orders' idempotency mechanism: with `idempotency`, at most once per (terminal, key), a retry
+ * answered from the key. A terminal may refund only its merchant's orders (`merchantId`); the
+ * auto-archive job passes a null merchant and no key.
  */
 export async function refundOrder(
-  tx: Tx,
+  executor: Executor,
   input: {
     orderId: number;
     merchantId: number | null;
     terminalId: number;
     reason: RefundReason;
-    amount?: number;
+    amount?: number | undefined;
     actorUserId?: number | null;
+    idempotency?: { key: string; requestHash: string };
     at: Date;
   },
-): Promise<{ orderId: number; refund: RefundResult['refund'] }> {
-  const order = await lockOrder(tx, input.orderId, input.merchantId);
-  if (!order) throw new AppError('ORDER_NOT_FOUND');
-  const remaining = order.subtotal - order.refundedAmount;
-  if (remaining <= 0) throw new AppError('ORDER_ALREADY_REFUNDED');
-  const amount = input.reason === 'item_removed' ? input.amount : remaining;
-  if (amount === undefined || amount <= 0) {
-    throw new AppError('BODY_INVALID', { metadata: { amount: 'v.required' } });
-  }
-  if (amount > remaining) throw new AppError('REFUND_EXCEEDS_SUBTOTAL');
-
-  const employee = await lockEmployee(tx, order.employeeId);
-  if (!employee) throw new Error(`employee ${order.employeeId} of order ${order.id} vanished`);
-  const wallet = employeeWallet(employee);
-  const postings = new Postings({ at: input.at, actorUserId: input.actorUserId });
-  postings.post(wallet, 'order_refunded', 'received', amount, {
-    period: employee.tokenMonth,
-    orderId: order.id,
-    refundReason: input.reason,
+): Promise<TerminalAnswer> {
+  const answer = await refundTerminalOrderRow(executor, {
     terminalId: input.terminalId,
-    merchantId: order.merchantId,
+    merchantId: input.merchantId,
+    idempotencyKey: input.idempotency?.key ?? null,
+    requestHash: input.idempotency?.requestHash ?? null,
+    orderId: input.orderId,
+    reason: input.reason,
+    amount: input.amount ?? null,
+    actorUserId: input.actorUserId ?? null,
+    at: input.at,
   });
-  const [transactionId] = await postings.flush(tx);
-  // The caller reads the order back (orders service): the ledger imports nothing from orders.
-  return {
-    orderId: order.id,
-    refund: {
-      amount,
-      reason: input.reason,
-      transaction_id: transactionId!,
-      available_tokens: wallet.balance,
-    },
-  };
+  return terminalAnswer(answer, REFUND_REFUSALS);
+}
+
+/** The HTTP answer of a terminal function's outcome, or the AppError of its refusal. */
+function terminalAnswer(answer: TerminalOrderOutcome, refusals: Set<ErrorCode>): TerminalAnswer {
+  switch (answer.outcome) {
+    case 'placed':
+    case 'refunded':
+    case 'stored':
+      return { status: answer.status!, body: answer.body };
+    case 'reused':
+      throw new AppError('IDEMPOTENCY_KEY_REUSED');
+    case 'AMOUNT_REQUIRED':
+      throw new AppError('BODY_INVALID', { metadata: { amount: 'v.required' } });
+  }
+  if (refusals.has(answer.outcome as ErrorCode)) throw new AppError(answer.outcome as ErrorCode);
+  throw new Error(`a terminal function answered ${answer.outcome}`);
 }

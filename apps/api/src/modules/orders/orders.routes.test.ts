@@ -104,6 +104,55 @@ describe.each(await testDatabaseKinds())('terminal API on %s', (kind) => {
     expect(retry.body).toBe(responses[0]!.body);
   });
 
+  it('refunds under the same idempotency mechanism: ten identical refunds at once make one, and concurrent partial refunds never pass the subtotal', async () => {
+    const placed = await post('/api/v1/orders', orderBody(), crypto.randomUUID());
+    const orderId = placed.json().data.id as number;
+    const refundUrl = `/api/v1/orders/${orderId}/refund`;
+    const rowsBefore = await ledgerRows();
+    const before = await balance();
+    const key = crypto.randomUUID();
+    const same = await Promise.all(
+      Array.from({ length: 10 }, () => post(refundUrl, { reason: 'item_removed', amount: 4 }, key)),
+    );
+    expect(same.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    expect(new Set(same.map((r) => r.body)).size).toBe(1);
+    expect(same[0]!.json().data).toMatchObject({
+      order: { id: orderId, status: 'ordered', refunded_amount: 4 },
+      refund: { amount: 4, reason: 'item_removed', available_tokens: before + 4 },
+    });
+    expect(await ledgerRows()).toBe(rowsBefore + 1);
+    // The same key with another body is refused, as for orders.
+    const reused = await post(refundUrl, { reason: 'item_removed', amount: 5 }, key);
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // Eight partial refunds of 4 at once, each with its own key, against 21 left: five pass.
+    const partial = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        post(refundUrl, { reason: 'item_removed', amount: 4 }, crypto.randomUUID()),
+      ),
+    );
+    const codes = partial.map((r) => (r.statusCode === 200 ? 200 : r.json().code)).sort();
+    expect(codes).toEqual([
+      200,
+      200,
+      200,
+      200,
+      200,
+      'REFUND_EXCEEDS_SUBTOTAL',
+      'REFUND_EXCEEDS_SUBTOTAL',
+      'REFUND_EXCEEDS_SUBTOTAL',
+    ]);
+    expect(await balance()).toBe(before + 24);
+    // A refused refund kept no answer: its key may be used for what is left.
+    const refusedKey = crypto.randomUUID();
+    const tooMuch = await post(refundUrl, { reason: 'item_removed', amount: 2 }, refusedKey);
+    expect(tooMuch.json().code).toBe('REFUND_EXCEEDS_SUBTOTAL');
+    const rest = await post(refundUrl, { reason: 'cancelled' }, refusedKey);
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json().data.refund.amount).toBe(1);
+    expect(rest.json().data.order).toMatchObject({ status: 'refunded', refunded_amount: 25 });
+  });
+
   it('refuses the same key with a different body (422 IDEMPOTENCY_KEY_REUSED) and charges nothing', async () => {
     const key = crypto.randomUUID();
     expect((await post('/api/v1/orders', orderBody(), key)).statusCode).toBe(201);

@@ -1,7 +1,9 @@
--- A terminal's order in one statement (migration 0012, decision 0011): the stored answer of an
--- Idempotency-Key (terminal_key_answer), then the payee, the locked wallet, the checks, the key's
--- claim, the order, its ledger row and the answer stored under the key. It never raises for a
--- refusal: `outcome` is 'placed', 'stored', 'reused' or the refusal's catalogue code.
+-- A terminal's order and a terminal's refund, each in one statement (migration 0012, decision
+-- 0011), sharing one idempotency mechanism: the stored answer of an Idempotency-Key
+-- (terminal_key_answer), then the locked rows, the checks, the key's claim, the writes and the
+-- answer stored under the key. Neither raises for a refusal: `outcome` is 'placed' or 'refunded',
+-- 'stored' (a retry answered from the key), 'reused' (the key came with another request) or the
+-- refusal's catalogue code; a refusal writes nothing, so the key may be retried.
 --
 -- This file is the current definition (issue 13: one home for the ledger). The migrator applies it
 -- after the numbered migrations whenever it changes (db/migrate.ts, repeatable definitions); the
@@ -18,6 +20,32 @@ AS $function$
          k.response_status, k.response_body
     FROM terminal_idempotency_keys k
    WHERE k.terminal_id = p_terminal_id AND k.idempotency_key = p_key
+$function$;
+
+-- The order as a terminal's answers show it (the shape of getOrderView in orders.repository.ts).
+CREATE OR REPLACE FUNCTION public.terminal_order_json(p_order_id bigint)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT jsonb_build_object(
+           'id', o.id,
+           'order_no', o.order_no,
+           'status', o.status,
+           'subtotal', o.subtotal,
+           'refunded_amount', o.refunded_amount,
+           'company_id', o.company_id,
+           'company_code', c.code,
+           'employee_id', e.employee_id,
+           'merchant_id', o.merchant_id,
+           'terminal_id', o.terminal_id,
+           'order_type', o.order_type,
+           'items', o.items,
+           'ordered_at', to_char(o.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+    FROM orders o
+    JOIN companies c ON c.id = o.company_id
+    JOIN employees e ON e.id = o.employee_id
+   WHERE o.id = p_order_id
 $function$;
 
 CREATE OR REPLACE FUNCTION public.place_terminal_order(p_terminal_id bigint, p_merchant_id bigint, p_key text, p_request_hash text, p_company_code text, p_staff_number text, p_order_type text, p_items jsonb, p_subtotal bigint, p_at timestamp with time zone, OUT outcome text, OUT status integer, OUT body jsonb)
@@ -76,22 +104,9 @@ BEGIN
       VALUES (p_at, 'order_purchased', company.id, employee.id, 'sent', p_subtotal,
               employee.available_tokens, employee.available_tokens - p_subtotal,
               employee.token_month, placed.id, p_terminal_id, p_merchant_id);
-      -- The answer, in the shape of getOrderView (orders.repository.ts) plus the balance after.
-      body := jsonb_build_object('data', jsonb_build_object(
-        'id', placed.id,
-        'order_no', placed.order_no,
-        'status', placed.status,
-        'subtotal', placed.subtotal,
-        'refunded_amount', placed.refunded_amount,
-        'company_id', company.id,
-        'company_code', company.code,
-        'employee_id', employee.employee_id,
-        'merchant_id', p_merchant_id,
-        'terminal_id', p_terminal_id,
-        'order_type', p_order_type,
-        'items', placed.items,
-        'ordered_at', to_char(placed.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        'available_tokens', employee.available_tokens - p_subtotal));
+      -- The answer: the order, plus the balance after.
+      body := jsonb_build_object('data', terminal_order_json(placed.id)
+        || jsonb_build_object('available_tokens', employee.available_tokens - p_subtotal));
       UPDATE terminal_idempotency_keys k
          SET response_status = 201, response_body = body, order_id = placed.id
        WHERE k.terminal_id = p_terminal_id AND k.idempotency_key = p_key;
@@ -106,4 +121,91 @@ BEGIN
   IF NOT FOUND THEN
     outcome := coalesce(refusal, 'reused');
   END IF;
+END $function$;
+
+-- A refund (order_refunded): what is left of the order for cancelled, rejected and auto_archived;
+-- p_amount for item_removed. A terminal refunds only its merchant's orders (p_merchant_id); the
+-- auto-archive job passes a null merchant and a null key (it needs no idempotency: an order
+-- refunded meanwhile is ORDER_ALREADY_REFUNDED). Locks the order, then the employee's wallet,
+-- as every refund does; the apply trigger moves the order's refunded_amount.
+CREATE OR REPLACE FUNCTION public.refund_terminal_order(p_terminal_id bigint, p_merchant_id bigint, p_key text, p_request_hash text, p_order_id bigint, p_reason text, p_amount bigint, p_actor_user_id bigint, p_at timestamp with time zone, OUT outcome text, OUT status integer, OUT body jsonb)
+ RETURNS record
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  target record;
+  employee record;
+  refund_amount bigint;
+  transaction_id bigint;
+  refusal text;
+BEGIN
+  IF p_key IS NOT NULL THEN
+    SELECT * INTO outcome, status, body FROM terminal_key_answer(p_terminal_id, p_key, p_request_hash);
+    IF FOUND THEN
+      RETURN;
+    END IF;
+  END IF;
+
+  SELECT o.id, o.employee_id, o.merchant_id, o.subtotal - o.refunded_amount AS remaining
+    INTO target
+    FROM orders o
+   WHERE o.id = p_order_id AND (p_merchant_id IS NULL OR o.merchant_id = p_merchant_id)
+     FOR NO KEY UPDATE;
+  IF NOT FOUND THEN
+    refusal := 'ORDER_NOT_FOUND';
+  ELSIF target.remaining <= 0 THEN
+    refusal := 'ORDER_ALREADY_REFUNDED';
+  ELSE
+    refund_amount := CASE WHEN p_reason = 'item_removed' THEN p_amount ELSE target.remaining END;
+    IF refund_amount IS NULL OR refund_amount <= 0 THEN
+      refusal := 'AMOUNT_REQUIRED';
+    ELSIF refund_amount > target.remaining THEN
+      refusal := 'REFUND_EXCEEDS_SUBTOTAL';
+    END IF;
+  END IF;
+
+  IF refusal IS NULL THEN
+    IF p_key IS NOT NULL THEN
+      INSERT INTO terminal_idempotency_keys (terminal_id, idempotency_key, request_hash, created_at)
+      VALUES (p_terminal_id, p_key, p_request_hash, p_at)
+      ON CONFLICT DO NOTHING;
+    END IF;
+    IF p_key IS NULL OR FOUND THEN
+      SELECT e.id, e.company_id, e.available_tokens, e.token_month INTO employee
+        FROM employees e WHERE e.id = target.employee_id
+         FOR NO KEY UPDATE;
+      INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount,
+                                      balance_before, balance_after, period, order_id,
+                                      refund_reason, terminal_id, merchant_id, actor_user_id)
+      VALUES (p_at, 'order_refunded', employee.company_id, employee.id, 'received', refund_amount,
+              employee.available_tokens, employee.available_tokens + refund_amount,
+              employee.token_month, target.id, p_reason, p_terminal_id, target.merchant_id,
+              p_actor_user_id)
+      RETURNING token_transactions.id INTO transaction_id;
+      body := jsonb_build_object('data', jsonb_build_object(
+        'order', terminal_order_json(target.id),
+        'refund', jsonb_build_object(
+          'amount', refund_amount,
+          'reason', p_reason,
+          'transaction_id', transaction_id,
+          'available_tokens', employee.available_tokens + refund_amount)));
+      IF p_key IS NOT NULL THEN
+        UPDATE terminal_idempotency_keys k
+           SET response_status = 200, response_body = body, order_id = target.id
+         WHERE k.terminal_id = p_terminal_id AND k.idempotency_key = p_key;
+      END IF;
+      outcome := 'refunded'; status := 200;
+      RETURN;
+    END IF;
+  END IF;
+
+  -- Refused, or the key was claimed meanwhile: a request with this key that committed while this
+  -- one waited for the order or the key wins, and its answer is the answer.
+  IF p_key IS NOT NULL THEN
+    SELECT * INTO outcome, status, body FROM terminal_key_answer(p_terminal_id, p_key, p_request_hash);
+    IF FOUND THEN
+      RETURN;
+    END IF;
+  END IF;
+  outcome := coalesce(refusal, 'reused');
 END $function$;
