@@ -399,6 +399,9 @@ class Simulation {
       ]),
       ledger: file('token_transactions', [
         'id',
+        // The ledger's write order (migration 0013): rows are simulated in time order and each is
+        // computed against its wallet's running balance, so id order is every wallet's chain order.
+        'seq',
         'occurred_at',
         'event',
         'company_id',
@@ -474,6 +477,7 @@ class Simulation {
     else this.employeeBalance[employeeId] = after;
     this.ledgerId += 1;
     this.files.ledger.add([
+      this.ledgerId,
       this.ledgerId,
       iso(t),
       event,
@@ -1099,6 +1103,9 @@ export async function generateProgramme(
       }
       await client.query(
         `SELECT setval('order_no_seq', coalesce(max(id), 0) + 1, false) FROM orders`,
+      );
+      await client.query(
+        `SELECT setval('token_transactions_seq', coalesce(max(seq), 0) + 1, false) FROM token_transactions`,
       );
       await client.query('COMMIT');
       indexed = performance.now();
