@@ -124,9 +124,6 @@ export function nextResetAfterChange(
   return { period, at };
 }
 
-/** The period opened by the reset due at `nextResetAt` is the month after the current one. */
-export const periodOpenedBy = (tokenMonth: string): string => nextPeriod(tokenMonth);
-
 /** The instant at 00:00 of a YYYY-MM-DD day in a time zone. */
 export function dayStart(day: string, timeZone: string): Date {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { hash, parseOptions, verify, type Algorithm, type Options } from '@node-rs/argon2';
+import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 import { passwordSchema } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 
@@ -34,21 +34,6 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
   dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
   await verifyPassword(await dummyHash, password);
   return false;
-}
-
-/** True when a stored hash was made with weaker or different parameters than today's. */
-export function needsRehash(passwordHash: string): boolean {
-  try {
-    const o = parseOptions(passwordHash);
-    return (
-      o.algorithm !== ARGON2_OPTIONS.algorithm ||
-      o.memoryCost !== ARGON2_OPTIONS.memoryCost ||
-      o.timeCost !== ARGON2_OPTIONS.timeCost ||
-      o.parallelism !== ARGON2_OPTIONS.parallelism
-    );
-  } catch {
-    return true;
-  }
 }
 
 /** The password rules of spec 5 on every password set: BODY_INVALID with `{ password }`. */

@@ -97,6 +97,3 @@ export async function rotateCsrfToken(executor: Executor, idHash: string): Promi
   return csrfToken;
 }
 
-export async function closeSession(executor: Executor, idHash: string): Promise<void> {
-  await deleteSession(executor, idHash);
-}

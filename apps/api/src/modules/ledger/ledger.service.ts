@@ -10,14 +10,7 @@
 // (orders and refunds), reset.service.ts (the monthly reset), sql/*.sql (the database's side).
 export { distributeTokens, issueCompanyTokens, openCompanyWallet } from './issue.service';
 export { timeOrderedUuid } from './postings';
-export {
-  monthlyAmountOf,
-  renewEmployee,
-  resetCompany,
-  type ResetHooks,
-  type ResetOutcome,
-  type ResetStep,
-} from './reset.service';
+export { renewEmployee, resetCompany, type ResetHooks } from './reset.service';
 export { placeOrder, refundOrder, type TerminalAnswer } from './terminal-orders.service';
 
 // What the jobs and the company and token services need of the ledger's data access.

@@ -81,13 +81,6 @@ export async function updateMerchant(
   return row;
 }
 
-export const updateMerchantStatus = (
-  executor: Executor,
-  id: number,
-  status: Status,
-  at: Date,
-): Promise<MerchantRow | undefined> => updateMerchant(executor, id, { status, updatedAt: at });
-
 /** Soft-deletes a merchant and its terminals: each becomes inactive and hidden. */
 export async function softDeleteMerchant(
   executor: Executor,
