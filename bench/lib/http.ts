@@ -1,3 +1,5 @@
+import { signInOverHttp } from '@app/api/bench';
+
 /** A signed-in back-office user: its session cookie and the CSRF token echoed on writes. */
 export class Session {
   private constructor(
@@ -7,18 +9,8 @@ export class Session {
   ) {}
 
   static async signIn(baseUrl: string, username: string, password: string): Promise<Session> {
-    const response = await fetch(`${baseUrl}/api/v1/iam/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password }),
-    });
-    if (response.status !== 200) {
-      throw new Error(`Sign-in as ${username} failed: ${response.status} ${await response.text()}`);
-    }
-    const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]!);
-    const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
-    if (!xsrf) throw new Error('Sign-in set no XSRF-TOKEN cookie');
-    return new Session(baseUrl, cookies.join('; '), decodeURIComponent(xsrf));
+    const { cookie, xsrf } = await signInOverHttp(baseUrl, username, password);
+    return new Session(baseUrl, cookie, xsrf);
   }
 
   /** Headers for a GET (cookie) or, with `isWrite`, a POST/PUT/PATCH/DELETE (cookie + CSRF). */

@@ -18,6 +18,7 @@ import { createDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { ManualClock } from '../src/lib/clock';
 import { seedOnFirstStart } from '../src/seed';
+import { signIn as signInWithInject } from '../test/auth';
 import { assertLedgerInvariants } from '../test/invariants';
 
 interface Session {
@@ -67,17 +68,8 @@ export async function runMonthDemo(
     assert.equal(res.statusCode, expected, `${options.method} ${options.url}: ${res.body}`);
     return res.json();
   };
-  const signIn = async (username: string, password: string): Promise<Session> => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/iam/login',
-      payload: { username, password },
-    });
-    assert.equal(res.statusCode, 200, `sign-in ${username}: ${res.body}`);
-    const cookies = res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-    const xsrf = res.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-    return { cookie: cookies, xsrf };
-  };
+  const signIn = async (username: string, password: string): Promise<Session> =>
+    signInWithInject(app, username, password);
   const terminalCall = (key: string, url: string, idempotencyKey: string, payload: object) =>
     app.inject({
       method: 'POST',

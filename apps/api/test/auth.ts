@@ -5,6 +5,7 @@ import type { Executor } from '../src/db/client';
 import { insertUser, toAuthUser } from '../src/modules/iam/iam.repository';
 import { hashPassword } from '../src/modules/iam/passwords';
 import type { AuthUser } from '../src/lib/principal';
+import { sessionFromCookies } from './http-session';
 
 export const DEFAULT_PASSWORD = 'Passw0rd!';
 
@@ -97,12 +98,12 @@ export async function signIn(
   if (res.statusCode !== 200) {
     throw new Error(`signIn(${username}) answered ${res.statusCode}: ${res.body}`);
   }
-  const session = res.cookies.find((c) => c.name === 'sid' || c.name === '__Host-sid');
-  const xsrf = res.cookies.find((c) => c.name === 'XSRF-TOKEN');
-  if (!session || !xsrf) throw new Error(`signIn(${username}) set no session cookies`);
+  const setCookie = res.headers['set-cookie'] ?? [];
+  const { cookie, xsrf } = sessionFromCookies(Array.isArray(setCookie) ? setCookie : [setCookie]);
+  const session = res.cookies.find((c) => c.name === 'sid' || c.name === '__Host-sid')!;
   return {
-    cookie: `${session.name}=${session.value}; XSRF-TOKEN=${xsrf.value}`,
-    xsrf: xsrf.value,
+    cookie,
+    xsrf,
     user: res.json().data.user as SelfUser,
     sessionCookie: { name: session.name, value: session.value },
   };

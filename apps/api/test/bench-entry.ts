@@ -14,4 +14,5 @@ export {
 export { hashPassword } from '../src/modules/iam/passwords';
 export { terminalKeyFrom } from '../src/modules/terminals/terminal-keys';
 export { assertLedgerInvariants, type LedgerSummary } from './invariants';
+export { signInOverHttp } from './http-session';
 export { startServer } from './server-process';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { signInOverHttp } from '../../api/test/http-session';
 import { DEMO_PASSWORD } from './browser';
 
 /** The key of the demo terminal SHOP/T1 (printed on a demo start, see the README). */
@@ -21,21 +22,7 @@ async function read<T>(response: Response): Promise<ApiAnswer<T>> {
  */
 export async function apiSession(username: string, password = DEMO_PASSWORD) {
   const baseURL = inject('baseURL');
-  const login = await fetch(`${baseURL}/api/v1/iam/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (login.status !== 200) throw new Error(`${username} could not sign in: ${login.status}`);
-  const cookies = new Map(
-    login.headers.getSetCookie().map((line) => {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      return [pair.slice(0, at), pair.slice(at + 1)] as const;
-    }),
-  );
-  const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  const xsrf = decodeURIComponent(cookies.get('XSRF-TOKEN') ?? '');
+  const { cookie, xsrf } = await signInOverHttp(baseURL, username, password);
 
   return async function call<T = unknown>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',

@@ -12,14 +12,8 @@ import { createUser } from '../../test/auth';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../test/databases';
 import { assertLedgerInvariants } from '../../test/invariants';
 import { ledgerDeps, newCompany } from '../../test/ledger';
-import {
-  httpAs,
-  httpSignIn,
-  startServer,
-  until,
-  type HttpSession,
-  type ServerProcess,
-} from '../../test/server-process';
+import { httpAs, signInOverHttp, type HttpSession } from '../../test/http-session';
+import { startServer, until, type ServerProcess } from '../../test/server-process';
 import { queryRows } from '../db/client';
 import { ManualClock } from '../lib/clock';
 import { importEmployees } from '../modules/employee-import/employee-import.service';
@@ -78,7 +72,8 @@ describe.each((await testDatabaseKinds()).filter((k) => k === 'postgres'))(
       server = await startServer(env);
       return server;
     }
-    const signInAs = (who: keyof typeof users) => httpSignIn(server!.baseURL, users[who], PASSWORD);
+    const signInAs = (who: keyof typeof users) =>
+      signInOverHttp(server!.baseURL, users[who], PASSWORD);
 
     /**
      * Sends `request`, kills the server with SIGKILL as soon as it writes to `table`, and waits
