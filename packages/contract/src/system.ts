@@ -38,13 +38,13 @@ export const systemPeriodListQuerySchema = pageQuerySchema;
 export type SystemPeriodListQuery = z.infer<typeof systemPeriodListQuerySchema>;
 
 /** GET /sys/reset-date */
-export const resetDateSchema = z.object({
+export const systemResetDateSchema = z.object({
   reset_date: z.string(),
   updated_at: z.string().nullable(),
   updated_by: z.number().int().nullable(),
 });
-export type ResetDate = z.infer<typeof resetDateSchema>;
+export type SystemResetDate = z.infer<typeof systemResetDateSchema>;
 
 /** PUT /sys/reset-date: a day after today in the programme's time zone. */
-export const resetDateBodySchema = z.strictObject({ reset_date: calendarDaySchema });
-export type ResetDateBody = z.infer<typeof resetDateBodySchema>;
+export const systemResetDateBodySchema = z.strictObject({ reset_date: calendarDaySchema });
+export type SystemResetDateBody = z.infer<typeof systemResetDateBodySchema>;

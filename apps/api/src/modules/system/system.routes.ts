@@ -5,8 +5,8 @@ import {
   dataOf,
   errorEnvelopeSchema,
   listOf,
-  resetDateBodySchema,
-  resetDateSchema,
+  systemResetDateBodySchema,
+  systemResetDateSchema,
   systemPeriodListQuerySchema,
   systemPeriodSchema,
 } from '@app/contract';
@@ -14,9 +14,9 @@ import { auditActorOf } from '../../lib/audit';
 import { requirePermission } from '../../plugins/auth';
 import {
   getCurrentSystemPeriod,
-  getResetDate,
+  getSystemResetDate,
   listSystemPeriods,
-  setResetDate,
+  setSystemResetDate,
 } from './system.service';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
@@ -60,10 +60,10 @@ export default async function systemRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'The day the current system period ends',
-        response: { 200: dataOf(resetDateSchema), ...errors },
+        response: { 200: dataOf(systemResetDateSchema), ...errors },
       },
     },
-    async () => ({ data: await getResetDate(app.deps) }),
+    async () => ({ data: await getSystemResetDate(app.deps) }),
   );
 
   r.put(
@@ -73,12 +73,12 @@ export default async function systemRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Set the next system reset date (a day after today, APP_TIMEZONE)',
-        body: resetDateBodySchema,
-        response: { 200: dataOf(resetDateSchema), ...errors },
+        body: systemResetDateBodySchema,
+        response: { 200: dataOf(systemResetDateSchema), ...errors },
       },
     },
     async (request) => ({
-      data: await setResetDate(app.deps, auditActorOf(request), request.body),
+      data: await setSystemResetDate(app.deps, auditActorOf(request), request.body),
     }),
   );
 }

@@ -1,7 +1,7 @@
 import type {
   CurrentPeriod,
-  ResetDate,
-  ResetDateBody,
+  SystemResetDate,
+  SystemResetDateBody,
   SystemPeriod,
   SystemPeriodListQuery,
 } from '@app/contract';
@@ -62,7 +62,7 @@ export function localDay(instant: Date, timeZone: string): string {
 }
 
 /** `resetDay` of the month after `day`'s month, clamped to that month's last day. */
-export function followingResetDate(day: string, resetDay: number): string {
+export function followingSystemResetDate(day: string, resetDay: number): string {
   const next = addMonths(parsePeriod(day.slice(0, 7)), 1);
   return formatDay(next, Math.min(resetDay, daysInMonth(next)));
 }
@@ -119,7 +119,7 @@ async function advanceLocked(
     const period = periodOpenedOn(current.period, settings.nextResetDate);
     await closePeriod(tx, current.period, boundary);
     await insertPeriod(tx, { period, startsAt: boundary });
-    const nextResetDate = followingResetDate(settings.nextResetDate, settings.resetDay);
+    const nextResetDate = followingSystemResetDate(settings.nextResetDate, settings.resetDay);
     await updateSettings(tx, { nextResetDate });
     current = { period, startsAt: boundary, endsAt: null };
     settings = { ...settings, nextResetDate };
@@ -195,25 +195,25 @@ export async function listSystemPeriods(
   };
 }
 
-const toResetDate = (settings: SystemSettingsRow): ResetDate => ({
+const toSystemResetDate = (settings: SystemSettingsRow): SystemResetDate => ({
   reset_date: settings.nextResetDate,
   updated_at: isoOrNull(settings.updatedAt),
   updated_by: settings.updatedBy,
 });
 
-export async function getResetDate(deps: ServiceDeps): Promise<ResetDate> {
-  return toResetDate((await currentState(deps)).settings);
+export async function getSystemResetDate(deps: ServiceDeps): Promise<SystemResetDate> {
+  return toSystemResetDate((await currentState(deps)).settings);
 }
 
 /**
  * Moves the end of the current period to 00:00 of `reset_date` (a day after today in
  * APP_TIMEZONE); later resets follow on the same day of each month. Audit-logged.
  */
-export async function setResetDate(
+export async function setSystemResetDate(
   { database, clock, config }: ServiceDeps,
   actor: AuditActor,
-  body: ResetDateBody,
-): Promise<ResetDate> {
+  body: SystemResetDateBody,
+): Promise<SystemResetDate> {
   const now = clock.now();
   const timeZone = config.APP_TIMEZONE;
   if (body.reset_date <= localDay(now, timeZone)) {
@@ -229,9 +229,9 @@ export async function setResetDate(
       updatedBy: actor.userId,
     };
     await updateSettings(tx, changes);
-    const before = { ...toResetDate(state.settings), reset_day: state.settings.resetDay };
+    const before = { ...toSystemResetDate(state.settings), reset_day: state.settings.resetDay };
     const settings = { ...state.settings, ...changes };
-    const after = toResetDate(settings);
+    const after = toSystemResetDate(settings);
     await recordAudit(tx, {
       actor,
       action: 'update',

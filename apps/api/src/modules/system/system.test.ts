@@ -5,15 +5,15 @@ import { createTestApp, type TestApp } from '../../../test/app';
 import { createUser, injectAs, signIn, type TestSession, type TestUser } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
 import { auditRowsOf, oneOfEachRole } from '../../../test/management';
-import { advanceSystemPeriods, followingResetDate, periodOpenedOn } from './system.service';
+import { advanceSystemPeriods, followingSystemResetDate, periodOpenedOn } from './system.service';
 
 describe('system period arithmetic', () => {
   it('schedules the next reset on the reset day of the following month, clamped', () => {
-    expect(followingResetDate('2026-01-20', 20)).toBe('2026-02-20');
-    expect(followingResetDate('2026-01-31', 31)).toBe('2026-02-28');
-    expect(followingResetDate('2026-02-28', 31)).toBe('2026-03-31');
-    expect(followingResetDate('2028-01-30', 30)).toBe('2028-02-29');
-    expect(followingResetDate('2026-12-05', 5)).toBe('2027-01-05');
+    expect(followingSystemResetDate('2026-01-20', 20)).toBe('2026-02-20');
+    expect(followingSystemResetDate('2026-01-31', 31)).toBe('2026-02-28');
+    expect(followingSystemResetDate('2026-02-28', 31)).toBe('2026-03-31');
+    expect(followingSystemResetDate('2028-01-30', 30)).toBe('2028-02-29');
+    expect(followingSystemResetDate('2026-12-05', 5)).toBe('2027-01-05');
   });
 
   it('names a new period after its reset day’s month, never reusing or going back', () => {
@@ -45,7 +45,7 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
   const admin = async (): Promise<TestSession> => signIn(t.app, adminUser.username);
   const get = async (url: string, session?: TestSession) =>
     injectAs(t.app, session ?? (await admin()), { url: `/api/v1/sys${url}` });
-  const putResetDate = async (payload: object, session?: TestSession) =>
+  const putSystemResetDate = async (payload: object, session?: TestSession) =>
     injectAs(t.app, session ?? (await admin()), {
       method: 'PUT',
       url: '/api/v1/sys/reset-date',
@@ -117,7 +117,7 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
 
   it('moves the end of the current period to the reset date an admin sets', async () => {
     await current();
-    const res = await putResetDate({ reset_date: '2026-01-20' });
+    const res = await putSystemResetDate({ reset_date: '2026-01-20' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({
       reset_date: '2026-01-20',
@@ -144,7 +144,7 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
   });
 
   it('clamps a reset day of 31 to short months and returns to 31 after', async () => {
-    await putResetDate({ reset_date: '2026-01-31' });
+    await putSystemResetDate({ reset_date: '2026-01-31' });
     t.clock.set('2026-01-31T00:00:00Z');
     expect((await current()).next_reset_date).toBe('2026-02-28');
     t.clock.set('2026-02-28T00:00:00Z');
@@ -152,8 +152,8 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
   });
 
   it('records each reset-date change in the audit log', async () => {
-    await putResetDate({ reset_date: '2026-01-25' });
-    await putResetDate({ reset_date: '2026-02-10' });
+    await putSystemResetDate({ reset_date: '2026-01-25' });
+    await putSystemResetDate({ reset_date: '2026-02-10' });
     const rows = await auditRowsOf(t, 'system_settings', 'reset_date');
     expect(rows.slice(-2)).toMatchObject([
       {
@@ -179,14 +179,14 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
     [20260201, 'This field is required'],
     [undefined, 'This field is required'],
   ])('refuses the reset date %j with "%s"', async (value, message) => {
-    const res = await putResetDate(value === undefined ? {} : { reset_date: value });
+    const res = await putSystemResetDate(value === undefined ? {} : { reset_date: value });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'BODY_INVALID', metadata: { reset_date: message } });
     expect((await current()).next_reset_date).toBe('2026-02-01');
   });
 
   it('refuses unknown fields in the reset-date body', async () => {
-    const res = await putResetDate({ reset_date: '2026-02-10', period: '2026-02' });
+    const res = await putSystemResetDate({ reset_date: '2026-02-10', period: '2026-02' });
     expect(res.statusCode).toBe(400);
     expect(res.json().metadata).toEqual({ period: 'This field is not allowed' });
   });
@@ -252,7 +252,7 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
       const expected = role === 'admin' ? 200 : 403;
       expect((await get('/system-periods', session)).statusCode, role).toBe(expected);
       expect((await get('/reset-date', session)).statusCode, role).toBe(expected);
-      const put = await putResetDate({ reset_date: '2026-02-10' }, session);
+      const put = await putSystemResetDate({ reset_date: '2026-02-10' }, session);
       expect(put.statusCode, role).toBe(expected);
     }
     for (const [method, url] of [

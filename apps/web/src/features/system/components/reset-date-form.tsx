@@ -5,7 +5,7 @@ import { LoaderCircle } from 'lucide-react';
 import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { calendarDaySchema, resetDateBodySchema, type ResetDate } from '@app/contract';
+import { calendarDaySchema, systemResetDateBodySchema, type SystemResetDate } from '@app/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -21,25 +21,27 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { applyServerErrors } from '@/lib/forms';
 import { formatDate, formatDateTime, formatIsoDate } from '@/lib/format';
-import { useResetDate } from '../api/get-reset-date';
-import { useUpdateResetDate } from '../api/update-reset-date';
+import { useSystemResetDate } from '../api/get-reset-date';
+import { useUpdateSystemResetDate } from '../api/update-reset-date';
 
 /** Tomorrow, YYYY-MM-DD: the earliest reset date (the server checks in the programme's zone). */
-export const earliestResetDate = (now: Date = new Date()) =>
+export const earliestSystemResetDate = (now: Date = new Date()) =>
   formatIsoDate(dayjs(now).add(1, 'day').toDate());
 
 /** The contract body, with the 'after today' rule checked before sending too. */
-export const resetDateFormSchema = resetDateBodySchema.extend({
+export const systemResetDateFormSchema = systemResetDateBodySchema.extend({
   reset_date: z
     .string()
     .min(1, 'v.required')
-    .pipe(calendarDaySchema.refine((day) => day >= earliestResetDate(), 'v.reset_date_future')),
+    .pipe(
+      calendarDaySchema.refine((day) => day >= earliestSystemResetDate(), 'v.reset_date_future'),
+    ),
 });
 
 /** The next system reset date: a native date picker and save. */
-export function ResetDateCard() {
+export function SystemResetDateCard() {
   const { t } = useTranslation();
-  const resetDate = useResetDate();
+  const resetDate = useSystemResetDate();
   return (
     <Card>
       <CardHeader>
@@ -51,18 +53,18 @@ export function ResetDateCard() {
           <Skeleton className="h-20 w-full" data-testid="reset-date-loading" />
         )}
         {resetDate.data && (
-          <ResetDateForm key={resetDate.data.reset_date} current={resetDate.data} />
+          <SystemResetDateForm key={resetDate.data.reset_date} current={resetDate.data} />
         )}
       </CardContent>
     </Card>
   );
 }
 
-function ResetDateForm({ current }: { current: ResetDate }) {
+function SystemResetDateForm({ current }: { current: SystemResetDate }) {
   const { t } = useTranslation();
-  const update = useUpdateResetDate();
+  const update = useUpdateSystemResetDate();
   const form = useForm({
-    resolver: zodResolver(resetDateFormSchema),
+    resolver: zodResolver(systemResetDateFormSchema),
     defaultValues: { reset_date: current.reset_date },
   });
   const onSubmit = form.handleSubmit((values) =>
@@ -81,7 +83,7 @@ function ResetDateForm({ current }: { current: ResetDate }) {
             <FormItem className="max-w-xs">
               <FormLabel>{t('reset_period.next_reset_date')}</FormLabel>
               <FormControl>
-                <Input type="date" min={earliestResetDate()} {...field} />
+                <Input type="date" min={earliestSystemResetDate()} {...field} />
               </FormControl>
               <FormDescription>
                 {t('reset_period.scheduled', { date: formatDate(current.reset_date) })}

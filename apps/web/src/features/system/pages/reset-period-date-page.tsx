@@ -7,7 +7,7 @@ import { PageHeader } from '@/components/layout/page-header';
 import { Badge } from '@/components/ui/badge';
 import { useSystemPeriods } from '../api/get-system-periods';
 import { CurrentPeriodCard } from '../components/current-period-card';
-import { ResetDateCard } from '../components/reset-date-form';
+import { SystemResetDateCard } from '../components/reset-date-form';
 import type { systemPeriodsSearch } from '../search';
 
 /** Reset Period Date (admin): the current period, the next reset date and the past periods. */
@@ -51,7 +51,7 @@ export function ResetPeriodDatePage({
       <div className="grid gap-6">
         <div className="grid gap-6 lg:grid-cols-2">
           <CurrentPeriodCard />
-          <ResetDateCard />
+          <SystemResetDateCard />
         </div>
         <section aria-labelledby="system-periods-heading" className="grid gap-3">
           <h2 id="system-periods-heading" className="text-lg font-semibold">
