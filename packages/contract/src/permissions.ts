@@ -47,6 +47,40 @@ export const PERMISSIONS = {
 
 export type Permission = keyof typeof PERMISSIONS;
 
+/**
+ * Each screen's permission, tied to the API permissions of what the screen reads and does: every
+ * role that may open a screen may call its API (permissions.test.ts checks it), so a screen and
+ * its endpoints cannot drift apart. The web app's routes and sidebar accept only these keys.
+ */
+export const SCREEN_PERMISSIONS = {
+  'dashboard.view': ['dashboard.read', 'sys.current_period'],
+  'token_transaction.view': ['tokens.transactions'],
+  'summary_report.view': ['summary_report.view'],
+  'summary_report.company.view': ['summary_report.company.view'],
+  'employees.view': ['employees.read', 'employees.write', 'employees.import', 'tokens.distribute'],
+  'merchants.view': ['merchants.manage'],
+  'terminals.view': ['terminals.manage'],
+  'users.view': ['users.manage'],
+  'reset_period.view': ['sys.manage'],
+  'companies.view': ['companies.read', 'companies.write', 'company_admins.manage'],
+  'order_history.view': ['orders.admin'],
+} as const satisfies Partial<Record<Permission, readonly Permission[]>>;
+
+export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;
+
+/** `role: screen needs api` for every role a table lets open a screen whose API it refuses. */
+export function screenPermissionGaps(
+  table: Record<Permission, readonly string[]> = PERMISSIONS,
+): string[] {
+  return Object.entries(SCREEN_PERMISSIONS).flatMap(([screen, apis]) =>
+    table[screen as Permission].flatMap((role) =>
+      apis
+        .filter((api) => !table[api].includes(role))
+        .map((api) => `${role}: ${screen} needs ${api}`),
+    ),
+  );
+}
+
 export const can = (role: string | null | undefined, permission: Permission): boolean =>
   role != null && (PERMISSIONS[permission] as readonly string[]).includes(role);
 

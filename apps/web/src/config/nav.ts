@@ -11,7 +11,7 @@ import {
   Users,
   type LucideIcon,
 } from 'lucide-react';
-import { can, type Permission } from '@app/contract/permissions';
+import { can, type ScreenPermission } from '@app/contract/permissions';
 import { paths } from './paths';
 
 export interface NavLinkItem {
@@ -20,7 +20,7 @@ export interface NavLinkItem {
   url: string;
   icon?: LucideIcon;
   /** Absent: visible to whoever sees the parent (spec 6: the transaction sub-entries). */
-  permission?: Permission;
+  permission?: ScreenPermission;
 }
 
 export interface NavGroupItem {
@@ -28,7 +28,7 @@ export interface NavGroupItem {
   /** The group's own route, used for the active state. */
   url: string;
   icon: LucideIcon;
-  permission: Permission;
+  permission: ScreenPermission;
   items: NavLinkItem[];
 }
 
@@ -99,7 +99,7 @@ export const NAV_ITEMS: NavItem[] = [
   },
 ];
 
-const allowed = (role: string | null | undefined, permission: Permission | undefined) =>
+const allowed = (role: string | null | undefined, permission: ScreenPermission | undefined) =>
   permission === undefined || can(role, permission);
 
 /** The entries a role may see; a group keeps only its allowed sub-entries. */

@@ -1,12 +1,14 @@
 import { Navigate, type RouteObject } from 'react-router';
-import type { Permission } from '@app/contract';
+import type { ScreenPermission } from '@app/contract';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { RouteError } from '@/components/errors/route-error';
 import { DEFAULT_HOME, paths } from '@/config/paths';
 import { RootRoute } from './root';
 import type { RouteHandle } from './route-handle';
 
-const guarded = (permission: Permission): { handle: RouteHandle } => ({ handle: { permission } });
+const guarded = (permission: ScreenPermission): { handle: RouteHandle } => ({
+  handle: { permission },
+});
 
 /**
  * Every route of spec 2. Each screen is its own chunk (`lazy`); the protected layout checks the

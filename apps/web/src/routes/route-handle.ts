@@ -1,6 +1,9 @@
-import type { Permission } from '@app/contract';
+import type { ScreenPermission } from '@app/contract';
 
-/** Declared beside each route: the permission (contract PERMISSIONS) needed to open it. */
+/**
+ * Declared beside each route: the screen permission needed to open it (contract
+ * SCREEN_PERMISSIONS, which ties each screen to the API permissions it uses).
+ */
 export interface RouteHandle {
-  permission?: Permission;
+  permission?: ScreenPermission;
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PERMISSIONS,
+  ROLES,
+  SCREEN_PERMISSIONS,
+  can,
+  screenPermissionGaps,
+  type Permission,
+} from './index';
+
+describe('screen permissions', () => {
+  it('lets every role that may open a screen call every API the screen uses', () => {
+    expect(screenPermissionGaps()).toEqual([]);
+  });
+
+  it('finds a screen given to a role its API refuses', () => {
+    const tampered = { ...PERMISSIONS, 'users.view': ['admin', 'merchant_staff'] };
+    expect(screenPermissionGaps(tampered)).toEqual([
+      'merchant_staff: users.view needs users.manage',
+    ]);
+  });
+
+  it('names a real permission for every screen and every API it uses, and gives every role a screen', () => {
+    for (const [screen, apis] of Object.entries(SCREEN_PERMISSIONS)) {
+      expect(PERMISSIONS, screen).toHaveProperty([screen]);
+      for (const api of apis) expect(PERMISSIONS, `${screen} → ${api}`).toHaveProperty([api]);
+    }
+    for (const role of ROLES) {
+      expect(
+        Object.keys(SCREEN_PERMISSIONS).some((screen) => can(role, screen as Permission)),
+        role,
+      ).toBe(true);
+    }
+  });
+});
