@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { cruise, type IReporterOutput } from 'dependency-cruiser';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { describe, expect, it } from 'vitest';
 
 const SRC = path.dirname(new URL(import.meta.url).pathname);
@@ -53,5 +55,59 @@ describe('the one-way imports (shared → features → routes)', () => {
         .map((to) => `${path.relative(SRC, file)} → ${to}`);
     });
     expect(offending).toEqual([]);
+  });
+});
+
+/**
+ * Every import cycle under `dir` (relative to apps/web), as `a → b → a`: eager, lazy `import()`
+ * and type-only imports alike, the `@/` alias resolved through tsconfig.json.
+ */
+async function cruiseWeb(dir: string) {
+  const web = path.resolve(SRC, '..');
+  const tsConfigFile = path.join(web, 'tsconfig.json');
+  const result = await cruise(
+    [dir],
+    {
+      baseDir: web,
+      validate: true,
+      tsPreCompilationDeps: true,
+      tsConfig: { fileName: tsConfigFile },
+      doNotFollow: { path: 'node_modules' },
+      exclude: { path: '\\.test\\.tsx?$' },
+      ruleSet: {
+        forbidden: [{ name: 'no-cycle', severity: 'error', from: {}, to: { circular: true } }],
+      },
+    },
+    undefined,
+    { tsConfig: extractTSConfig(tsConfigFile) },
+  );
+  const output = result.output as IReporterOutput['output'];
+  if (typeof output === 'string') throw new Error('dependency-cruiser answered text');
+  return output;
+}
+
+async function importCycles(dir: string): Promise<string[]> {
+  return (await cruiseWeb(dir)).summary.violations.map(
+    (v) => `${v.from} → ${(v.cycle ?? []).map((c) => c.name).join(' → ')}`,
+  );
+}
+
+describe('the import graph', () => {
+  it('has no cycle: eager, lazy or type-only', async () => {
+    expect(await importCycles('src')).toEqual([]);
+    // The graph is whole: `@/` imports and lazy routes resolve to their files.
+    const routes = (await cruiseWeb('src')).modules.find(
+      (m) => m.source === 'src/routes/index.tsx',
+    );
+    const resolved = routes?.dependencies.map((d) => d.resolved) ?? [];
+    expect(resolved).toContain('src/config/paths.ts');
+    expect(resolved).toContain('src/routes/app/layout.tsx');
+  });
+
+  it('finds each kind of cycle in a fixture built with them', async () => {
+    const found = (await importCycles('test/fixtures/import-cycles')).join('\n');
+    expect(found).toMatch(/eager-a\.ts → .*eager-b\.ts/);
+    expect(found).toMatch(/lazy-menu\.ts → .*lazy-overlay\.ts/);
+    expect(found).toMatch(/types-routes\.ts → .*types-layout\.ts/);
   });
 });
