@@ -68,7 +68,8 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
       importRows,
       log,
     });
-    const { orders, reads, employeeImport, monthlyReset, web, memory } = results.scenarios;
+    const { orders, reads, employeeImport, monthlyReset, web, firstStart, memory } =
+      results.scenarios;
 
     expect(orders.runs).toHaveLength(2);
     for (const run of orders.runs) {
@@ -101,6 +102,7 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
     expect(web.routes.map((r) => r.route)).toEqual(['login', 'dashboard']);
     for (const route of web.routes) expect(route.gzipBytes).toBeGreaterThan(0);
     expect(memory.peakResidentBytes).toBeGreaterThan(0);
+    expect(firstStart.seconds).toBeGreaterThan(0);
 
     expect(results.invariants.rows).toBeGreaterThan(1_000);
     expect(results.targets.length).toBeGreaterThan(10);

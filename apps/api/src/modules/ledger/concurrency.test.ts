@@ -57,7 +57,6 @@ describe.each(kinds)('ledger under concurrency on %s', () => {
     await distributeToEmployees(deps, { kind: 'company', companyId: company.id }, null, {
       items: [{ employee_id: e.id, amount: 300 }],
     });
-    const started = Date.now();
     const responses = await Promise.all(
       Array.from({ length: 200 }, () =>
         t.app.inject({
@@ -76,7 +75,6 @@ describe.each(kinds)('ledger under concurrency on %s', () => {
         }),
       ),
     );
-    const elapsed = Date.now() - started;
     const byStatus: Record<string, number> = {};
     for (const r of responses) {
       const key = r.statusCode === 201 ? '201' : `${r.statusCode} ${r.json().code}`;
@@ -93,7 +91,6 @@ describe.each(kinds)('ledger under concurrency on %s', () => {
       .map((r) => r.json().data.available_tokens as number);
     expect(new Set(after).size).toBe(100);
     expect(Math.min(...after)).toBe(0);
-    expect(elapsed).toBeLessThan(20_000);
   });
 
   it('never overdraws a company under simultaneous distributions (random item orders, no deadlock)', async () => {
