@@ -67,6 +67,8 @@ export const TARGETS = {
   importSeconds: 15,
   resetSeconds: 20,
   initialJsGzipBytes: 200 * KB,
+  /** Issue 19: the sign-in page sends at most 150 kB of JavaScript over the wire. */
+  initialJsWireBytes: 150 * KB,
   peakResidentBytes: 512 * MB,
   firstStartSeconds: 60,
 };
@@ -144,7 +146,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   log('5. web bundle');
   const web = runWebScenario();
   for (const route of web.routes) {
-    log(`  ${route.route}: ${round(route.gzipBytes / KB, 1)} kB gzip in ${route.files} files`);
+    log(
+      `  ${route.route}: ${round(route.gzipBytes / KB, 1)} kB gzip, ${round(route.brotliBytes / KB, 1)} kB brotli in ${route.files} files`,
+    );
   }
 
   log('7. first start');
@@ -247,6 +251,13 @@ function evaluate(r: BenchResults): Target[] {
       target: `≤ ${TARGETS.initialJsGzipBytes / KB} kB`,
       value: `${round(route.gzipBytes / KB, 1)} kB`,
       isMet: route.gzipBytes <= TARGETS.initialJsGzipBytes,
+    });
+    targets.push({
+      scenario: '5. web',
+      measure: `initial JavaScript of ${route.route} over the wire (brotli)`,
+      target: `≤ ${TARGETS.initialJsWireBytes / KB} kB`,
+      value: `${round(route.brotliBytes / KB, 1)} kB`,
+      isMet: route.brotliBytes <= TARGETS.initialJsWireBytes,
     });
   }
   targets.push({

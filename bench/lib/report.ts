@@ -117,15 +117,21 @@ export function resultsMarkdown(r: BenchResults): string {
     '',
   );
 
-  lines.push('### 5. Web', '', `Production build (${s.web.buildSeconds} s), gzip level 9.`, '');
+  lines.push(
+    '### 5. Web',
+    '',
+    `Production build (${s.web.buildSeconds} s), gzip level 9; brotli is the build's own .br twin, what the server sends a browser that accepts it.`,
+    '',
+  );
   table(
-    ['route', 'route modules', 'JS files', 'bytes', 'gzip'],
+    ['route', 'route modules', 'JS files', 'bytes', 'gzip', 'brotli (over the wire)'],
     s.web.routes.map((route) => [
       route.route,
       route.modules.map((m) => `\`${m}\``).join(', '),
       route.files,
       n(route.bytes),
       kb(route.gzipBytes),
+      kb(route.brotliBytes),
     ]),
   );
   for (const route of s.web.routes) {

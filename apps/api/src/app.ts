@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -107,6 +109,15 @@ export async function buildApp({
   await app.register(cookie);
   // Before any route, so every route (docs and static files too) gets their hooks.
   await app.register(securityHeadersPlugin);
+  // Before the static files (its hook must see them): JSON and CSV answers above 1 KiB go out
+  // brotli (a fast quality: these are made per request) or gzip; the built web app is
+  // compressed once at build time and served as its .br/.gz twin (decision 0018).
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    globalDecompression: false,
+  });
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
   await app.register(swagger, {
@@ -152,7 +163,15 @@ export async function buildApp({
   const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
   const serveWeb = config.SERVE_WEB && fs.existsSync(webIndex);
   if (serveWeb) {
-    await app.register(fastifyStatic, { root: config.WEB_DIST_DIR, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: config.WEB_DIST_DIR,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) =>
+        reply.header('cache-control', webCacheControl(config.WEB_DIST_DIR, filePath)),
+    });
   }
 
   // Unknown /api paths answer JSON; other GETs fall back to the SPA so client routes load.
@@ -166,4 +185,18 @@ export async function buildApp({
   });
 
   return app;
+}
+
+/** The page every client route loads: always revalidated, so a deployment is seen at once. */
+export const WEB_INDEX_CACHE_CONTROL = 'no-cache';
+
+/**
+ * Vite names every file under assets/ after its content's hash, so a browser may keep it for a
+ * year without asking again; anything else (index.html, locales, icons) is revalidated each time.
+ */
+export function webCacheControl(root: string, filePath: string): string {
+  const relative = path.relative(root, filePath).split(path.sep).join('/');
+  return /^assets\/[^/]+$/.test(relative)
+    ? 'public, max-age=31536000, immutable'
+    : WEB_INDEX_CACHE_CONTROL;
 }

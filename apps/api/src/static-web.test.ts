@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { testDatabaseKinds } from '../test/databases';
 
 const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
 const SCRIPT = 'console.log("spa");';
+/** Large enough to be worth compressing, like every real bundle. */
+const BIG_SCRIPT = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ row: i })))};`;
 
 describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
   let t: TestApp;
@@ -16,6 +19,16 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'assets', 'x.js'), SCRIPT);
+    // What the web build writes beside each asset (vite-plugin-compression2).
+    fs.writeFileSync(path.join(dist, 'assets', 'big-Ab12Cd.js'), BIG_SCRIPT);
+    fs.writeFileSync(
+      path.join(dist, 'assets', 'big-Ab12Cd.js.br'),
+      zlib.brotliCompressSync(BIG_SCRIPT),
+    );
+    fs.writeFileSync(path.join(dist, 'assets', 'big-Ab12Cd.js.gz'), zlib.gzipSync(BIG_SCRIPT));
+    fs.writeFileSync(path.join(dist, 'index.html.gz'), zlib.gzipSync(INDEX));
+    fs.mkdirSync(path.join(dist, 'locales', 'en'), { recursive: true });
+    fs.writeFileSync(path.join(dist, 'locales', 'en', 'common.json'), '{}');
     t = await createTestApp(kind, { SERVE_WEB: 'true', WEB_DIST_DIR: dist });
   });
   afterAll(async () => {
@@ -55,5 +68,67 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     const res = await t.app.inject({ method: 'POST', url: '/some/client/route' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('application/json');
+  });
+
+  it('sends a script asked for with Accept-Encoding: br as its brotli twin', async () => {
+    const res = await t.app.inject({
+      url: '/assets/big-Ab12Cd.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['vary']).toMatch(/accept-encoding/i);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(BIG_SCRIPT);
+    expect(res.rawPayload.length).toBeLessThan(BIG_SCRIPT.length / 4);
+  });
+
+  it('sends gzip to a browser without brotli, and the plain file to one asking for neither', async () => {
+    const gzip = await t.app.inject({
+      url: '/assets/big-Ab12Cd.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(BIG_SCRIPT);
+    const plain = await t.app.inject({ url: '/assets/big-Ab12Cd.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_SCRIPT);
+  });
+
+  it('lets browsers keep hashed assets for a year, and revalidate the page and locales', async () => {
+    const asset = await t.app.inject({
+      url: '/assets/big-Ab12Cd.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const url of ['/', '/some/client/route', '/locales/en/common.json']) {
+      const res = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+  });
+
+  it('compresses JSON answers above 1 KiB and leaves small ones alone', async () => {
+    const big = await t.app.inject({
+      url: '/api/docs/json',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(big.statusCode).toBe(200);
+    expect(big.headers['content-encoding']).toBe('br');
+    const doc = JSON.parse(zlib.brotliDecompressSync(big.rawPayload).toString()) as {
+      openapi: string;
+    };
+    expect(doc.openapi).toMatch(/^3\./);
+    const small = await t.app.inject({ url: '/healthz', headers: { 'accept-encoding': 'br' } });
+    expect(small.statusCode).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('keeps API answers out of every cache, compressed or not', async () => {
+    const res = await t.app.inject({
+      url: '/api/v1/unknown',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 });
