@@ -389,8 +389,9 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
       ...OPEN_TO_ALL,
     ],
   },
-  // The supervisor and the staff have the merchant admin's permissions and merchant scope, so
-  // the same screens with the same data; access.spec.ts checks what each of them is refused.
+  // The supervisor and the staff have the merchant admin's screens and merchant scope but for
+  // User Management (the merchant admin's staff, journeyed and scanned in merchant-staff.spec.ts);
+  // access.spec.ts checks what each of them is refused.
   {
     role: 'merchant_admin',
     username: 'shop.admin',

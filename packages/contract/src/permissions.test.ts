@@ -5,6 +5,7 @@ import {
   SCREEN_PERMISSIONS,
   can,
   screenPermissionGaps,
+  userTypesManagedBy,
   type Permission,
 } from './index';
 
@@ -31,5 +32,17 @@ describe('screen permissions', () => {
         role,
       ).toBe(true);
     }
+  });
+});
+
+describe('user management', () => {
+  it('is the admin’s and the merchant admin’s, each managing the types userTypesManagedBy names', () => {
+    expect(PERMISSIONS['users.view']).toEqual(['admin', 'merchant_admin']);
+    for (const role of ROLES) {
+      expect(can(role, 'users.manage'), role).toBe(userTypesManagedBy(role).length > 0);
+    }
+    expect(userTypesManagedBy('merchant_admin')).toEqual(['merchant_supervisor', 'merchant_staff']);
+    expect(userTypesManagedBy('admin')).toContain('merchant_admin');
+    expect(userTypesManagedBy('merchant_supervisor')).toEqual([]);
   });
 });

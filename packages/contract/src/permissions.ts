@@ -15,7 +15,7 @@ export const PERMISSIONS = {
   'employees.view': ['company_admin'],
   'merchants.view': ['admin'],
   'terminals.view': ['admin'],
-  'users.view': ['admin'],
+  'users.view': ['admin', 'merchant_admin'],
   'reset_period.view': ['admin'],
   'companies.view': ['admin', 'super_hr'],
   'order_history.view': ['admin', 'super_hr'],
@@ -30,7 +30,8 @@ export const PERMISSIONS = {
   'employees.import': ['company_admin'],
   'merchants.manage': ['admin'],
   'terminals.manage': ['admin'],
-  'users.manage': ['admin'],
+  // merchant_admin: its own merchant's supervisors and staff only (DESIGN 2, userTypesManagedBy).
+  'users.manage': ['admin', 'merchant_admin'],
   'hrs.read': ['admin'],
   'tokens.issue_company': ['admin'],
   'tokens.distribute': ['company_admin'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
-import { MERCHANT_ROLES, PLATFORM_USER_TYPES, roleSchema } from './roles';
+import { MERCHANT_ROLES, PLATFORM_USER_TYPES, roleSchema, type Role } from './roles';
 import { statusSchema } from './statuses';
 import { emailSchema, idSchema, passwordSchema, usernameSchema } from './validation';
 
@@ -13,6 +13,25 @@ export const managedUserTypeSchema = z.enum(MANAGED_USER_TYPES, {
   error: (issue) => (issue.input === undefined ? 'v.required' : 'v.type_invalid'),
 });
 export type ManagedUserType = z.infer<typeof managedUserTypeSchema>;
+
+/**
+ * The staff a merchant admin manages at `/users` (DESIGN 2): the supervisors and staff of its own
+ * merchant. Other merchant admins, itself included, are not among them.
+ */
+export const MERCHANT_STAFF_TYPES = [
+  'merchant_supervisor',
+  'merchant_staff',
+] as const satisfies readonly ManagedUserType[];
+
+/**
+ * The user types a role manages at `/users`: the admin every managed type, a merchant admin its
+ * staff, anyone else none. The server scopes its queries by it; the web app offers these types.
+ */
+export function userTypesManagedBy(role: Role | null | undefined): readonly ManagedUserType[] {
+  if (role === 'admin') return MANAGED_USER_TYPES;
+  if (role === 'merchant_admin') return MERCHANT_STAFF_TYPES;
+  return [];
+}
 
 /**
  * A platform, merchant or company-admin user (DESIGN 4: `{ user_id, username, email, type,
@@ -51,7 +70,11 @@ export const optionalPasswordSchema = z
   })
   .transform((value) => value || undefined);
 
-/** POST /users. `merchant_id` is required for the merchant roles and refused for the others. */
+/**
+ * POST /users. `merchant_id` is refused for the platform types. For the merchant roles the admin
+ * must name the merchant (the server answers BODY_INVALID `v.merchant_required` otherwise); a
+ * merchant admin may leave it out, its own merchant being implied (decision 0017).
+ */
 export const createUserBodySchema = z
   .strictObject({
     username: usernameSchema,
@@ -64,9 +87,6 @@ export const createUserBodySchema = z
   })
   .superRefine((body, ctx) => {
     const isMerchant = (MERCHANT_ROLES as readonly string[]).includes(body.type);
-    if (isMerchant && body.merchant_id === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['merchant_id'], message: 'v.merchant_required' });
-    }
     if (!isMerchant && body.merchant_id !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['merchant_id'], message: 'v.merchant_not_allowed' });
     }

@@ -1,6 +1,7 @@
 // Tenant isolation (issue 4): a company admin of company A naming anything of company B by id gets
 // 404 (or, for a filtered list, nothing of B), and nothing of B changes; a terminal of merchant A
-// cannot refund an order taken at merchant B.
+// cannot refund an order taken at merchant B; a merchant admin of merchant A naming a user of
+// merchant B gets 404, and its staff list holds nothing of B (DESIGN 2).
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER } from '@app/contract';
@@ -8,7 +9,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { injectAs, type TestSession } from '../../test/auth';
 import { testDatabaseKinds } from '../../test/databases';
 import { assertLedgerInvariants } from '../../test/invariants';
-import { signedIn } from '../../test/management';
+import { signedIn, STRONG_PASSWORD, uniqueName } from '../../test/management';
 import { buildProgramme, type Programme } from '../../test/reporting';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -194,5 +195,44 @@ describe.each(await testDatabaseKinds())('tenant isolation on %s', (kind) => {
     // The merchant's other terminal may.
     expect((await refund(p.t1b.key)).statusCode).toBe(200);
     await assertLedgerInvariants(t.db.database.db);
+  });
+
+  it('answers 404 to a merchant admin naming a user of another merchant, and lists none of them', async () => {
+    const m1 = p.t1.merchantId;
+    const m2 = p.t2.merchantId;
+    const shopAdmin1 = (await signedIn(t, 'merchant_admin', { merchantId: m1 })).session;
+    const staffOf = async (merchantId: number) => {
+      const res = await as(admin, 'POST', '/api/v1/users', {
+        ...uniqueName('staff'),
+        password: STRONG_PASSWORD,
+        type: 'merchant_staff',
+        status: 'active',
+        merchant_id: merchantId,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as { data: { user_id: number } }).data.user_id;
+    };
+    const ours = await staffOf(m1);
+    const theirs = await staffOf(m2);
+    const theirsNow = async () => (await as(admin, 'GET', `/api/v1/users/${theirs}`)).body;
+    const before = await theirsNow();
+    for (const [method, url, body] of [
+      ['GET', `/api/v1/users/${theirs}`, undefined],
+      ['PUT', `/api/v1/users/${theirs}`, { ...uniqueName('hijack'), status: 'active' }],
+      ['PATCH', `/api/v1/users/${theirs}/status`, { status: 'inactive' }],
+      ['DELETE', `/api/v1/users/${theirs}`, undefined],
+    ] as const) {
+      const res = await as(shopAdmin1, method, url, body);
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json().code).toBe('RECORD_NOT_FOUND');
+    }
+    expect(await theirsNow()).toBe(before);
+    for (const url of ['/api/v1/users?page_size=50', `/api/v1/users?merchant_id=${m2}`]) {
+      const ids = (await as(shopAdmin1, 'GET', url))
+        .json()
+        .data.map((u: { user_id: number; merchant_id: number }) => [u.user_id, u.merchant_id]);
+      expect(ids, url).not.toContainEqual([theirs, m2]);
+      if (!url.includes('merchant_id')) expect(ids, url).toContainEqual([ours, m1]);
+    }
   });
 });

@@ -20,19 +20,23 @@ describe('the sidebar entries', () => {
     ]);
   });
 
-  it('give merchant roles and employees the open entries only', () => {
-    for (const role of [
-      'merchant_admin',
-      'merchant_supervisor',
-      'merchant_staff',
-      'company_employee',
-    ]) {
+  it('give merchant supervisors, staff and employees the open entries only', () => {
+    for (const role of ['merchant_supervisor', 'merchant_staff', 'company_employee']) {
       expect(titles(navItemsFor(role))).toEqual([
         'nav.dashboard',
         'nav.token_transaction',
         'nav.summary_report',
       ]);
     }
+  });
+
+  it('give the merchant admin the Users entry for its staff', () => {
+    expect(titles(navItemsFor('merchant_admin'))).toEqual([
+      'nav.dashboard',
+      'nav.users',
+      'nav.token_transaction',
+      'nav.summary_report',
+    ]);
   });
 
   it('give a role nobody knows nothing', () => {

@@ -23,7 +23,7 @@ export type CreateCompanyAdminInput = z.output<typeof createCompanyAdminBodySche
 
 export const listCompanyAdmins = (deps: ServiceDeps, query: CompanyAdminListQuery) =>
   listAccounts(deps, {
-    types: COMPANY_ADMIN_RULES.types,
+    scope: COMPANY_ADMIN_RULES,
     companyId: query.company_id,
     search: query.search || undefined,
     status: query.status,

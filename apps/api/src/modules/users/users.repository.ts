@@ -32,9 +32,29 @@ export function toManagedUser({ user, merchantName, companyName }: UserWithTenan
 /** `%` and `_` typed by a person are letters, not wildcards. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export interface UserFilter {
-  /** Only users of these types are visible: the screen's own slice of the users table. */
+/**
+ * The slice of the users table a caller manages on one screen: users of these types and, for a
+ * merchant admin, of its own merchant only (DESIGN 2). Anyone outside it is not found there.
+ */
+export interface UserScope {
   types: readonly Role[];
+  /** Set for a merchant admin: only this merchant's users. */
+  merchantId?: number | undefined;
+}
+
+/** The one scope rule of the users table, inside every query (deleted users are never in it). */
+export function userScope(scope: UserScope): SQL {
+  return and(
+    isNull(users.deletedAt),
+    inArray(users.type, [...scope.types]),
+    scope.merchantId !== undefined ? eq(users.merchantId, scope.merchantId) : undefined,
+  )!;
+}
+
+export interface UserFilter {
+  scope: UserScope;
+  /** Only these types (a filter within the scope's). */
+  types?: readonly Role[] | undefined;
   /** Part of the username or the email, any case. */
   search?: string | undefined;
   status?: Status | undefined;
@@ -42,12 +62,12 @@ export interface UserFilter {
   companyId?: number | undefined;
 }
 
-/** Live users of the given types (deleted users are never listed). */
+/** The scope, then the list's filters. */
 function userConditions(filter: UserFilter): SQL | undefined {
   const pattern = filter.search ? containsPattern(filter.search) : undefined;
   return and(
-    isNull(users.deletedAt),
-    inArray(users.type, [...filter.types]),
+    userScope(filter.scope),
+    filter.types?.length ? inArray(users.type, [...filter.types]) : undefined,
     pattern
       ? sql`(${users.username} ILIKE ${pattern} ESCAPE '\\' OR ${users.email} ILIKE ${pattern} ESCAPE '\\')`
       : undefined,
@@ -78,32 +98,43 @@ export async function findUsers(
   return { rows, total: Number(total?.n ?? 0) };
 }
 
-/** One live user of the given types, or undefined (another type is simply not found here). */
+/** One user in the scope, or undefined (anyone else is simply not found here). */
 export async function findUser(
   executor: Executor,
   id: number,
-  types: readonly Role[],
+  scope: UserScope,
 ): Promise<UserWithTenant | undefined> {
   const [row] = await executor
     .select(withTenant)
     .from(users)
     .leftJoin(merchants, eq(merchants.id, users.merchantId))
     .leftJoin(companies, eq(companies.id, users.companyId))
-    .where(and(eq(users.id, id), userConditions({ types })));
+    .where(and(eq(users.id, id), userScope(scope)));
   return row;
 }
 
-/** Reads a live user of the given types and holds its row until the transaction ends. */
-export async function lockUser(
-  tx: Tx,
-  id: number,
-  types: readonly Role[],
-): Promise<UserRow | undefined> {
+/** Reads a user in the scope and holds its row until the transaction ends. */
+export async function lockUser(tx: Tx, id: number, scope: UserScope): Promise<UserRow | undefined> {
   const [row] = await tx
     .select()
     .from(users)
-    .where(and(eq(users.id, id), userConditions({ types })))
+    .where(and(eq(users.id, id), userScope(scope)))
     .for('update');
+  return row;
+}
+
+/**
+ * The merchant of a live user outside a caller's scope (null: a user of no merchant), or
+ * undefined when there is no such user: tells "not yours to manage" from "not found".
+ */
+export async function findUserMerchant(
+  executor: Executor,
+  id: number,
+): Promise<{ merchantId: number | null } | undefined> {
+  const [row] = await executor
+    .select({ merchantId: users.merchantId })
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.deletedAt)));
   return row;
 }
 

@@ -14,7 +14,7 @@ import {
   userListQuerySchema,
 } from '@app/contract';
 import { auditActorOf } from '../../lib/audit';
-import { requirePermission } from '../../plugins/auth';
+import { currentUser, requirePermission } from '../../plugins/auth';
 import {
   createUser,
   deleteUser,
@@ -23,6 +23,7 @@ import {
   listUsers,
   setUserStatus,
   updateUser,
+  usersScopeOf,
 } from './users.service';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
@@ -30,9 +31,10 @@ const notFound = { 404: errorEnvelopeSchema };
 const conflict = { 409: errorEnvelopeSchema };
 
 /**
- * User Management (admin): platform users (admin, Group HR) and merchant staff at /users, and
- * the Group HR list at /hrs. Registered under /api/v1. Company admins live at /companies/admin;
- * company admins and employees are not found here.
+ * User Management: platform users (admin, Group HR) and merchant users at /users for the admin, a
+ * merchant's supervisors and staff for its merchant admin (DESIGN 2; usersScopeOf), and the Group
+ * HR list at /hrs. Registered under /api/v1. Company admins live at /companies/admin; company
+ * admins and employees are not found here.
  */
 export default async function usersRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -45,12 +47,13 @@ export default async function usersRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags,
-        summary: 'List platform and merchant users (search, type, status, merchant, paging)',
+        summary:
+          'List platform and merchant users (a merchant admin: its merchant’s supervisors and staff)',
         querystring: userListQuerySchema,
         response: { 200: listOf(managedUserSchema), ...errors },
       },
     },
-    async (request) => listUsers(app.deps, request.query),
+    async (request) => listUsers(app.deps, usersScopeOf(currentUser(request)), request.query),
   );
 
   r.post(
@@ -59,13 +62,19 @@ export default async function usersRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags,
-        summary: 'Create an admin, a Group HR user or a merchant user',
+        summary:
+          'Create an admin, a Group HR user or a merchant user (a merchant admin: its own staff)',
         body: createUserBodySchema,
         response: { 201: user, ...errors, ...notFound, ...conflict },
       },
     },
     async (request, reply) => {
-      const created = await createUser(app.deps, auditActorOf(request), request.body);
+      const created = await createUser(
+        app.deps,
+        auditActorOf(request),
+        usersScopeOf(currentUser(request)),
+        request.body,
+      );
       return reply.code(201).send({ data: created });
     },
   );
@@ -81,7 +90,9 @@ export default async function usersRoutes(app: FastifyInstance) {
         response: { 200: user, ...errors, ...notFound },
       },
     },
-    async (request) => ({ data: await getUser(app.deps, request.params.id) }),
+    async (request) => ({
+      data: await getUser(app.deps, usersScopeOf(currentUser(request)), request.params.id),
+    }),
   );
 
   r.put(
@@ -91,14 +102,20 @@ export default async function usersRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          'Edit a user; an empty password keeps the current one; merchant supervisors and staff are not editable',
+          'Edit a user (a new password resets it; empty keeps it); the admin edits no merchant supervisor or staff',
         params: userIdParamsSchema,
         body: updateUserBodySchema,
         response: { 200: user, ...errors, ...notFound, ...conflict },
       },
     },
     async (request) => ({
-      data: await updateUser(app.deps, auditActorOf(request), request.params.id, request.body),
+      data: await updateUser(
+        app.deps,
+        auditActorOf(request),
+        usersScopeOf(currentUser(request)),
+        request.params.id,
+        request.body,
+      ),
     }),
   );
 
@@ -118,6 +135,7 @@ export default async function usersRoutes(app: FastifyInstance) {
       data: await setUserStatus(
         app.deps,
         auditActorOf(request),
+        usersScopeOf(currentUser(request)),
         request.params.id,
         request.body.status,
       ),
@@ -136,7 +154,12 @@ export default async function usersRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await deleteUser(app.deps, auditActorOf(request), request.params.id);
+      await deleteUser(
+        app.deps,
+        auditActorOf(request),
+        usersScopeOf(currentUser(request)),
+        request.params.id,
+      );
       return { data: { ok: true as const } };
     },
   );

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import {
   isMerchantRole,
-  MANAGED_USER_TYPES,
+  userTypesManagedBy,
   type createUserBodySchema,
   type HrListQuery,
   type ManagedUser,
@@ -10,10 +10,12 @@ import {
   type updateUserBodySchema,
   type UserListQuery,
 } from '@app/contract';
-import type { Tx } from '../../db/client';
+import type { Executor, Tx } from '../../db/client';
 import { AppError, isAppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
+import type { AuthUser } from '../../lib/principal';
+import { scopeOf } from '../../lib/scope';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
 import { findCompany } from '../companies/companies.service';
 import { createUserAccount, setPassword } from '../iam/iam.service';
@@ -21,11 +23,13 @@ import { revokeUserSessions } from '../iam/sessions.service';
 import { findMerchant } from '../merchants/merchants.service';
 import {
   findUser,
+  findUserMerchant,
   findUsers,
   lockUser,
   toManagedUser,
   updateUserRow,
   type UserFilter,
+  type UserScope,
 } from './users.repository';
 
 /** The audit log's name for every user account, whatever its type. */
@@ -71,10 +75,23 @@ function assertPasswordsMatch(password: string | undefined, confirm: string | un
   }
 }
 
-async function viewOf(tx: Tx, id: number, types: readonly Role[]): Promise<ManagedUser> {
-  const row = await findUser(tx, id, types);
+async function viewOf(tx: Tx, id: number, scope: UserScope): Promise<ManagedUser> {
+  const row = await findUser(tx, id, scope);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
   return toManagedUser(row);
+}
+
+/**
+ * Why a user is outside a scope (DESIGN 2). For a merchant admin: another merchant's user, or no
+ * user at all, is 404 RECORD_NOT_FOUND (ids of other tenants cannot be probed); a user of no
+ * merchant (admin, Group HR, company roles) or a merchant admin of its own merchant is 403
+ * PERMISSION_DENIED. For the admin's screens anyone outside is simply not found.
+ */
+async function outOfScope(tx: Executor, id: number, scope: UserScope): Promise<AppError> {
+  if (scope.merchantId === undefined) return new AppError('RECORD_NOT_FOUND');
+  const other = await findUserMerchant(tx, id);
+  const isOurs = other && (other.merchantId === null || other.merchantId === scope.merchantId);
+  return new AppError(isOurs ? 'PERMISSION_DENIED' : 'RECORD_NOT_FOUND');
 }
 
 export async function listAccounts(
@@ -106,6 +123,7 @@ export async function createAccount(
   input: NewAccountInput,
 ): Promise<ManagedUser> {
   assertPasswordsMatch(input.password, input.confirmPassword);
+  const scope: UserScope = { types: [input.type] };
   return withDuplicatesMapped(() =>
     inTransaction(database, async (tx) => {
       if (input.merchantId !== undefined && !(await findMerchant(tx, input.merchantId))) {
@@ -126,7 +144,7 @@ export async function createAccount(
         merchantId: input.merchantId ?? null,
         companyId: input.companyId ?? null,
       });
-      const after = await viewOf(tx, created.id, [input.type]);
+      const after = await viewOf(tx, created.id, scope);
       await recordAudit(tx, {
         actor,
         action: 'create',
@@ -140,9 +158,7 @@ export async function createAccount(
   );
 }
 
-export interface AccountRules {
-  /** The types this screen manages; any other user is not found. */
-  types: readonly Role[];
+export interface AccountRules extends UserScope {
   /** Spec 5 'Only merchant admin can be updated': merchant supervisors and staff are not edited. */
   onlyMerchantAdminEditable?: boolean;
 }
@@ -166,8 +182,8 @@ export async function updateAccount(
   assertPasswordsMatch(password, body.confirm_password);
   return withDuplicatesMapped(() =>
     inTransaction(database, async (tx) => {
-      const row = await lockUser(tx, id, rules.types);
-      if (!row) throw new AppError('RECORD_NOT_FOUND');
+      const row = await lockUser(tx, id, rules);
+      if (!row) throw await outOfScope(tx, id, rules);
       const type = row.type as Role;
       if (rules.onlyMerchantAdminEditable && isMerchantRole(type) && type !== 'merchant_admin') {
         throw new AppError('ONLY_MERCHANT_ADMIN_UPDATABLE');
@@ -175,7 +191,7 @@ export async function updateAccount(
       const isDeactivation = row.status === 'active' && body.status === 'inactive';
       if (isDeactivation) refuseOwnDeactivation(actor, id);
 
-      const before = await viewOf(tx, id, rules.types);
+      const before = await viewOf(tx, id, rules);
       const at = clock.now();
       await updateUserRow(tx, id, {
         username: body.username,
@@ -188,7 +204,7 @@ export async function updateAccount(
       } else if (isDeactivation) {
         await revokeUserSessions(tx, id);
       }
-      const after = await viewOf(tx, id, rules.types);
+      const after = await viewOf(tx, id, rules);
       await recordAudit(tx, {
         actor,
         action: 'update',
@@ -212,14 +228,14 @@ export async function changeAccountStatus(
   status: Status,
 ): Promise<ManagedUser> {
   return inTransaction(database, async (tx) => {
-    const row = await lockUser(tx, id, rules.types);
-    if (!row) throw new AppError('RECORD_NOT_FOUND');
+    const row = await lockUser(tx, id, rules);
+    if (!row) throw await outOfScope(tx, id, rules);
     if (status === 'inactive') refuseOwnDeactivation(actor, id);
-    const before = await viewOf(tx, id, rules.types);
+    const before = await viewOf(tx, id, rules);
     const at = clock.now();
     await updateUserRow(tx, id, { status, updatedAt: at });
     if (status === 'inactive') await revokeUserSessions(tx, id);
-    const after = await viewOf(tx, id, rules.types);
+    const after = await viewOf(tx, id, rules);
     await recordAudit(tx, {
       actor,
       action: 'status_change',
@@ -245,10 +261,10 @@ export async function deleteAccount(
   rules: AccountRules,
 ): Promise<void> {
   await inTransaction(database, async (tx) => {
-    const row = await lockUser(tx, id, rules.types);
-    if (!row) throw new AppError('RECORD_NOT_FOUND');
+    const row = await lockUser(tx, id, rules);
+    if (!row) throw await outOfScope(tx, id, rules);
     refuseOwnDeactivation(actor, id);
-    const before = await viewOf(tx, id, rules.types);
+    const before = await viewOf(tx, id, rules);
     const at = clock.now();
     await updateUserRow(tx, id, { status: 'inactive', deletedAt: at, updatedAt: at });
     await revokeUserSessions(tx, id);
@@ -264,13 +280,30 @@ export async function deleteAccount(
   });
 }
 
-// User Management (/users): platform users and merchant staff.
+// User Management (/users): platform users and merchant staff for the admin; its own merchant's
+// supervisors and staff for a merchant admin (DESIGN 2, decision 0017).
 
-const USER_RULES: AccountRules = { types: MANAGED_USER_TYPES, onlyMerchantAdminEditable: true };
+/**
+ * The users a caller of /users manages: the admin every managed type (merchant supervisors and
+ * staff not editable, spec 5); a merchant admin the supervisors and staff of its own merchant.
+ */
+export function usersScopeOf(user: AuthUser): AccountRules {
+  const types = userTypesManagedBy(user.type);
+  const tenant = scopeOf(user);
+  if (types.length === 0) throw new AppError('PERMISSION_DENIED');
+  if (tenant.kind === 'all') return { types, onlyMerchantAdminEditable: true };
+  if (tenant.kind === 'merchant') return { types, merchantId: tenant.merchantId };
+  throw new AppError('PERMISSION_DENIED');
+}
 
-export const listUsers = (deps: ServiceDeps, query: UserListQuery): Promise<Page<ManagedUser>> =>
+export const listUsers = (
+  deps: ServiceDeps,
+  scope: UserScope,
+  query: UserListQuery,
+): Promise<Page<ManagedUser>> =>
   listAccounts(deps, {
-    types: query.type?.length ? query.type : MANAGED_USER_TYPES,
+    scope,
+    types: query.type,
     search: query.search || undefined,
     status: query.status,
     merchantId: query.merchant_id,
@@ -281,47 +314,78 @@ export const listUsers = (deps: ServiceDeps, query: UserListQuery): Promise<Page
 /** Group HR users (/hrs). */
 export const listHrs = (deps: ServiceDeps, query: HrListQuery): Promise<Page<ManagedUser>> =>
   listAccounts(deps, {
-    types: ['super_hr'],
+    scope: { types: ['super_hr'] },
     search: query.search || undefined,
     status: query.status,
     page: query.page,
     pageSize: query.page_size,
   });
 
-export async function getUser({ database }: ServiceDeps, id: number): Promise<ManagedUser> {
-  const row = await findUser(database.db, id, USER_RULES.types);
-  if (!row) throw new AppError('RECORD_NOT_FOUND');
+export async function getUser(
+  { database }: ServiceDeps,
+  scope: UserScope,
+  id: number,
+): Promise<ManagedUser> {
+  const row = await findUser(database.db, id, scope);
+  if (!row) throw await outOfScope(database.db, id, scope);
   return toManagedUser(row);
 }
 
-export const createUser = (
+/**
+ * The merchant of a new merchant user. The admin names it (BODY_INVALID without it); a merchant
+ * admin's own is implied, and naming another merchant is not found, as for any other tenant's id.
+ */
+function merchantOfNewUser(scope: UserScope, body: CreateUserInput): number | undefined {
+  if (!isMerchantRole(body.type)) return undefined;
+  if (scope.merchantId === undefined) {
+    if (body.merchant_id === undefined) {
+      throw new AppError('BODY_INVALID', { metadata: { merchant_id: 'v.merchant_required' } });
+    }
+    return body.merchant_id;
+  }
+  if (body.merchant_id !== undefined && body.merchant_id !== scope.merchantId) {
+    throw new AppError('RECORD_NOT_FOUND');
+  }
+  return scope.merchantId;
+}
+
+export async function createUser(
   deps: ServiceDeps,
   actor: AuditActor,
+  scope: UserScope,
   body: CreateUserInput,
-): Promise<ManagedUser> =>
-  createAccount(deps, actor, {
+): Promise<ManagedUser> {
+  if (!scope.types.includes(body.type)) throw new AppError('PERMISSION_DENIED');
+  return createAccount(deps, actor, {
     username: body.username,
     email: body.email,
     password: body.password,
     confirmPassword: body.confirm_password,
     type: body.type,
     status: body.status,
-    merchantId: isMerchantRole(body.type) ? body.merchant_id : undefined,
+    merchantId: merchantOfNewUser(scope, body),
   });
+}
 
 export const updateUser = (
   deps: ServiceDeps,
   actor: AuditActor,
+  rules: AccountRules,
   id: number,
   body: UpdateUserInput,
-): Promise<ManagedUser> => updateAccount(deps, actor, id, USER_RULES, body);
+): Promise<ManagedUser> => updateAccount(deps, actor, id, rules, body);
 
 export const setUserStatus = (
   deps: ServiceDeps,
   actor: AuditActor,
+  rules: AccountRules,
   id: number,
   status: Status,
-): Promise<ManagedUser> => changeAccountStatus(deps, actor, id, USER_RULES, status);
+): Promise<ManagedUser> => changeAccountStatus(deps, actor, id, rules, status);
 
-export const deleteUser = (deps: ServiceDeps, actor: AuditActor, id: number): Promise<void> =>
-  deleteAccount(deps, actor, id, USER_RULES);
+export const deleteUser = (
+  deps: ServiceDeps,
+  actor: AuditActor,
+  rules: AccountRules,
+  id: number,
+): Promise<void> => deleteAccount(deps, actor, id, rules);

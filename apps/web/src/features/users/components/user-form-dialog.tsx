@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
@@ -64,30 +65,52 @@ const passwordsMatch = {
   when: () => true,
 };
 
-/** The contract's create body plus the password repeat (spec 5: the passwords must match). */
-const createFormSchema = createUserBodySchema
-  .safeExtend({ confirm_password: z.string() })
-  .refine((values) => values.password === values.confirm_password, passwordsMatch);
+/**
+ * The contract's create body plus the password repeat (spec 5: the passwords must match). The
+ * admin names the merchant of a merchant user; a merchant admin's own merchant is implied.
+ */
+const createFormSchemaFor = (isMerchantImplied: boolean) =>
+  createUserBodySchema
+    .safeExtend({ confirm_password: z.string() })
+    .refine((values) => values.password === values.confirm_password, passwordsMatch)
+    .refine(
+      (values) =>
+        isMerchantImplied || !isMerchantRole(values.type) || values.merchant_id !== undefined,
+      { path: ['merchant_id'], message: 'v.merchant_required', when: () => true },
+    );
+type CreateFormSchema = ReturnType<typeof createFormSchemaFor>;
 
 /** The contract's edit body: an empty password keeps the current one. */
 const editFormSchema = updateUserBodySchema
   .safeExtend({ confirm_password: z.string() })
   .refine((values) => (values.password ?? '') === values.confirm_password, passwordsMatch);
 
-type CreateFormInput = z.input<typeof createFormSchema>;
+type CreateFormInput = z.input<CreateFormSchema>;
 type EditFormInput = z.input<typeof editFormSchema>;
 
 export type UserDialogState = { mode: 'create' } | { mode: 'edit'; user: ManagedUser } | null;
 
-/** The user modal of spec 2: create or edit a platform or merchant user. */
+/** What the caller manages: its user types, and whether its own merchant is implied. */
+export interface ManagedScope {
+  types: readonly ManagedUserType[];
+  /** A merchant admin: its own merchant, no merchant to choose (DESIGN 2). */
+  isMerchantImplied: boolean;
+}
+
+/**
+ * The user modal of spec 2: create or edit a platform or merchant user (the admin), or a
+ * supervisor or staff of the merchant admin's own merchant.
+ */
 export function UserFormDialog({
   state,
   onClose,
   merchantOptions,
+  scope,
 }: {
   state: UserDialogState;
   onClose: () => void;
   merchantOptions: Option[];
+  scope: ManagedScope;
 }) {
   const { t } = useTranslation();
   return (
@@ -104,7 +127,7 @@ export function UserFormDialog({
           </DialogDescription>
         </DialogHeader>
         {state?.mode === 'create' && (
-          <CreateUserForm merchantOptions={merchantOptions} onDone={onClose} />
+          <CreateUserForm merchantOptions={merchantOptions} scope={scope} onDone={onClose} />
         )}
         {state?.mode === 'edit' && (
           <EditUserForm user={state.user} merchantOptions={merchantOptions} onDone={onClose} />
@@ -117,11 +140,20 @@ export function UserFormDialog({
 function UserTypeSelect({
   value,
   onChange,
+  types,
 }: {
   value: string | undefined;
   onChange: (value: ManagedUserType) => void;
+  types: readonly ManagedUserType[];
 }) {
   const { t } = useTranslation();
+  const groups = [
+    {
+      label: t('users.platform_group'),
+      types: PLATFORM_USER_TYPES.filter((x) => types.includes(x)),
+    },
+    { label: t('users.merchant_group'), types: MERCHANT_ROLES.filter((x) => types.includes(x)) },
+  ].filter((group) => group.types.length > 0);
   return (
     <Select value={value || undefined} onValueChange={(next) => onChange(next as ManagedUserType)}>
       <FormControl>
@@ -130,22 +162,16 @@ function UserTypeSelect({
         </SelectTrigger>
       </FormControl>
       <SelectContent>
-        <SelectGroup>
-          <SelectLabel>{t('users.platform_group')}</SelectLabel>
-          {PLATFORM_USER_TYPES.map((type) => (
-            <SelectItem key={type} value={type}>
-              {t(`users.types.${type}`)}
-            </SelectItem>
-          ))}
-        </SelectGroup>
-        <SelectGroup>
-          <SelectLabel>{t('users.merchant_group')}</SelectLabel>
-          {MERCHANT_ROLES.map((type) => (
-            <SelectItem key={type} value={type}>
-              {t(`users.types.${type}`)}
-            </SelectItem>
-          ))}
-        </SelectGroup>
+        {groups.map((group) => (
+          <SelectGroup key={group.label}>
+            <SelectLabel>{group.label}</SelectLabel>
+            {group.types.map((type) => (
+              <SelectItem key={type} value={type}>
+                {t(`users.types.${type}`)}
+              </SelectItem>
+            ))}
+          </SelectGroup>
+        ))}
       </SelectContent>
     </Select>
   );
@@ -181,15 +207,19 @@ function MerchantSelect({
 
 function CreateUserForm({
   merchantOptions,
+  scope,
   onDone,
 }: {
   merchantOptions: Option[];
+  scope: ManagedScope;
   onDone: () => void;
 }) {
   const { t } = useTranslation();
   const createUser = useCreateUser();
-  const form = useForm<CreateFormInput, unknown, z.output<typeof createFormSchema>>({
-    resolver: zodResolver(createFormSchema),
+  const { isMerchantImplied } = scope;
+  const schema = useMemo(() => createFormSchemaFor(isMerchantImplied), [isMerchantImplied]);
+  const form = useForm<CreateFormInput, unknown, z.output<CreateFormSchema>>({
+    resolver: zodResolver(schema),
     defaultValues: {
       username: '',
       email: '',
@@ -201,11 +231,14 @@ function CreateUserForm({
     },
   });
   const type = useWatch({ control: form.control, name: 'type' });
-  const isMerchant = Boolean(type) && isMerchantRole(type);
+  const needsMerchant = Boolean(type) && isMerchantRole(type) && !isMerchantImplied;
 
   const onSubmit = form.handleSubmit((values) => {
     const { merchant_id: merchantId, ...rest } = values;
-    const body = isMerchantRole(values.type) ? { ...rest, merchant_id: merchantId } : rest;
+    const body =
+      isMerchantRole(values.type) && !isMerchantImplied
+        ? { ...rest, merchant_id: merchantId }
+        : rest;
     createUser.mutate(body, {
       onSuccess: () => {
         toast.success(t('toasts.created'));
@@ -251,12 +284,12 @@ function CreateUserForm({
           render={({ field }) => (
             <FormItem>
               <FormLabel>{t('users.type')}</FormLabel>
-              <UserTypeSelect value={field.value} onChange={field.onChange} />
+              <UserTypeSelect value={field.value} onChange={field.onChange} types={scope.types} />
               <FormMessage />
             </FormItem>
           )}
         />
-        {isMerchant && (
+        {needsMerchant && (
           <FormField
             control={form.control}
             name="merchant_id"

@@ -10,13 +10,27 @@ export interface UserRowHandlers {
   onDelete: (user: ManagedUser) => void;
   /** The signed-in admin, who may not deactivate or delete itself. */
   selfId: number | undefined;
+  /** A merchant admin: every row is its own merchant's staff, which it edits. */
+  isMerchantImplied?: boolean;
 }
 
-/** Spec 5: among merchant users only the merchant admin is edited here. */
-export const isEditable = (user: ManagedUser) =>
-  user.type !== 'merchant_supervisor' && user.type !== 'merchant_staff';
+/**
+ * Spec 5: among merchant users the admin edits only the merchant admin; a merchant admin edits
+ * its own supervisors and staff (DESIGN 2).
+ */
+export const isEditable = (user: ManagedUser, isMerchantImplied = false) =>
+  isMerchantImplied || (user.type !== 'merchant_supervisor' && user.type !== 'merchant_staff');
 
 export function usersColumns(t: TFunction, handlers: UserRowHandlers): ColumnDef<ManagedUser>[] {
+  const merchantColumn: ColumnDef<ManagedUser>[] = handlers.isMerchantImplied
+    ? []
+    : [
+        {
+          accessorKey: 'merchant_name',
+          header: t('users.merchant'),
+          cell: ({ row }) => row.original.merchant_name ?? '—',
+        },
+      ];
   return [
     { accessorKey: 'username', header: t('users.username'), meta: { className: 'font-medium' } },
     {
@@ -29,11 +43,7 @@ export function usersColumns(t: TFunction, handlers: UserRowHandlers): ColumnDef
       header: t('users.type'),
       cell: ({ row }) => t(`users.types.${row.original.type}`),
     },
-    {
-      accessorKey: 'merchant_name',
-      header: t('users.merchant'),
-      cell: ({ row }) => row.original.merchant_name ?? '—',
-    },
+    ...merchantColumn,
     {
       accessorKey: 'status',
       header: t('table.status'),
@@ -52,6 +62,7 @@ export function usersColumns(t: TFunction, handlers: UserRowHandlers): ColumnDef
         const user = row.original;
         const isSelf = user.user_id === handlers.selfId;
         const isActive = user.status === 'active';
+        const canEdit = isEditable(user, handlers.isMerchantImplied);
         return (
           <DataTableRowActions
             name={user.username}
@@ -60,10 +71,8 @@ export function usersColumns(t: TFunction, handlers: UserRowHandlers): ColumnDef
                 label: t('actions.edit'),
                 icon: <Pencil aria-hidden />,
                 onSelect: () => handlers.onEdit(user),
-                disabled: !isEditable(user),
-                hint: isEditable(user)
-                  ? undefined
-                  : t('ONLY_MERCHANT_ADMIN_UPDATABLE', { ns: 'errors' }),
+                disabled: !canEdit,
+                hint: canEdit ? undefined : t('ONLY_MERCHANT_ADMIN_UPDATABLE', { ns: 'errors' }),
               },
               {
                 label: isActive ? t('actions.deactivate') : t('actions.activate'),

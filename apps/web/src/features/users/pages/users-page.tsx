@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { MANAGED_USER_TYPES, STATUSES } from '@app/contract';
+import { ROLE_SCOPE, STATUSES, userTypesManagedBy } from '@app/contract';
 import {
   DataTable,
   DataTableFacetedFilter,
@@ -17,13 +17,18 @@ import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
 import { useUpdateUserStatus } from '../api/update-user-status';
-import { UserFormDialog, type UserDialogState } from '../components/user-form-dialog';
+import {
+  UserFormDialog,
+  type ManagedScope,
+  type UserDialogState,
+} from '../components/user-form-dialog';
 import { usersColumns } from '../components/users-columns';
 import type { usersSearch } from '../search';
 
 /**
- * User Management (/user, admin): platform users and merchant users, with the user modal,
- * the status confirm and the delete confirm of spec 2. `merchantOptions` come from the route.
+ * User Management (/user): for the admin, platform users and merchant users; for a merchant
+ * admin, its own merchant's supervisors and staff (DESIGN 2). With the user modal, the status
+ * confirm and the delete confirm of spec 2. `merchantOptions` come from the route.
  */
 export function UsersPage({
   table,
@@ -34,6 +39,15 @@ export function UsersPage({
 }) {
   const { t } = useTranslation();
   const selfId = useAuthStore((state) => state.user?.user_id);
+  const role = useAuthStore((state) => state.user?.type);
+  const scope = useMemo<ManagedScope>(
+    () => ({
+      types: userTypesManagedBy(role),
+      isMerchantImplied: role !== undefined && ROLE_SCOPE[role] === 'merchant',
+    }),
+    [role],
+  );
+  const { isMerchantImplied } = scope;
   const users = useUsers(table.query);
   // Only the stable mutate functions go into the columns: new columns remount every cell.
   const { mutate: changeStatus } = useUpdateUserStatus();
@@ -44,6 +58,7 @@ export function UsersPage({
     () =>
       usersColumns(t, {
         selfId,
+        isMerchantImplied,
         onEdit: (user) => setDialog({ mode: 'edit', user }),
         onToggleStatus: (user) =>
           void toggleStatusWithConfirm(user.username, user.status, (status, callbacks) =>
@@ -52,14 +67,14 @@ export function UsersPage({
         onDelete: (user) =>
           void deleteWithConfirm(user.username, (callbacks) => removeUser(user.user_id, callbacks)),
       }),
-    [t, selfId, changeStatus, removeUser],
+    [t, selfId, isMerchantImplied, changeStatus, removeUser],
   );
 
   return (
     <>
       <PageHeader
         title={t('nav.users')}
-        description={t('users.description')}
+        description={t(isMerchantImplied ? 'users.description_merchant' : 'users.description')}
         actions={
           <Button onClick={() => setDialog({ mode: 'create' })}>
             <Plus aria-hidden />
@@ -84,7 +99,7 @@ export function UsersPage({
               table={table}
               filterKey="type"
               title={t('users.type')}
-              options={MANAGED_USER_TYPES.map((type) => ({
+              options={scope.types.map((type) => ({
                 value: type,
                 label: t(`users.types.${type}`),
               }))}
@@ -98,12 +113,14 @@ export function UsersPage({
                 label: t(`statuses.${status}`),
               }))}
             />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="merchant_id"
-              title={t('users.merchant')}
-              options={merchantOptions}
-            />
+            {!isMerchantImplied && (
+              <DataTableFacetedFilter
+                table={table}
+                filterKey="merchant_id"
+                title={t('users.merchant')}
+                options={merchantOptions}
+              />
+            )}
           </DataTableToolbar>
         }
       />
@@ -111,6 +128,7 @@ export function UsersPage({
         state={dialog}
         onClose={() => setDialog(null)}
         merchantOptions={merchantOptions}
+        scope={scope}
       />
     </>
   );
