@@ -96,4 +96,3 @@ export async function rotateCsrfToken(executor: Executor, idHash: string): Promi
   await setSessionCsrfHash(executor, idHash, hashToken(csrfToken));
   return csrfToken;
 }
-
