@@ -250,6 +250,15 @@ export async function disableTotp(
       after: { mfa_enabled: false, via: result.via },
       at: now,
     });
+    if (result.via === 'recovery_code') {
+      await recordAudit(tx, {
+        actor,
+        action: 'recovery_code_used',
+        entityType: 'user',
+        entityId: user.id,
+        at: now,
+      });
+    }
     return 'ok' as const;
   });
   if (outcome === 'not_enabled') throw new AppError('MFA_NOT_ENABLED');
