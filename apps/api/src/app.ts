@@ -25,6 +25,10 @@ import securityHeadersPlugin, { setBareSecurityHeaders } from './plugins/securit
 import rateLimitPlugin from './plugins/rate-limit';
 import authPlugin from './plugins/auth';
 import iamRoutes from './modules/iam/iam.routes';
+// Two-factor sign-in (issue 14): the user's own TOTP, the admin reset, the enrolment gate.
+import mfaGatePlugin from './modules/iam/mfa-gate';
+import mfaRoutes from './modules/iam/mfa.routes';
+import mfaAdminRoutes from './modules/iam/mfa-admin.routes';
 // The token ledger (issue 3): wallets, terminals, orders, resets, transactions.
 import terminalAuthPlugin from './plugins/terminal-auth';
 import companiesRoutes from './modules/companies/companies.routes';
@@ -120,6 +124,7 @@ export async function buildApp({
   });
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
+  await app.register(mfaGatePlugin);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Token programme back-office API', version: '1.0.0' },
@@ -139,6 +144,8 @@ export async function buildApp({
   await app.register(healthRoutes);
   // API modules register here, each under /api/v1.
   await app.register(iamRoutes, { prefix: '/api/v1/iam' });
+  await app.register(mfaRoutes, { prefix: '/api/v1/iam/mfa' });
+  await app.register(mfaAdminRoutes, { prefix: '/api/v1/users' });
   await app.register(terminalAuthPlugin);
   await app.register(companiesRoutes, { prefix: '/api/v1/companies' });
   // Employee CSV import (issue 4): its static paths sit beside the employees' /:id routes.

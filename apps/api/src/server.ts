@@ -45,6 +45,13 @@ async function main() {
   );
   // Printed, not logged: the one place demo passwords appear, and only when just created.
   const banner = demoSignInBanner(seed, address);
+  if (config.loadDemo && config.mfaRequiredRoles.length === 0 && !config.MFA_REQUIRED_ROLES) {
+    // Decision 0015: the demo's admins sign in without an authenticator app; say so.
+    console.log(
+      'Demo: two-factor sign-in is not required for any role (MFA_REQUIRED_ROLES unset on the demo;' +
+        ' real deployments default to admin,super_hr).',
+    );
+  }
   if (banner) {
     console.log(banner);
     console.log(

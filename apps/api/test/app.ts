@@ -4,6 +4,9 @@ import { loadConfig, type Config } from '../src/config';
 import { ManualClock } from '../src/lib/clock';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases';
 
+/** A fixed TOTP-secret key for tests (32 bytes, hex), so no key file is written. */
+export const TEST_MFA_ENCRYPTION_KEY = '0f'.repeat(32);
+
 export interface TestApp {
   app: FastifyInstance;
   clock: ManualClock;
@@ -49,6 +52,9 @@ async function buildTestApp(
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
     TERMINAL_RATE_LIMIT_PER_MINUTE: '100000',
     TERMINAL_AUTH_FAILURES_PER_MINUTE: '10000',
+    // Tests sign in as admins without an authenticator; the two-factor tests opt in (decision 0015).
+    MFA_REQUIRED_ROLES: 'none',
+    MFA_ENCRYPTION_KEY: TEST_MFA_ENCRYPTION_KEY,
     ...env,
   });
   const clock = new ManualClock();

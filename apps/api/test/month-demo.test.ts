@@ -19,6 +19,7 @@ describe.each(await testDatabaseKinds())('a month of a programme over HTTP on %s
       LOG_LEVEL: 'silent',
       SERVE_WEB: 'false',
       DEMO_DATA: 'false',
+      MFA_REQUIRED_ROLES: 'none',
       ADMIN_USERNAME: MONTH_DEMO_ADMIN.username,
       ADMIN_PASSWORD: MONTH_DEMO_ADMIN.password,
     });

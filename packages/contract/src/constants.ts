@@ -130,6 +130,11 @@ export const VALIDATION_MESSAGES = {
     zh: '该值已在文件的前面行中出现',
   },
   'v.invalid': { en: 'Invalid value', zh: '值无效' },
+  'v.mfa_code_format': { en: 'Enter the 6-digit code', zh: '请输入 6 位验证码' },
+  'v.mfa_one_code': {
+    en: 'Enter either a code or a recovery code',
+    zh: '请输入验证码或恢复码（二选一）',
+  },
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 export const isValidationMessageKey = (value: string): value is ValidationMessageKey =>

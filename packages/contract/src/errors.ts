@@ -209,6 +209,42 @@ export const ERROR_CATALOGUE = {
     en: 'A total is too large to show exactly. Narrow the report and try again.',
     zh: '合计数值过大，无法精确显示，请缩小报表范围后重试。',
   },
+  // Two-factor sign-in (DESIGN 4.1).
+  MFA_CODE_INVALID: {
+    status: 400,
+    en: 'The code is not valid. Check your authenticator app and try again.',
+    zh: '验证码无效，请检查您的身份验证器应用后重试。',
+  },
+  MFA_CHALLENGE_INVALID: {
+    status: 401,
+    en: 'This sign-in has expired or had too many wrong codes. Please sign in again.',
+    zh: '本次登录已过期或错误次数过多，请重新登录。',
+  },
+  MFA_ALREADY_ENABLED: {
+    status: 409,
+    en: 'Two-factor sign-in is already on.',
+    zh: '两步验证登录已开启。',
+  },
+  MFA_NOT_ENABLED: {
+    status: 409,
+    en: 'Two-factor sign-in is not on.',
+    zh: '两步验证登录未开启。',
+  },
+  MFA_ENROLMENT_NOT_STARTED: {
+    status: 409,
+    en: 'Start setting up two-factor sign-in first.',
+    zh: '请先开始设置两步验证登录。',
+  },
+  MFA_NOT_CONFIGURED: {
+    status: 409,
+    en: 'Two-factor sign-in is not configured on this server. Please contact your administrator.',
+    zh: '此服务器未配置两步验证登录，请联系管理员。',
+  },
+  MFA_ENROLMENT_REQUIRED: {
+    status: 403,
+    en: 'Your role requires two-factor sign-in. Please turn it on to continue.',
+    zh: '您的角色要求开启两步验证登录，请先开启后再继续。',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -19,10 +19,21 @@ export const selfUserSchema = z.object({
   company_id: z.number().int().nullable(),
   merchant_id: z.number().int().nullable(),
   status: statusSchema,
+  /** TOTP is on for this user (DESIGN 4.1); always sent by the server. */
+  mfa_enabled: z.boolean().optional(),
+  /** The user's role must enrol and has not: only enrolment, self-info and sign-out are open. */
+  mfa_enrolment_required: z.boolean().optional(),
 });
 export type SelfUser = z.infer<typeof selfUserSchema>;
 
-export const loginResponseSchema = z.object({ data: z.object({ user: selfUserSchema }) });
+/**
+ * POST /iam/login (and POST /iam/login/mfa): `{ user }` when signed in; with TOTP on, the
+ * password step answers `{ mfa_required: true }` and grants nothing until the second step.
+ */
+export const loginResponseSchema = z.object({
+  data: z.union([z.object({ user: selfUserSchema }), z.object({ mfa_required: z.literal(true) })]),
+});
+export const signedInResponseSchema = z.object({ data: z.object({ user: selfUserSchema }) });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export const selfInfoResponseSchema = z.object({ data: selfUserSchema });
 export type SelfInfoResponse = z.infer<typeof selfInfoResponseSchema>;

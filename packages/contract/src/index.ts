@@ -6,6 +6,7 @@ export * from './errors';
 export * from './validation';
 export * from './common';
 export * from './iam';
+export * from './mfa';
 export * from './health';
 export * from './companies';
 export * from './employees';

@@ -10,7 +10,11 @@ import { oneOfEachRole, type SignedInUser } from '../../test/management';
 import type { RouteAccessRule } from '../plugins/auth';
 
 /** The only routes anyone may call without a session. Adding one means adding it here. */
-const PUBLIC_ROUTES = ['POST /api/v1/iam/login', 'POST /api/v1/iam/logout'];
+const PUBLIC_ROUTES = [
+  'POST /api/v1/iam/login',
+  'POST /api/v1/iam/login/mfa',
+  'POST /api/v1/iam/logout',
+];
 /** The terminal API: an API key and nothing else. */
 const TERMINAL_ROUTES = ['POST /api/v1/orders', 'POST /api/v1/orders/:id/refund'];
 

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { EXPORT_MAX_ROWS_DEFAULT, passwordSchema, usernameSchema } from '@app/contract';
+import {
+  EXPORT_MAX_ROWS_DEFAULT,
+  passwordSchema,
+  ROLES,
+  usernameSchema,
+  type Role,
+} from '@app/contract';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root: relative defaults are taken from here, whatever the working directory. */
@@ -19,6 +25,38 @@ const timeZone = z.string().refine((tz) => {
     return false;
   }
 }, 'must be an IANA time zone such as UTC or Asia/Shanghai');
+
+/** 32 bytes written as 64 hex digits or as base64 (44 characters with padding). */
+export function parseKey32(text: string): Buffer | null {
+  const value = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
+    const bytes = Buffer.from(value, 'base64');
+    return bytes.length === 32 ? bytes : null;
+  }
+  return null;
+}
+
+/** `none`, or a comma-separated list of roles (`admin,super_hr`). */
+const roleList = z.string().transform((value, ctx): Role[] => {
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (items.length === 1 && items[0]!.toLowerCase() === 'none') return [];
+  const unknown = items.filter((item) => !(ROLES as readonly string[]).includes(item));
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown role(s) ${unknown.join(', ')}; use "none" or some of ${ROLES.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(items)] as Role[];
+});
+
+/** Roles that must enrol in TOTP when MFA_REQUIRED_ROLES is unset, outside the demo (DESIGN 4.1). */
+export const DEFAULT_MFA_REQUIRED_ROLES: Role[] = ['admin', 'super_hr'];
 
 const envSchema = z
   .object({
@@ -69,6 +107,19 @@ const envSchema = z
       .default(EXPORT_MAX_ROWS_DEFAULT),
     /** CSV exports: rows read from the database per query while streaming. */
     EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
+    /**
+     * Encrypts TOTP secrets at rest (AES-256-GCM): 32 bytes, hex or base64. Unset on the embedded
+     * database: a key is made and kept in DATA_DIR/mfa-encryption.key. Unset with DATABASE_URL:
+     * two-factor enrolment answers MFA_NOT_CONFIGURED (decision 0015).
+     */
+    MFA_ENCRYPTION_KEY: z
+      .string()
+      .refine((v) => parseKey32(v) !== null, 'must be 32 bytes, as 64 hex digits or base64')
+      .optional(),
+    /** Roles that must turn on two-factor sign-in: `none` or a list; see decision 0015. */
+    MFA_REQUIRED_ROLES: roleList.optional(),
+    /** The issuer an authenticator app shows beside the account. */
+    MFA_ISSUER: z.string().min(1).max(64).default('Token Back-office'),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -87,6 +138,10 @@ export type Config = z.infer<typeof envSchema> & {
   isEmbedded: boolean;
   /** Whether first start may load the demo programme. */
   loadDemo: boolean;
+  /** Roles that must enrol in TOTP before anything else (MFA_REQUIRED_ROLES, decision 0015). */
+  mfaRequiredRoles: Role[];
+  /** MFA_ENCRYPTION_KEY decoded, or null when unset. */
+  mfaEncryptionKey: Buffer | null;
 };
 
 export class ConfigError extends Error {
@@ -108,10 +163,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const isEmbedded = !c.DATABASE_URL;
+  const loadDemo = c.DEMO_DATA ?? (isEmbedded && !c.ADMIN_USERNAME);
   return {
     ...c,
     dataDir: path.resolve(REPO_ROOT, c.DATA_DIR),
     isEmbedded,
-    loadDemo: c.DEMO_DATA ?? (isEmbedded && !c.ADMIN_USERNAME),
+    loadDemo,
+    // The demo signs in as its admins without an authenticator app; real deployments do not.
+    mfaRequiredRoles: c.MFA_REQUIRED_ROLES ?? (loadDemo ? [] : DEFAULT_MFA_REQUIRED_ROLES),
+    mfaEncryptionKey: c.MFA_ENCRYPTION_KEY ? parseKey32(c.MFA_ENCRYPTION_KEY) : null,
   };
 }

@@ -1,5 +1,5 @@
 // Drizzle table definitions: the typed view of the SQL in ./migrations (the migrations are the truth).
-import { bigint, boolean, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 const id = () => bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const ts = () => timestamp({ withTimezone: true, mode: 'date' });
@@ -40,6 +40,34 @@ export const loginAttempts = pgTable('login_attempts', {
   ip: text(),
   succeeded: boolean().notNull(),
   attemptedAt: ts().notNull(),
+});
+
+// Two-factor sign-in (migration 0015).
+export const userTotp = pgTable('user_totp', {
+  userId: bigint({ mode: 'number' }).primaryKey(),
+  secretEncrypted: text().notNull(),
+  enabledAt: ts(),
+  lastUsedStep: bigint({ mode: 'number' }),
+  createdAt: ts().notNull(),
+  updatedAt: ts().notNull(),
+});
+
+export const userRecoveryCodes = pgTable('user_recovery_codes', {
+  id: id(),
+  userId: bigint({ mode: 'number' }).notNull(),
+  codeHash: text().notNull(),
+  usedAt: ts(),
+  createdAt: ts().notNull(),
+});
+
+export const mfaChallenges = pgTable('mfa_challenges', {
+  idHash: text().primaryKey(),
+  userId: bigint({ mode: 'number' }).notNull(),
+  failures: integer().notNull(),
+  createdAt: ts().notNull(),
+  expiresAt: ts().notNull(),
+  ip: text(),
+  userAgent: text(),
 });
 
 // The ledger's tables (migration 0002).

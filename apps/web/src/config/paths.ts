@@ -27,6 +27,8 @@ export const paths = {
     accessDenied: fixed('/error/access-denied'),
   },
   dashboard: fixed('/dashboard'),
+  /** Two-factor sign-in (user menu); the only screen of a user who must enrol first. */
+  twoFactor: fixed('/two-factor'),
   employees: {
     path: '/employees',
     getHref: (search: { status?: Status } = {}) =>

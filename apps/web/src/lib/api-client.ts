@@ -11,7 +11,12 @@ import { readCookie } from './cookies';
 import { clearSession, endExpiredSession } from './session';
 
 export const API_PREFIX = '/api/v1';
-const SESSION_CALLS = [`${API_PREFIX}/iam/login`, `${API_PREFIX}/iam/logout`];
+// The sign-in steps answer 401 for a wrong password or a dead second step, not an expired session.
+const SESSION_CALLS = [
+  `${API_PREFIX}/iam/login`,
+  `${API_PREFIX}/iam/login/mfa`,
+  `${API_PREFIX}/iam/logout`,
+];
 const SERVER_ERROR_STATUSES = new Set([500, 502, 503]);
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const XSRF_HEADER = 'X-XSRF-TOKEN';
@@ -166,7 +171,9 @@ async function call<T>(
  */
 export const api = {
   get: <T>(url: string, options?: RequestOptions) => call<T>('GET', url, undefined, options),
-  delete: <T>(url: string, options?: RequestOptions) => call<T>('DELETE', url, undefined, options),
+  /** `options.body`: a DELETE that carries JSON (e.g. turning TOTP off with a code). */
+  delete: <T>(url: string, options?: RequestOptions & { body?: unknown }) =>
+    call<T>('DELETE', url, options?.body, options),
   post: <T>(url: string, body?: unknown, options?: RequestOptions) =>
     call<T>('POST', url, body, options),
   put: <T>(url: string, body?: unknown, options?: RequestOptions) =>

@@ -21,6 +21,9 @@ const isOneOf =
  * the contract's selfUserSchema, checked without zod, which the first load does not carry
  * (issue 6). A test holds the two to the same answers.
  */
+const optionalBoolean = (value: unknown): boolean =>
+  value === undefined || typeof value === 'boolean';
+
 export function parseStoredUser(value: unknown): SelfUser | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const v = value as Record<string, unknown>;
@@ -32,9 +35,15 @@ export function parseStoredUser(value: unknown): SelfUser | null {
     orNull(isString)(v.employee_id) &&
     orNull(isInteger)(v.company_id) &&
     orNull(isInteger)(v.merchant_id) &&
-    isOneOf(STATUSES)(v.status);
+    isOneOf(STATUSES)(v.status) &&
+    optionalBoolean(v.mfa_enabled) &&
+    optionalBoolean(v.mfa_enrolment_required);
   if (!valid) return null;
   return {
+    ...(typeof v.mfa_enabled === 'boolean' ? { mfa_enabled: v.mfa_enabled } : {}),
+    ...(typeof v.mfa_enrolment_required === 'boolean'
+      ? { mfa_enrolment_required: v.mfa_enrolment_required }
+      : {}),
     user_id: v.user_id,
     type: v.type,
     username: v.username,

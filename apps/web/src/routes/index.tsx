@@ -91,6 +91,7 @@ export const routes: RouteObject[] = [
             lazy: () => import('./app/reset-period-date'),
           },
           { path: paths.users.path, ...guarded('users.view'), lazy: () => import('./app/users') },
+          { path: paths.twoFactor.path, lazy: () => import('./app/two-factor') },
         ],
       },
       { path: '*', element: <Navigate to={paths.errors.notFound.getHref()} replace /> },

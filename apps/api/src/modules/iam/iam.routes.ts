@@ -4,15 +4,20 @@ import {
   errorEnvelopeSchema,
   loginBodySchema,
   loginResponseSchema,
+  mfaCodeBodySchema,
   okSchema,
   selfInfoResponseSchema,
+  signedInResponseSchema,
 } from '@app/contract';
 import { currentUser, requirePermission } from '../../plugins/auth';
-import { toSelfUser } from './iam.repository';
 import { signIn, signOut } from './iam.service';
+import { completeMfaSignIn, sessionUserOf } from './mfa.service';
 import {
+  clearMfaChallengeCookie,
   clearSessionCookies,
+  MFA_CHALLENGE_COOKIE,
   readSessionCookie,
+  setMfaChallengeCookie,
   setSessionCookies,
   setXsrfCookie,
   XSRF_COOKIE,
@@ -49,7 +54,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { user, session } = await signIn(
+      const result = await signIn(
         { database, clock, config },
         {
           login: request.body.username,
@@ -59,9 +64,60 @@ export default async function iamRoutes(app: FastifyInstance) {
           previousToken: readSessionCookie(request),
         },
       );
-      request.log.info({ userId: user.id }, 'signed in');
-      setSessionCookies(request, reply, session);
-      return { data: { user: toSelfUser(user) } };
+      if (result.mfaChallenge !== undefined) {
+        // Password right, TOTP on: nothing is granted until POST /iam/login/mfa (DESIGN 4.1).
+        clearSessionCookies(request, reply);
+        setMfaChallengeCookie(request, reply, result.mfaChallenge);
+        return { data: { mfa_required: true as const } };
+      }
+      request.log.info({ userId: result.user.id }, 'signed in');
+      setSessionCookies(request, reply, result.session);
+      return { data: { user: await sessionUserOf(app.deps, result.user) } };
+    },
+  );
+
+  r.post(
+    '/login/mfa',
+    {
+      config: {
+        public: true,
+        rateLimit: { max: config.LOGIN_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 },
+      },
+      schema: {
+        tags: ['iam'],
+        summary:
+          'Second step of a sign-in with TOTP on: a code or a recovery code; sets the session cookies',
+        body: mfaCodeBodySchema,
+        response: {
+          200: signedInResponseSchema,
+          400: errorEnvelopeSchema,
+          401: errorEnvelopeSchema,
+          403: errorEnvelopeSchema,
+          409: errorEnvelopeSchema,
+          429: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      let signedIn;
+      try {
+        signedIn = await completeMfaSignIn(app.deps, {
+          challengeToken: request.cookies[MFA_CHALLENGE_COOKIE],
+          factor: request.body,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? null,
+        });
+      } catch (error) {
+        // A dead challenge is of no further use to the browser.
+        if ((error as { code?: unknown }).code === 'MFA_CHALLENGE_INVALID') {
+          clearMfaChallengeCookie(request, reply);
+        }
+        throw error;
+      }
+      request.log.info({ userId: signedIn.user.id }, 'signed in with a second factor');
+      clearMfaChallengeCookie(request, reply);
+      setSessionCookies(request, reply, signedIn.session);
+      return { data: { user: await sessionUserOf(app.deps, signedIn.user) } };
     },
   );
 
@@ -69,7 +125,7 @@ export default async function iamRoutes(app: FastifyInstance) {
     '/logout',
     {
       // Signing out without a live session still clears the cookies; with one, CSRF applies.
-      config: { public: true },
+      config: { public: true, beforeMfaEnrolment: true },
       schema: {
         tags: ['iam'],
         summary: 'Sign out: ends the session server-side and clears the cookies',
@@ -90,6 +146,7 @@ export default async function iamRoutes(app: FastifyInstance) {
     '/self-info',
     {
       preHandler: requirePermission('iam.self'),
+      config: { beforeMfaEnrolment: true },
       schema: {
         tags: ['iam'],
         summary: 'The signed-in user',
@@ -104,7 +161,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       if (session && !tokenMatchesHash(request.cookies[XSRF_COOKIE], session.csrfHash)) {
         setXsrfCookie(request, reply, await rotateCsrfToken(database.db, session.idHash));
       }
-      return { data: toSelfUser(user) };
+      return { data: await sessionUserOf(app.deps, user) };
     },
   );
 }

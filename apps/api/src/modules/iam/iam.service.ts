@@ -14,6 +14,7 @@ import {
   toAuthUser,
   updatePasswordHash,
 } from './iam.repository';
+import { beginMfaChallengeIfEnabled } from './mfa.service';
 import { hashNewPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import { deleteSession, revokeUserSessions } from './sessions.repository';
 import { openSession, type IssuedSession } from './sessions.service';
@@ -45,17 +46,20 @@ type Outcome =
   | { kind: 'invalid' }
   | { kind: 'locked' }
   | { kind: 'inactive' }
+  | { kind: 'mfa'; challengeToken: string }
   | { kind: 'ok'; user: AuthUser; session: IssuedSession };
+
+/** A sign-in's answer: signed in, or (TOTP on) a pending second step behind a challenge token. */
+export type SignInResult =
+  | { user: AuthUser; session: IssuedSession; mfaChallenge?: undefined }
+  | { mfaChallenge: string; user?: undefined; session?: undefined };
 
 /**
  * Checks a sign-in and opens a fresh session. Wrong username and wrong password answer alike
  * (INVALID_CREDENTIALS, with a dummy hash for a missing user); a locked account answers
  * ACCOUNT_LOCKED even to the right password; an inactive one USER_INACTIVE.
  */
-export async function signIn(
-  deps: IamDeps,
-  input: SignInInput,
-): Promise<{ user: AuthUser; session: IssuedSession }> {
+export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInResult> {
   const { database, clock, config } = deps;
   const now = clock.now();
   const attempt = { username: input.login.trim().toLowerCase(), ip: input.ip, at: now };
@@ -96,6 +100,14 @@ export async function signIn(
     if (isTokenShaped(input.previousToken)) {
       await deleteSession(tx, hashToken(input.previousToken));
     }
+    // TOTP on (DESIGN 4.1): the right password opens only a pending second step, no session.
+    const challengeToken = await beginMfaChallengeIfEnabled(tx, {
+      userId: user.id,
+      now,
+      ip: input.ip,
+      userAgent: input.userAgent,
+    });
+    if (challengeToken) return { kind: 'mfa', challengeToken };
     const session = await openSession(
       tx,
       { userId: user.id, now, ip: input.ip, userAgent: input.userAgent },
@@ -107,6 +119,8 @@ export async function signIn(
   switch (outcome.kind) {
     case 'ok':
       return { user: outcome.user, session: outcome.session };
+    case 'mfa':
+      return { mfaChallenge: outcome.challengeToken };
     case 'locked':
       throw new AppError('ACCOUNT_LOCKED');
     case 'inactive':

@@ -55,6 +55,8 @@ describe.each(await testDatabaseKinds())('sign-in and sessions on %s', (kind) =>
         company_id: null,
         merchant_id: null,
         status: 'active',
+        mfa_enabled: false,
+        mfa_enrolment_required: false,
       });
       const sid = setCookie(res, 'sid')!;
       expect(sid).toMatch(/; HttpOnly/);

@@ -57,3 +57,26 @@ export function clearSessionCookies(request: FastifyRequest, reply: FastifyReply
   }
   reply.clearCookie(XSRF_COOKIE, { path: '/', sameSite: 'lax', secure });
 }
+
+/** The pending second step of a sign-in (DESIGN 4.1): sent only to the sign-in routes. */
+export const MFA_CHALLENGE_COOKIE = 'mfa_challenge';
+const MFA_COOKIE_PATH = '/api/v1/iam/login';
+
+export function setMfaChallengeCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+  reply.setCookie(MFA_CHALLENGE_COOKIE, token, {
+    path: MFA_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: isHttps(request),
+    maxAge: 5 * 60,
+  });
+}
+
+export function clearMfaChallengeCookie(request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(MFA_CHALLENGE_COOKIE, {
+    path: MFA_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: isHttps(request),
+  });
+}

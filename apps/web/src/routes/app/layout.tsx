@@ -1,4 +1,4 @@
-import { Navigate, Outlet, useLocation, useMatch, useMatches } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatch, useMatches, useNavigate } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
 import type { SelfUser } from '@app/contract';
 import { can } from '@app/contract/permissions';
@@ -7,6 +7,7 @@ import { LoadingScreen } from '@/components/layout/loading-screen';
 import { paths } from '@/config/paths';
 import { useSelfInfo } from '@/features/auth/api/get-self-info';
 import { DeferredUserMenu } from '@/features/auth/components/deferred-user-menu';
+import { EnrolmentRequiredScreen } from '@/features/auth/pages/enrolment-required-screen';
 import { useCompanyDetails } from '@/features/companies/api/get-company';
 import { useAuthStore } from '@/lib/auth-store';
 import type { RouteHandle } from '../route-handle';
@@ -33,10 +34,12 @@ function Shell({ user }: { user: SelfUser }) {
  * The guards of spec 6, in order:
  * - no session → /login?from=<path+search> (plain /login after a deliberate logout);
  * - session loading and no user id known → the loading screen;
+ * - a role that must enrol in two-factor sign-in and has not → /two-factor, alone, no shell;
  * - a route whose `handle.permission` the role lacks → /error/403.
  */
 export function Component() {
   const location = useLocation();
+  const navigate = useNavigate();
   const matches = useMatches();
   const { isAuthenticated, user, rememberLocation } = useAuthStore(
     useShallow((state) => ({
@@ -54,6 +57,18 @@ export function Component() {
   if (user?.user_id == null) {
     if (selfInfo.isError) throw selfInfo.error;
     return <LoadingScreen />;
+  }
+  if (user.mfa_enrolment_required) {
+    // The server refuses every other call until enrolment (MFA_ENROLMENT_REQUIRED).
+    if (location.pathname !== paths.twoFactor.path) {
+      return <Navigate to={paths.twoFactor.getHref()} replace />;
+    }
+    return (
+      <EnrolmentRequiredScreen
+        user={user}
+        onEnrolled={() => void navigate(paths.dashboard.getHref(), { replace: true })}
+      />
+    );
   }
   const denied = matches.some((match) => {
     const permission = (match.handle as RouteHandle | undefined)?.permission;

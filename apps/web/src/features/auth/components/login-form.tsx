@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import {
 import { Input } from '@/components/ui/input';
 import { useLogin } from '../api/login';
 import { PasswordInput } from '@/components/forms/password-input';
+import { LoginSecondStep } from './login-second-step';
 
 let loading: Promise<Resolver<LoginBody>> | undefined;
 
@@ -40,10 +41,15 @@ const resolver: Resolver<LoginBody> = async (values, context, options) => {
   return loaded ? loaded(values, context, options) : { values, errors: {} };
 };
 
-/** Username (or email) and password, checked with the contract's loginBodySchema. */
+/**
+ * Username (or email) and password, checked with the contract's loginBodySchema; with TOTP on,
+ * then the second step.
+ */
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { t } = useTranslation();
   const login = useLogin();
+  const [step, setStep] = useState<'password' | 'second'>('password');
+  const [restartMessage, setRestartMessage] = useState<string | null>(null);
   useEffect(() => {
     // Fetched while the user types; a failed fetch is tried again on submit.
     loadResolver().catch(() => undefined);
@@ -53,13 +59,39 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     defaultValues: { username: '', password: '' },
   });
 
+  if (step === 'second') {
+    return (
+      <LoginSecondStep
+        onSuccess={onSuccess}
+        onRestart={(message) => {
+          form.setValue('password', '');
+          setRestartMessage(message);
+          setStep('password');
+        }}
+      />
+    );
+  }
+
   return (
     <Form {...form}>
       <form
         noValidate
         className="grid gap-4"
-        onSubmit={form.handleSubmit((values) => login.mutate(values, { onSuccess }))}
+        onSubmit={form.handleSubmit((values) => {
+          setRestartMessage(null);
+          login.mutate(values, {
+            onSuccess: (result) => {
+              if (result.mfaRequired) setStep('second');
+              else onSuccess();
+            },
+          });
+        })}
       >
+        {restartMessage && (
+          <p role="alert" className="text-sm text-destructive">
+            {restartMessage}
+          </p>
+        )}
         <FormField
           control={form.control}
           name="username"

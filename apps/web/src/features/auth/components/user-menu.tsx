@@ -1,8 +1,10 @@
-import { LogOut } from 'lucide-react';
+import { LogOut, ShieldCheck } from 'lucide-react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { SelfUser } from '@app/contract';
 import { ROLE_BADGES } from '@app/contract/constants';
 import type { DeferredMenuProps } from '@/components/layout/deferred-menu';
+import { paths } from '@/config/paths';
 import { displayNameOf } from '@/lib/auth-store';
 import { LanguageRadioItems } from '@/components/layout/language-switch';
 import { Badge } from '@/components/ui/badge';
@@ -52,6 +54,12 @@ export function UserMenu({ user, trigger, defaultOpen }: { user: SelfUser } & De
         </DropdownMenuLabel>
         <LanguageRadioItems />
         <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to={paths.twoFactor.getHref()}>
+            <ShieldCheck aria-hidden />
+            {t('user_menu.two_factor')}
+          </Link>
+        </DropdownMenuItem>
         <DropdownMenuItem
           disabled={logout.isPending}
           onSelect={() => logout.mutate()}

@@ -1,0 +1,21 @@
+import { useMutation } from '@tanstack/react-query';
+import type { LoginResponse, MfaCodeBody, SelfUser } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { useAcceptSignIn } from './login';
+
+/** POST /iam/login/mfa: the second step (a code or a recovery code) completes the sign-in. */
+export async function loginMfa(body: MfaCodeBody): Promise<SelfUser | null> {
+  const response = await api.post<LoginResponse>(`${API_PREFIX}/iam/login/mfa`, body);
+  const data = response.data?.data;
+  return data && 'user' in data ? data.user : null;
+}
+
+/** Errors are shown inline by the form, so no toast. */
+export function useLoginMfa() {
+  const accept = useAcceptSignIn();
+  return useMutation({
+    mutationFn: loginMfa,
+    meta: { silentError: true },
+    onSuccess: (user) => accept(user),
+  });
+}
