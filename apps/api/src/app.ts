@@ -18,11 +18,11 @@ import { AppError } from './lib/app-error';
 import errorsPlugin, { sendError, toEnvelope } from './plugins/errors';
 import inputGuardsPlugin from './plugins/input-guards';
 import healthRoutes from './modules/health/health.routes';
-// Foundation: security headers, rate limits, sessions and access rules, sign-in.
+// Foundation: security headers, sessions and access rules, sign-in.
 import securityHeadersPlugin, { setBareSecurityHeaders } from './plugins/security-headers';
-import rateLimitPlugin from './plugins/rate-limit';
 import authPlugin from './plugins/auth';
 import iamRoutes from './modules/iam/iam.routes';
+import signInThrottleRoutes from './modules/iam/throttle.routes';
 // The token ledger (issue 3): wallets, terminals, orders, resets, transactions.
 import terminalAuthPlugin from './plugins/terminal-auth';
 import companiesRoutes from './modules/companies/companies.routes';
@@ -107,7 +107,6 @@ export async function buildApp({
   await app.register(cookie);
   // Before any route, so every route (docs and static files too) gets their hooks.
   await app.register(securityHeadersPlugin);
-  await app.register(rateLimitPlugin);
   await app.register(authPlugin);
   await app.register(swagger, {
     openapi: {
@@ -140,6 +139,8 @@ export async function buildApp({
   await app.register(jobsRoutes, { prefix: '/api/v1/jobs' });
   // User management, company admins, the audit log and system periods (issue 4).
   await app.register(usersRoutes, { prefix: '/api/v1' });
+  // Sign-in protection (issue 14): an administrator clears a user's sign-in throttle.
+  await app.register(signInThrottleRoutes, { prefix: '/api/v1/users' });
   await app.register(companyAdminsRoutes, { prefix: '/api/v1/companies/admin' });
   await app.register(auditRoutes, { prefix: '/api/v1/audit-log' });
   await app.register(systemRoutes, { prefix: '/api/v1/sys' });

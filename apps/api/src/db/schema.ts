@@ -1,5 +1,5 @@
 // Drizzle table definitions: the typed view of the SQL in ./migrations (the migrations are the truth).
-import { bigint, boolean, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 const id = () => bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const ts = () => timestamp({ withTimezone: true, mode: 'date' });
@@ -14,7 +14,6 @@ export const users = pgTable('users', {
   companyId: bigint({ mode: 'number' }),
   merchantId: bigint({ mode: 'number' }),
   employeeId: text(),
-  lockedUntil: ts(),
   passwordChangedAt: ts().notNull().defaultNow(),
   createdAt: ts().notNull().defaultNow(),
   updatedAt: ts().notNull().defaultNow(),
@@ -25,21 +24,11 @@ export const users = pgTable('users', {
 export const sessions = pgTable('sessions', {
   idHash: text().primaryKey(),
   userId: bigint({ mode: 'number' }).notNull(),
-  csrfHash: text().notNull(),
   createdAt: ts().notNull(),
   lastSeenAt: ts().notNull(),
   expiresAt: ts().notNull(),
   ip: text(),
   userAgent: text(),
-});
-
-export const loginAttempts = pgTable('login_attempts', {
-  id: id(),
-  userId: bigint({ mode: 'number' }),
-  username: text().notNull(),
-  ip: text(),
-  succeeded: boolean().notNull(),
-  attemptedAt: ts().notNull(),
 });
 
 // The ledger's tables (migration 0002).
