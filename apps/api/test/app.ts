@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { ManualClock } from '../src/lib/clock';
+import { createDatabase } from '../src/db/client';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases';
 
 export interface TestApp {
@@ -17,6 +18,8 @@ export interface TestAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Runs before `ready()`: the place to register test-only routes. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  /** The clock to drive (a second instance shares the first one's); a new one otherwise. */
+  clock?: ManualClock;
 }
 
 /** A built app on a fresh database of the given kind, with a hand-driven clock. */
@@ -49,9 +52,11 @@ async function buildTestApp(
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
     TERMINAL_RATE_LIMIT_PER_MINUTE: '100000',
     TERMINAL_AUTH_FAILURES_PER_MINUTE: '10000',
+    // Failures from one address across a whole test file; the throttle tests set their own.
+    SIGN_IN_ADDRESS_FREE_FAILURES: '10000',
     ...env,
   });
-  const clock = new ManualClock();
+  const clock = options.clock ?? new ManualClock();
   const app = await buildApp({
     config,
     database: db.database,
@@ -70,4 +75,18 @@ async function buildTestApp(
       await db.drop();
     },
   };
+}
+
+/**
+ * A second API instance on the first one's PostgreSQL database, with its own connection pool and
+ * the same clock, as two servers behind a load balancer. Closing it leaves the database alone.
+ */
+export async function createSecondInstance(
+  first: TestApp,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  if (!first.db.url) throw new Error('createSecondInstance: PostgreSQL only');
+  const database = await createDatabase({ url: first.db.url, poolSize: 10 });
+  const shared: TestDatabase = { database, url: first.db.url, drop: () => database.close() };
+  return buildTestApp(shared, env, { clock: first.clock });
 }
