@@ -17,7 +17,11 @@ export const isTokenShaped = (value: unknown): value is string =>
  * session cookie can compute it. The stored id_hash (plain SHA-256) does not give it away.
  */
 export const csrfTokenFor = (sessionToken: string): string =>
-  crypto.createHash('sha256').update('app.csrf.v1\0', 'utf8').update(sessionToken, 'utf8').digest('base64url');
+  crypto
+    .createHash('sha256')
+    .update('app.csrf.v1\0', 'utf8')
+    .update(sessionToken, 'utf8')
+    .digest('base64url');
 
 /** Whether a presented CSRF token is the session's (`csrfTokenFor`), in constant time. */
 export function csrfTokenMatches(presented: string | undefined, csrfToken: string): boolean {

@@ -87,4 +87,3 @@ export async function resolveSession(
   }
   return { idHash, csrfToken: csrfTokenFor(token), user: toAuthUser(user) };
 }
-
