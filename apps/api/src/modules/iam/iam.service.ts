@@ -70,7 +70,8 @@ export async function signIn(
     recordAudit(db, {
       actor: { userId: null, ip: input.ip },
       action,
-      entityType: 'user',
+      // Not 'user': a user's history of changes stays apart from the sign-ins against it.
+      entityType: 'sign_in',
       entityId: userId,
       after: { username: submitted, ...after },
       at: now,
@@ -119,7 +120,7 @@ export async function signIn(
     await recordAudit(tx, {
       actor: { userId: found.id, ip: input.ip },
       action: 'sign_in',
-      entityType: 'user',
+      entityType: 'sign_in',
       entityId: found.id,
       after: { username: submitted },
       at: now,

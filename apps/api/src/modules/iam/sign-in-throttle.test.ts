@@ -165,13 +165,14 @@ describe.each(await testDatabaseKinds())('sign-in throttle on %s', (kind) => {
 
     const rows = await queryRows<{
       action: string;
+      entity_type: string;
       actor_user_id: number | null;
       entity_id: string | null;
       ip: string;
       after: Record<string, unknown>;
     }>(
       db(),
-      sql`SELECT action, actor_user_id, entity_id, ip, after FROM audit_log
+      sql`SELECT action, entity_type, actor_user_id, entity_id, ip, after FROM audit_log
            WHERE ip IN ('10.6.0.1', '10.6.0.2') ORDER BY id`,
     );
     expect(rows.map((r) => [r.action, r.ip])).toEqual([
@@ -180,6 +181,7 @@ describe.each(await testDatabaseKinds())('sign-in throttle on %s', (kind) => {
       ['sign_in_failed', '10.6.0.2'],
       ['sign_in', '10.6.0.2'],
     ]);
+    expect(new Set(rows.map((r) => r.entity_type))).toEqual(new Set(['sign_in']));
     expect(rows[0]).toMatchObject({
       actor_user_id: null,
       entity_id: null,
