@@ -1,3 +1,15 @@
+// Sign-in throttling (DESIGN 4.1, decision 0014), for passwords and any later sign-in step (a
+// second factor's codes use it the same way, with their own login key such as `mfa:<username>`):
+//
+//     const wait = await checkSignInThrottle(db, policy, { login, ip, now });
+//     if (wait) → 429 TOO_MANY_REQUESTS with Retry-After: wait.retryAfterSeconds
+//     … check the secret …
+//     on success: await clearSignInFailures(tx, { login, ip })
+//
+// `checkSignInThrottle` counts the attempt as a failure as it lets it through, so a failure needs
+// no second call; a success takes it back. Counters are keyed by the submitted login (existing or
+// not, so the answers cannot tell which) with the client address, and by the address alone; the
+// (login, address) counter of one address never holds back the same login from another.
 import type { Config } from '../../config';
 import type { Executor } from '../../db/client';
 import {
@@ -8,20 +20,6 @@ import {
   type SignInThrottlePolicy,
 } from './sign-in-throttle.repository';
 
-/**
- * Sign-in throttling (DESIGN 4.1, decision 0014), for passwords and any later sign-in step (a
- * second factor's codes use it the same way, with their own login key such as `mfa:<username>`):
- *
- *     const wait = await checkSignInThrottle(db, policy, { login, ip, now });
- *     if (wait) → 429 TOO_MANY_REQUESTS with Retry-After: wait.retryAfterSeconds
- *     … check the secret …
- *     on success: await clearSignInFailures(tx, { login, ip })
- *
- * `checkSignInThrottle` counts the attempt as a failure as it lets it through, so a failure needs
- * no second call; a success takes it back. Counters are keyed by the submitted login (existing or
- * not, so the answers cannot tell which) with the client address, and by the address alone; the
- * (login, address) counter of one address never holds back the same login from another.
- */
 export type { SignInThrottlePolicy } from './sign-in-throttle.repository';
 
 export type ThrottleConfig = Pick<
