@@ -5,6 +5,9 @@ ALTER TABLE users DROP COLUMN locked_until;
 DROP TABLE login_attempts;
 
 -- The CSRF token is derived from the session token (decision 0003), so nothing of it is stored.
+-- Sessions opened before carry a random token the server can no longer check: they end here
+-- (everyone signs in again once) rather than meet 403 CSRF_INVALID at their next write.
+DELETE FROM sessions;
 ALTER TABLE sessions DROP COLUMN csrf_hash;
 
 -- Fixed-window request counters (sign-in per address, terminal key, wrong terminal keys per
