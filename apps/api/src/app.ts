@@ -20,15 +20,15 @@ import { AppError } from './lib/app-error';
 import errorsPlugin, { sendError, toEnvelope } from './plugins/errors';
 import inputGuardsPlugin from './plugins/input-guards';
 import healthRoutes from './modules/health/health.routes';
-// Foundation: security headers, rate limits, sessions and access rules, sign-in.
+// Foundation: security headers, sessions and access rules, sign-in.
 import securityHeadersPlugin, { setBareSecurityHeaders } from './plugins/security-headers';
-import rateLimitPlugin from './plugins/rate-limit';
 import authPlugin from './plugins/auth';
 import iamRoutes from './modules/iam/iam.routes';
 // Two-factor sign-in (issue 14): the user's own TOTP, the admin reset, the enrolment gate.
 import mfaGatePlugin from './modules/iam/mfa-gate';
 import mfaRoutes from './modules/iam/mfa.routes';
 import mfaAdminRoutes from './modules/iam/mfa-admin.routes';
+import signInThrottleRoutes from './modules/iam/throttle.routes';
 // The token ledger (issue 3): wallets, terminals, orders, resets, transactions.
 import terminalAuthPlugin from './plugins/terminal-auth';
 import companiesRoutes from './modules/companies/companies.routes';
@@ -122,7 +122,6 @@ export async function buildApp({
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
     globalDecompression: false,
   });
-  await app.register(rateLimitPlugin);
   await app.register(authPlugin);
   await app.register(mfaGatePlugin);
   await app.register(swagger, {
@@ -158,6 +157,8 @@ export async function buildApp({
   await app.register(jobsRoutes, { prefix: '/api/v1/jobs' });
   // User management, company admins, the audit log and system periods (issue 4).
   await app.register(usersRoutes, { prefix: '/api/v1' });
+  // Sign-in protection (issue 14): an administrator clears a user's sign-in throttle.
+  await app.register(signInThrottleRoutes, { prefix: '/api/v1/users' });
   await app.register(companyAdminsRoutes, { prefix: '/api/v1/companies/admin' });
   await app.register(auditRoutes, { prefix: '/api/v1/audit-log' });
   await app.register(systemRoutes, { prefix: '/api/v1/sys' });

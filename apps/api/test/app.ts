@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { ManualClock } from '../src/lib/clock';
+import { createDatabase } from '../src/db/client';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases';
 
 /** A fixed TOTP-secret key for tests (32 bytes, hex), so no key file is written. */
@@ -20,6 +21,8 @@ export interface TestAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Runs before `ready()`: the place to register test-only routes. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  /** The clock to drive (a second instance shares the first one's); a new one otherwise. */
+  clock?: ManualClock;
 }
 
 /** A built app on a fresh database of the given kind, with a hand-driven clock. */
@@ -55,9 +58,11 @@ async function buildTestApp(
     // Tests sign in as admins without an authenticator; the two-factor tests opt in (decision 0015).
     MFA_REQUIRED_ROLES: 'none',
     MFA_ENCRYPTION_KEY: TEST_MFA_ENCRYPTION_KEY,
+    // Failures from one address across a whole test file; the throttle tests set their own.
+    SIGN_IN_ADDRESS_FREE_FAILURES: '10000',
     ...env,
   });
-  const clock = new ManualClock();
+  const clock = options.clock ?? new ManualClock();
   const app = await buildApp({
     config,
     database: db.database,
@@ -76,4 +81,18 @@ async function buildTestApp(
       await db.drop();
     },
   };
+}
+
+/**
+ * A second API instance on the first one's PostgreSQL database, with its own connection pool and
+ * the same clock, as two servers behind a load balancer. Closing it leaves the database alone.
+ */
+export async function createSecondInstance(
+  first: TestApp,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  if (!first.db.url) throw new Error('createSecondInstance: PostgreSQL only');
+  const database = await createDatabase({ url: first.db.url, poolSize: 10 });
+  const shared: TestDatabase = { database, url: first.db.url, drop: () => database.close() };
+  return buildTestApp(shared, env, { clock: first.clock });
 }

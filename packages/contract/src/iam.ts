@@ -37,3 +37,9 @@ export const signedInResponseSchema = z.object({ data: z.object({ user: selfUser
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export const selfInfoResponseSchema = z.object({ data: selfUserSchema });
 export type SelfInfoResponse = z.infer<typeof selfInfoResponseSchema>;
+
+/** DELETE /users/{id}/sign-in-throttle (admin): how many sign-in counters of the user were cleared. */
+export const clearSignInThrottleResponseSchema = z.object({
+  data: z.object({ cleared: z.number().int().min(0) }),
+});
+export type ClearSignInThrottleResponse = z.infer<typeof clearSignInThrottleResponseSchema>;

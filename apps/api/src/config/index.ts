@@ -84,7 +84,16 @@ const envSchema = z
     TRUST_PROXY: bool.default(false),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
     SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).default(12),
+    /** Sign-in requests one client address may make per minute, whatever their outcome. */
     LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** Failed sign-ins per (submitted login, address) before each further one doubles a wait. */
+    SIGN_IN_FREE_FAILURES: z.coerce.number().int().min(1).max(1_000).default(5),
+    /** Failed sign-ins per address, whatever the login, before waits begin (looser: stops spraying). */
+    SIGN_IN_ADDRESS_FREE_FAILURES: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    /** The longest wait between sign-in attempts (the waits double from 1 s up to this). */
+    SIGN_IN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+    /** Failures are forgotten after this many minutes without one. */
+    SIGN_IN_FAILURE_MEMORY_MINUTES: z.coerce.number().int().min(1).max(43_200).default(60),
     /** Requests one terminal key may make per minute (orders and refunds together). */
     TERMINAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     /** Unknown terminal keys one client address may present per minute before it is shut out. */

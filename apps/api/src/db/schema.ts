@@ -1,5 +1,5 @@
 // Drizzle table definitions: the typed view of the SQL in ./migrations (the migrations are the truth).
-import { bigint, boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 const id = () => bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const ts = () => timestamp({ withTimezone: true, mode: 'date' });
@@ -14,7 +14,6 @@ export const users = pgTable('users', {
   companyId: bigint({ mode: 'number' }),
   merchantId: bigint({ mode: 'number' }),
   employeeId: text(),
-  lockedUntil: ts(),
   passwordChangedAt: ts().notNull().defaultNow(),
   createdAt: ts().notNull().defaultNow(),
   updatedAt: ts().notNull().defaultNow(),
@@ -25,21 +24,11 @@ export const users = pgTable('users', {
 export const sessions = pgTable('sessions', {
   idHash: text().primaryKey(),
   userId: bigint({ mode: 'number' }).notNull(),
-  csrfHash: text().notNull(),
   createdAt: ts().notNull(),
   lastSeenAt: ts().notNull(),
   expiresAt: ts().notNull(),
   ip: text(),
   userAgent: text(),
-});
-
-export const loginAttempts = pgTable('login_attempts', {
-  id: id(),
-  userId: bigint({ mode: 'number' }),
-  username: text().notNull(),
-  ip: text(),
-  succeeded: boolean().notNull(),
-  attemptedAt: ts().notNull(),
 });
 
 // Two-factor sign-in (migration 0015).
@@ -63,6 +52,7 @@ export const userRecoveryCodes = pgTable('user_recovery_codes', {
 export const mfaChallenges = pgTable('mfa_challenges', {
   idHash: text().primaryKey(),
   userId: bigint({ mode: 'number' }).notNull(),
+  login: text().notNull(),
   failures: integer().notNull(),
   createdAt: ts().notNull(),
   expiresAt: ts().notNull(),

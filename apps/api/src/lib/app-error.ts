@@ -4,15 +4,23 @@ import { ERROR_CATALOGUE, type ErrorCode } from '@app/contract';
 export class AppError extends Error {
   readonly statusCode: number;
   readonly metadata: Record<string, string> | undefined;
+  /** Sent as the `Retry-After` header (seconds) of a 429 or 503. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
-    options: { message?: string; metadata?: Record<string, string>; cause?: unknown } = {},
+    options: {
+      message?: string;
+      metadata?: Record<string, string>;
+      cause?: unknown;
+      retryAfterSeconds?: number;
+    } = {},
   ) {
     super(options.message ?? ERROR_CATALOGUE[code].en, { cause: options.cause });
     this.name = 'AppError';
     this.statusCode = ERROR_CATALOGUE[code].status;
     this.metadata = options.metadata;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -4,7 +4,7 @@ import { can, type Permission } from '@app/contract';
 import { AppError } from '../lib/app-error';
 import type { AuthUser } from '../lib/principal';
 import { readSessionCookie, XSRF_HEADER } from '../modules/iam/session-cookies';
-import { tokenMatchesHash } from '../modules/iam/session-tokens';
+import { csrfTokenMatches } from '../modules/iam/session-tokens';
 import { resolveSession } from '../modules/iam/sessions.service';
 
 /** The access rule of one registered /api/v1 route, as the deny-by-default hook saw it. */
@@ -27,7 +27,7 @@ declare module 'fastify' {
     /** Null when the request carries no live session. */
     user: AuthUser | null;
     /** The cookie session behind `user`; used for CSRF and logout. */
-    authSession: { idHash: string; csrfHash: string } | null;
+    authSession: { idHash: string; csrfToken: string } | null;
   }
   interface FastifyContextConfig {
     /** Open to anyone: every /api/v1 route says this or uses requirePermission. */
@@ -117,16 +117,16 @@ export default fp(
         const session = await resolveSession(database.db, token, clock, appConfig);
         if (session) {
           request.user = session.user;
-          request.authSession = { idHash: session.idHash, csrfHash: session.csrfHash };
+          request.authSession = { idHash: session.idHash, csrfToken: session.csrfToken };
         }
       }
 
       if (config.permission && !request.user) throw new AppError('UNAUTHORIZED');
-      // Session-bound double submit (0003): the header must match this session's token.
+      // Session-bound token (0003): the header must be this session's token, derived from it.
       if (request.authSession && UNSAFE_METHODS.has(request.method) && config.csrf !== false) {
         const header = request.headers[XSRF_HEADER];
         const presented = typeof header === 'string' ? header : undefined;
-        if (!tokenMatchesHash(presented, request.authSession.csrfHash)) {
+        if (!csrfTokenMatches(presented, request.authSession.csrfToken)) {
           throw new AppError('CSRF_INVALID');
         }
       }

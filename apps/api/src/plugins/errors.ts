@@ -177,6 +177,9 @@ export default fp(
         // Never let a bug in rendering leak its message: fall back to the generic 500.
         body = envelope('SERVER_ERROR', 'en');
       }
+      if (isAppError(error) && error.retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      }
       if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.info({ code: body.code, statusCode: body.statusCode }, 'request refused');
       return sendError(reply, body);

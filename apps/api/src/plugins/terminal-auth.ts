@@ -1,8 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import type { TerminalIdentity } from '../lib/principal';
-import { findTerminalByKey } from '../modules/terminals/terminal-sessions.service';
+import {
+  checkTerminalKey,
+  recordWrongTerminalKey,
+} from '../modules/terminals/terminal-sessions.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,57 +16,55 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9_-]{10,200})[ \t]*$/i;
 
-const MINUTE = 60_000;
-
 /**
  * Terminal routes (`config: { auth: 'terminal' }`) authenticate with `Authorization: Bearer <key>`
  * and nothing else: no cookies, so no CSRF. An unknown key is 401; a known key of an inactive
  * terminal or merchant is refused with its catalogue code before the body is even read.
  *
- * Limits (429 TOO_MANY_REQUESTS, counters in memory like the sign-in limit, decision 0002): a client
- * address that presents TERMINAL_AUTH_FAILURES_PER_MINUTE wrong keys is refused for the rest of the
- * minute whatever key it sends next, so keys cannot be guessed; and each terminal key may make
- * TERMINAL_RATE_LIMIT_PER_MINUTE requests a minute.
+ * Limits (429 TOO_MANY_REQUESTS with Retry-After; per-minute counters in PostgreSQL shared by every
+ * instance, decision 0014): a client address that presents TERMINAL_AUTH_FAILURES_PER_MINUTE wrong
+ * keys is refused for the rest of the minute whatever key it sends next, so keys cannot be
+ * guessed; and each terminal key may make TERMINAL_RATE_LIMIT_PER_MINUTE requests a minute. The
+ * key lookup and both limits are one statement.
  */
 export default fp(
   async function terminalAuthPlugin(app: FastifyInstance) {
-    const { config } = app.deps;
-    const wrongKeys = app.createRateLimit({
-      max: config.TERMINAL_AUTH_FAILURES_PER_MINUTE,
-      timeWindow: MINUTE,
-      keyGenerator: (request) => `terminal-key-failures:${request.ip}`,
-    });
-    const perTerminal = app.createRateLimit({
-      max: config.TERMINAL_RATE_LIMIT_PER_MINUTE,
-      timeWindow: MINUTE,
-      keyGenerator: (request) => `terminal:${request.terminal?.id ?? ''}`,
-    });
-    const tooMany = (reply: FastifyReply, ttlInSeconds: number) => {
-      reply.header('retry-after', Math.max(1, ttlInSeconds));
-      return new AppError('TOO_MANY_REQUESTS');
+    const { config, database, clock } = app.deps;
+    const maxWrongKeys = config.TERMINAL_AUTH_FAILURES_PER_MINUTE;
+    const tooMany = (retryAfterSeconds: number) =>
+      new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds });
+    const wrongKey = async (ip: string, now: Date) => {
+      const wrong = await recordWrongTerminalKey(database.db, { ip, now });
+      return wrong.hits > maxWrongKeys
+        ? tooMany(wrong.retryAfterSeconds)
+        : new AppError('UNAUTHORIZED');
     };
 
     app.decorateRequest('terminal', null);
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config.auth !== 'terminal') return;
       const header = request.headers.authorization;
       if (!header) throw new AppError('UNAUTHORIZED');
-      const seen = await wrongKeys(request, { increment: false });
-      if (!seen.isAllowed && seen.remaining === 0) throw tooMany(reply, seen.ttlInSeconds);
+      const now = clock.now();
       const match = BEARER.exec(header);
-      const found = match ? await findTerminalByKey(app.deps.database.db, match[1]!) : null;
-      if (!found) {
-        await wrongKeys(request);
-        throw new AppError('UNAUTHORIZED');
+      if (!match) throw await wrongKey(request.ip, now);
+      const { terminal, keyUse, wrongKeys } = await checkTerminalKey(database.db, {
+        key: match[1]!,
+        ip: request.ip,
+        now,
+        maxWrongKeys,
+      });
+      if (wrongKeys && wrongKeys.hits >= maxWrongKeys) throw tooMany(wrongKeys.retryAfterSeconds);
+      if (!terminal) throw await wrongKey(request.ip, now);
+      if (terminal.status !== 'active') throw new AppError('TERMINAL_INACTIVE');
+      if (terminal.merchantStatus !== 'active') throw new AppError('MERCHANT_INACTIVE');
+      request.terminal = { id: terminal.id, merchantId: terminal.merchantId };
+      if (keyUse && keyUse.hits > config.TERMINAL_RATE_LIMIT_PER_MINUTE) {
+        throw tooMany(keyUse.retryAfterSeconds);
       }
-      if (found.status !== 'active') throw new AppError('TERMINAL_INACTIVE');
-      if (found.merchantStatus !== 'active') throw new AppError('MERCHANT_INACTIVE');
-      request.terminal = { id: found.id, merchantId: found.merchantId };
-      const used = await perTerminal(request);
-      if (!used.isAllowed && used.isExceeded) throw tooMany(reply, used.ttlInSeconds);
     });
   },
-  { name: 'terminal-auth', dependencies: ['errors', 'rate-limit'] },
+  { name: 'terminal-auth', dependencies: ['errors'] },
 );
 
 /** The authenticated terminal of a terminal route. */

@@ -2,7 +2,8 @@
 // called with a live session cookie and a body that would succeed, is refused with 403
 // CSRF_INVALID when X-XSRF-TOKEN is missing, belongs to another session, is made up, or merely
 // matches an XSRF-TOKEN cookie the attacker planted; nothing changes, and the session survives.
-// The same request with the session's own token gets past the check.
+// The same request with the session's own token gets past the check. And no GET changes any
+// session row (DESIGN 4): the token is derived from the session, so a second tab keeps working.
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
@@ -156,5 +157,28 @@ describe.each(await testDatabaseKinds())('CSRF on every write on %s', (kind) => 
     }
     expect(passed).toHaveLength(writes.length - 1);
     expect(await footprint()).not.toBe(before);
+  });
+
+  it('changes no session row on any GET, so a second tab’s token keeps working', async () => {
+    const session = (await signedIn(t, 'admin')).session;
+    const sidOnly = `${session.sessionCookie.name}=${session.sessionCookie.value}`;
+    const sessionRows = async () =>
+      JSON.stringify(await queryRows(t.db.database.db, sql`SELECT * FROM sessions ORDER BY 1`));
+    const gets = t.app.accessRules.filter((r) => r.method === 'GET' && !r.terminal);
+    expect(gets.length).toBeGreaterThan(20);
+
+    const before = await sessionRows();
+    for (const rule of gets) {
+      // Another tab without the XSRF-TOKEN cookie, and this tab with it.
+      for (const cookie of [sidOnly, session.cookie]) {
+        await t.app.inject({ method: 'GET', url: requestFor(rule).url, headers: { cookie } });
+      }
+    }
+    expect(await sessionRows()).toBe(before);
+
+    // The first tab's token still opens a write (sign-out, CSRF-checked with a live session).
+    const res = await injectAs(t.app, session, { method: 'POST', url: '/api/v1/iam/logout' });
+    expect(res.statusCode).toBe(200);
+    expect((await injectAs(t.app, session, { url: '/api/v1/iam/self-info' })).statusCode).toBe(401);
   });
 });

@@ -1,12 +1,13 @@
 // Terminal keys (issue 7): guessing is shut out per client address after
 // TERMINAL_AUTH_FAILURES_PER_MINUTE wrong keys (a right key included, from that address only), and
 // each key is held to TERMINAL_RATE_LIMIT_PER_MINUTE requests; refusals are 429 in the envelope
-// with Retry-After and charge nothing. Keys are stored only as hashes.
+// with Retry-After and charge nothing. Keys are stored only as hashes. The counters are in
+// PostgreSQL (decision 0014), so two instances on one database share them.
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER, type Company, type Employee } from '@app/contract';
-import { createTestApp, type TestApp } from '../../test/app';
+import { createSecondInstance, createTestApp, type TestApp } from '../../test/app';
 import { testDatabaseKinds } from '../../test/databases';
 import { envelopeProblem } from '../../test/http';
 import { assertLedgerInvariants } from '../../test/invariants';
@@ -131,3 +132,70 @@ describe.each(await testDatabaseKinds())('terminal key limits on %s', (kind) => 
     expect((await order(digest, '10.4.0.1')).statusCode).toBe(401);
   });
 });
+
+const postgresOnly = (await testDatabaseKinds()).filter((kind) => kind === 'postgres');
+
+describe.each(postgresOnly)(
+  'terminal key limits across two instances on one %s database',
+  (kind) => {
+    const env = {
+      TERMINAL_AUTH_FAILURES_PER_MINUTE: String(FAILURES),
+      TERMINAL_RATE_LIMIT_PER_MINUTE: String(PER_KEY),
+    };
+    let one: TestApp;
+    let two: TestApp;
+    let terminal: TestTerminal;
+
+    beforeAll(async () => {
+      one = await createTestApp(kind, env);
+      two = await createSecondInstance(one, env);
+      terminal = await newTerminal(one.app.deps);
+    });
+    afterAll(async () => {
+      await two.close();
+      await one.close();
+    });
+
+    // An order for a company that does not exist: past authentication it is refused (404), which
+    // is enough to count, and nothing needs a balance.
+    const order = (t: TestApp, key: string, remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/orders',
+        remoteAddress,
+        headers: { authorization: `Bearer ${key}`, [IDEMPOTENCY_KEY_HEADER]: crypto.randomUUID() },
+        payload: {
+          company_code: 'NOPE',
+          employee_id: 'E0',
+          order_type: 'dine_in',
+          items: [{ name: 'Tea', quantity: 1, unit_tokens: 1 }],
+        },
+      });
+
+    it('hold a key to its requests per minute over both instances together', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < PER_KEY + 2; i += 1) {
+        statuses.push(
+          (await order(i % 2 === 0 ? one : two, terminal.key, `10.5.0.${i}`)).statusCode,
+        );
+      }
+      expect(statuses.slice(0, PER_KEY)).not.toContain(429);
+      expect(statuses.slice(PER_KEY)).toEqual([429, 429]);
+      // The window ends for both at once.
+      one.clock.advance(60_000);
+      expect((await order(two, terminal.key, '10.5.0.99')).statusCode).not.toBe(429);
+    });
+
+    it('shut an address out after wrong keys spread over both instances', async () => {
+      const guess = () => `tk_${crypto.randomBytes(32).toString('base64url')}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < FAILURES + 2; i += 1) {
+        statuses.push((await order(i % 2 === 0 ? one : two, guess(), '10.6.0.1')).statusCode);
+      }
+      expect(statuses).toEqual([...Array<number>(FAILURES).fill(401), 429, 429]);
+      // On either instance, whatever key comes next from that address.
+      expect((await order(one, terminal.key, '10.6.0.1')).statusCode).toBe(429);
+      expect((await order(two, terminal.key, '10.6.0.1')).statusCode).toBe(429);
+    });
+  },
+);

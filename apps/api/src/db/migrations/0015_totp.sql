@@ -27,6 +27,9 @@ CREATE TABLE user_recovery_codes (
 CREATE TABLE mfa_challenges (
   id_hash     text PRIMARY KEY,
   user_id     bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  -- The login as submitted at the password step: its throttle counter is settled only when the
+  -- second step succeeds (decision 0014).
+  login       text NOT NULL,
   failures    integer NOT NULL DEFAULT 0,
   created_at  timestamptz NOT NULL,
   expires_at  timestamptz NOT NULL,

@@ -1,7 +1,7 @@
-import { and, count, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Role, SelfUser, Status } from '@app/contract';
 import type { Executor } from '../../db/client';
-import { loginAttempts, users } from '../../db/schema';
+import { users } from '../../db/schema';
 import type { AuthUser } from '../../lib/principal';
 
 export type UserRow = typeof users.$inferSelect;
@@ -52,7 +52,17 @@ export async function findUserByLogin(executor: Executor, login: string): Promis
   return rows[0] ?? null;
 }
 
-/** Reads a user and holds its row until the transaction ends (serialises sign-in bookkeeping). */
+/** A live (not deleted) user by id. */
+export async function findUserById(executor: Executor, id: number): Promise<UserRow | null> {
+  const rows = await executor
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.deletedAt)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The user's row, locked for the rest of the transaction. */
 export async function getUserForUpdate(executor: Executor, id: number): Promise<UserRow | null> {
   const rows = await executor.select().from(users).where(eq(users.id, id)).for('update');
   return rows[0] ?? null;
@@ -91,56 +101,4 @@ export async function updatePasswordHash(
     .where(eq(users.id, userId))
     .returning({ id: users.id });
   return updated.length > 0;
-}
-
-export async function setLockedUntil(
-  executor: Executor,
-  userId: number,
-  lockedUntil: Date | null,
-): Promise<void> {
-  await executor.update(users).set({ lockedUntil }).where(eq(users.id, userId));
-}
-
-export async function insertLoginAttempt(
-  executor: Executor,
-  attempt: {
-    userId: number | null;
-    username: string;
-    ip: string | null;
-    succeeded: boolean;
-    at: Date;
-  },
-): Promise<void> {
-  await executor.insert(loginAttempts).values({
-    userId: attempt.userId,
-    username: attempt.username.slice(0, 254),
-    ip: attempt.ip,
-    succeeded: attempt.succeeded,
-    attemptedAt: attempt.at,
-  });
-}
-
-/**
- * Failed sign-ins that count towards a lock: after `since`, and after the user's last
- * successful sign-in (by insertion order, so a frozen test clock still orders them).
- */
-export async function countFailuresSince(
-  executor: Executor,
-  userId: number,
-  since: Date,
-): Promise<number> {
-  const lastSuccess = sql`coalesce((SELECT max(${loginAttempts.id}) FROM ${loginAttempts}
-    WHERE ${loginAttempts.userId} = ${userId} AND ${loginAttempts.succeeded}), 0)`;
-  const [row] = await executor
-    .select({ n: count() })
-    .from(loginAttempts)
-    .where(
-      and(
-        eq(loginAttempts.userId, userId),
-        eq(loginAttempts.succeeded, false),
-        gte(loginAttempts.attemptedAt, since),
-        gt(loginAttempts.id, lastSuccess),
-      ),
-    );
-  return Number(row?.n ?? 0);
 }

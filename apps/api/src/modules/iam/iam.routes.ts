@@ -22,8 +22,6 @@ import {
   setXsrfCookie,
   XSRF_COOKIE,
 } from './session-cookies';
-import { tokenMatchesHash } from './session-tokens';
-import { rotateCsrfToken } from './sessions.service';
 
 /** Sign-in, sign-out and the signed-in user: /api/v1/iam/*. */
 export default async function iamRoutes(app: FastifyInstance) {
@@ -37,18 +35,20 @@ export default async function iamRoutes(app: FastifyInstance) {
         public: true,
         // Nothing to forge before a session exists; the new session gets a new CSRF token.
         csrf: false,
-        rateLimit: { max: config.LOGIN_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 },
       },
       schema: {
         tags: ['iam'],
         summary: 'Sign in with username or email; sets the session and XSRF-TOKEN cookies',
+        description:
+          'A wrong username and a wrong password answer alike (401). Past the free failures of a ' +
+          '(username, address) or an address, 429 with Retry-After (seconds) until a doubling ' +
+          'wait is over; no account is ever locked.',
         body: loginBodySchema,
         response: {
           200: loginResponseSchema,
           400: errorEnvelopeSchema,
           401: errorEnvelopeSchema,
           403: errorEnvelopeSchema,
-          423: errorEnvelopeSchema,
           429: errorEnvelopeSchema,
         },
       },
@@ -157,9 +157,11 @@ export default async function iamRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const user = currentUser(request);
       const session = request.authSession;
-      // A browser that lost (or holds a stale) XSRF-TOKEN gets a fresh one for this session.
-      if (session && !tokenMatchesHash(request.cookies[XSRF_COOKIE], session.csrfHash)) {
-        setXsrfCookie(request, reply, await rotateCsrfToken(database.db, session.idHash));
+      // A browser that lost (or holds a stale) XSRF-TOKEN gets the session's token again: it is
+      // derived from the session token, so re-sending it changes nothing (a GET changes no state,
+      // and another tab's copy keeps working).
+      if (session && request.cookies[XSRF_COOKIE] !== session.csrfToken) {
+        setXsrfCookie(request, reply, session.csrfToken);
       }
       return { data: await sessionUserOf(app.deps, user) };
     },

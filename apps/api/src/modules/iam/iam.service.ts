@@ -2,15 +2,14 @@ import type { Role, Status } from '@app/contract';
 import type { Config } from '../../config';
 import type { Database, Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
 import type { AuthUser } from '../../lib/principal';
+import { countRequest } from '../../lib/rate-limits';
 import {
-  countFailuresSince,
+  findUserById,
   findUserByLogin,
-  getUserForUpdate,
-  insertLoginAttempt,
   insertUser,
-  setLockedUntil,
   toAuthUser,
   updatePasswordHash,
 } from './iam.repository';
@@ -19,17 +18,25 @@ import { hashNewPassword, verifyAgainstDummy, verifyPassword } from './passwords
 import { deleteSession, revokeUserSessions } from './sessions.repository';
 import { openSession, type IssuedSession } from './sessions.service';
 import { hashToken, isTokenShaped } from './session-tokens';
+import {
+  checkSignInThrottle,
+  clearSignInFailures,
+  clearUserSignInThrottles,
+  signInThrottlePolicy,
+  type ThrottleConfig,
+} from './sign-in-throttle.service';
 
 // The first-start seed asks whether any user exists.
 export { countUsers } from './iam.repository';
 
-/** Five failed sign-ins within fifteen minutes lock the account for fifteen minutes (0002). */
-export const LOCKOUT = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 } as const;
-
 export interface IamDeps {
   database: Database;
   clock: Clock;
-  config: Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_ABSOLUTE_HOURS'>;
+  config: Pick<
+    Config,
+    'SESSION_IDLE_MINUTES' | 'SESSION_ABSOLUTE_HOURS' | 'LOGIN_RATE_LIMIT_PER_MINUTE'
+  > &
+    ThrottleConfig;
 }
 
 export interface SignInInput {
@@ -42,12 +49,7 @@ export interface SignInInput {
   previousToken?: string | undefined;
 }
 
-type Outcome =
-  | { kind: 'invalid' }
-  | { kind: 'locked' }
-  | { kind: 'inactive' }
-  | { kind: 'mfa'; challengeToken: string }
-  | { kind: 'ok'; user: AuthUser; session: IssuedSession };
+const MINUTE = 60_000;
 
 /** A sign-in's answer: signed in, or (TOTP on) a pending second step behind a challenge token. */
 export type SignInResult =
@@ -55,79 +57,127 @@ export type SignInResult =
   | { mfaChallenge: string; user?: undefined; session?: undefined };
 
 /**
- * Checks a sign-in and opens a fresh session. Wrong username and wrong password answer alike
- * (INVALID_CREDENTIALS, with a dummy hash for a missing user); a locked account answers
- * ACCOUNT_LOCKED even to the right password; an inactive one USER_INACTIVE.
+ * Checks a sign-in and opens a fresh session (DESIGN 4.1, decision 0014). Whether or not the
+ * login exists, a wrong password answers the same INVALID_CREDENTIALS after the same work (a dummy
+ * hash for a missing user) and the same throttle: past the free failures of its (login, address)
+ * or its address, 429 TOO_MANY_REQUESTS with Retry-After until the doubled wait is over. No
+ * account is ever locked. A right password of an inactive user is USER_INACTIVE. Each sign-in,
+ * failure and throttled attempt is written to the audit log with the submitted login and address.
  */
 export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInResult> {
   const { database, clock, config } = deps;
   const now = clock.now();
-  const attempt = { username: input.login.trim().toLowerCase(), ip: input.ip, at: now };
+  const db = database.db;
+  const submitted = input.login.trim();
+  const audit = (action: string, userId: number | null, after: Record<string, unknown>) =>
+    recordAudit(db, {
+      actor: { userId: null, ip: input.ip },
+      action,
+      // Not 'user': a user's history of changes stays apart from the sign-ins against it.
+      entityType: 'sign_in',
+      entityId: userId,
+      after: { username: submitted, ...after },
+      at: now,
+    });
 
-  const found = await findUserByLogin(database.db, input.login.trim());
-  if (!found) {
-    await verifyAgainstDummy(input.password);
-    await insertLoginAttempt(database.db, { ...attempt, userId: null, succeeded: false });
+  const perAddress = await countRequest(db, {
+    key: `sign-in:${input.ip ?? ''}`,
+    now,
+    windowMs: MINUTE,
+  });
+  if (perAddress.hits > config.LOGIN_RATE_LIMIT_PER_MINUTE) {
+    // Not audited: past this limit an address could fill the audit log as fast as it can send.
+    throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: perAddress.retryAfterSeconds });
+  }
+
+  const attempt = { login: submitted, ip: input.ip, now };
+  const wait = await checkSignInThrottle(db, signInThrottlePolicy(config), attempt);
+  if (wait) {
+    await audit('sign_in_throttled', null, { retry_after_seconds: wait.retryAfterSeconds });
+    throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: wait.retryAfterSeconds });
+  }
+
+  const found = await findUserByLogin(db, submitted);
+  const isPasswordRight = found
+    ? await verifyPassword(found.passwordHash, input.password)
+    : await verifyAgainstDummy(input.password);
+  if (!found || !isPasswordRight) {
+    await audit('sign_in_failed', found?.id ?? null, { reason: 'invalid_credentials' });
     throw new AppError('INVALID_CREDENTIALS');
   }
-  // The slow hash runs outside the transaction so the user's row is locked only briefly.
-  const isPasswordRight = await verifyPassword(found.passwordHash, input.password);
+  if (found.status !== 'active') {
+    await audit('sign_in_failed', found.id, { reason: 'user_inactive' });
+    throw new AppError('USER_INACTIVE');
+  }
 
-  const outcome = await database.db.transaction(async (tx): Promise<Outcome> => {
-    const user = await getUserForUpdate(tx, found.id);
-    if (!user) return { kind: 'invalid' };
-    const record = (succeeded: boolean) =>
-      insertLoginAttempt(tx, { ...attempt, userId: user.id, succeeded });
-
-    if (user.lockedUntil && user.lockedUntil.getTime() > now.getTime()) {
-      await record(false);
-      return { kind: 'locked' };
-    }
-    if (!isPasswordRight) {
-      await record(false);
-      // Failures before an earlier lock ended do not count again.
-      const since = Math.max(now.getTime() - LOCKOUT.windowMs, user.lockedUntil?.getTime() ?? 0);
-      const failures = await countFailuresSince(tx, user.id, new Date(since));
-      if (failures >= LOCKOUT.maxFailures) {
-        await setLockedUntil(tx, user.id, new Date(now.getTime() + LOCKOUT.lockMs));
-        return { kind: 'locked' };
-      }
-      return { kind: 'invalid' };
-    }
-    if (user.status !== 'active') return { kind: 'inactive' };
-
-    await record(true);
+  const outcome = await db.transaction(async (tx): Promise<SignInResult> => {
     if (isTokenShaped(input.previousToken)) {
       await deleteSession(tx, hashToken(input.previousToken));
     }
     // TOTP on (DESIGN 4.1): the right password opens only a pending second step, no session.
-    const challengeToken = await beginMfaChallengeIfEnabled(tx, {
-      userId: user.id,
+    // The attempt stays counted until the second step succeeds, so guessing codes through
+    // fresh challenges still meets the password throttle.
+    const mfaChallenge = await beginMfaChallengeIfEnabled(tx, {
+      userId: found.id,
+      login: submitted,
       now,
       ip: input.ip,
       userAgent: input.userAgent,
     });
-    if (challengeToken) return { kind: 'mfa', challengeToken };
+    if (mfaChallenge) {
+      await recordAudit(tx, {
+        actor: { userId: found.id, ip: input.ip },
+        action: 'sign_in_mfa_required',
+        entityType: 'sign_in',
+        entityId: found.id,
+        after: { username: submitted },
+        at: now,
+      });
+      return { mfaChallenge };
+    }
+    await clearSignInFailures(tx, attempt);
     const session = await openSession(
       tx,
-      { userId: user.id, now, ip: input.ip, userAgent: input.userAgent },
+      { userId: found.id, now, ip: input.ip, userAgent: input.userAgent },
       config,
     );
-    return { kind: 'ok', user: toAuthUser(user), session };
+    await recordAudit(tx, {
+      actor: { userId: found.id, ip: input.ip },
+      action: 'sign_in',
+      entityType: 'sign_in',
+      entityId: found.id,
+      after: { username: submitted },
+      at: now,
+    });
+    return { user: toAuthUser(found), session };
   });
+  return outcome;
+}
 
-  switch (outcome.kind) {
-    case 'ok':
-      return { user: outcome.user, session: outcome.session };
-    case 'mfa':
-      return { mfaChallenge: outcome.challengeToken };
-    case 'locked':
-      throw new AppError('ACCOUNT_LOCKED');
-    case 'inactive':
-      throw new AppError('USER_INACTIVE');
-    case 'invalid':
-      throw new AppError('INVALID_CREDENTIALS');
-  }
+/**
+ * An administrator clears a user's sign-in throttle (its username and email, from every
+ * address), audited; RECORD_NOT_FOUND for an unknown or deleted user.
+ */
+export async function clearUserSignInThrottle(
+  database: Database,
+  actor: AuditActor,
+  userId: number,
+  at: Date,
+): Promise<{ cleared: number }> {
+  return database.db.transaction(async (tx) => {
+    const user = await findUserById(tx, userId);
+    if (!user) throw new AppError('RECORD_NOT_FOUND');
+    const cleared = await clearUserSignInThrottles(tx, user);
+    await recordAudit(tx, {
+      actor,
+      action: 'clear_sign_in_throttle',
+      entityType: 'user',
+      entityId: user.id,
+      after: { username: user.username, cleared },
+      at,
+    });
+    return { cleared };
+  });
 }
 
 /** Ends one session (sign-out). */

@@ -135,6 +135,7 @@ export async function insertChallenge(
   challenge: {
     idHash: string;
     userId: number;
+    login: string;
     createdAt: Date;
     expiresAt: Date;
     ip: string | null;

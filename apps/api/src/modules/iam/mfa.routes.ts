@@ -16,10 +16,7 @@ import { confirmTotpEnrolment, disableTotp, getMfaStatus, startTotpEnrolment } f
 /** The signed-in user's own second factor: /api/v1/iam/mfa/* (DESIGN 4.1). */
 export default async function mfaRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { config } = app.deps;
   // Wrong codes cost the same as wrong passwords from one address.
-  const rateLimit = { max: config.LOGIN_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 };
-
   r.get(
     '/',
     {
@@ -59,7 +56,7 @@ export default async function mfaRoutes(app: FastifyInstance) {
     '/totp/verify',
     {
       preHandler: requirePermission('iam.self'),
-      config: { beforeMfaEnrolment: true, rateLimit },
+      config: { beforeMfaEnrolment: true },
       schema: {
         tags: ['iam'],
         summary: 'Confirm TOTP enrolment with a code: turns it on, returns ten recovery codes once',
@@ -90,7 +87,6 @@ export default async function mfaRoutes(app: FastifyInstance) {
     '/totp',
     {
       preHandler: requirePermission('iam.self'),
-      config: { rateLimit },
       schema: {
         tags: ['iam'],
         summary: 'Turn TOTP off with a code or a recovery code',

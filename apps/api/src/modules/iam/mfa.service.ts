@@ -36,6 +36,12 @@ import {
 } from './mfa.repository';
 import { openSession, type IssuedSession } from './sessions.service';
 import { hashToken, isTokenShaped, newToken } from './session-tokens';
+import {
+  checkSignInThrottle,
+  clearSignInFailures,
+  signInThrottlePolicy,
+  type ThrottleConfig,
+} from './sign-in-throttle.service';
 
 /**
  * A pending second step lives this long, and dies after this many wrong codes: the password step
@@ -56,7 +62,8 @@ export interface MfaDeps {
     | 'mfaEncryptionKey'
     | 'isEmbedded'
     | 'dataDir'
-  >;
+  > &
+    ThrottleConfig;
 }
 
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -180,6 +187,26 @@ export async function startTotpEnrolment(deps: MfaDeps, user: AuthUser): Promise
   return { secret, otpauth_url: totp.toString() };
 }
 
+/**
+ * A signed-in user's code check (enrolment, turning TOTP off), throttled like sign-in codes under
+ * the user's `mfa:` key: a wrong code stays counted (its own statement, outside `check`'s
+ * transaction, which a refusal rolls back), a right one is settled.
+ */
+async function throttledCodeCheck<T>(
+  deps: MfaDeps,
+  userId: number,
+  ip: string | null,
+  check: () => Promise<T>,
+): Promise<T> {
+  const attempt = { login: `mfa:${userId}`, ip, now: deps.clock.now() };
+  const db = deps.database.db;
+  const wait = await checkSignInThrottle(db, signInThrottlePolicy(deps.config), attempt);
+  if (wait) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: wait.retryAfterSeconds });
+  const result = await check();
+  await clearSignInFailures(db, attempt);
+  return result;
+}
+
 /** POST /iam/mfa/totp/verify: the first right code turns TOTP on; ten recovery codes, shown once. */
 export async function confirmTotpEnrolment(
   deps: MfaDeps,
@@ -189,6 +216,19 @@ export async function confirmTotpEnrolment(
 ): Promise<string[]> {
   const keyring = await requireMfaKeyring(deps.config);
   const now = deps.clock.now();
+  return throttledCodeCheck(deps, user.id, actor.ip, () =>
+    enableWithCode(deps, keyring, user, code, actor, now),
+  );
+}
+
+function enableWithCode(
+  deps: MfaDeps,
+  keyring: MfaKeyring,
+  user: AuthUser,
+  code: string,
+  actor: AuditActor,
+  now: Date,
+): Promise<string[]> {
   return deps.database.db.transaction(async (tx) => {
     const row = await findTotpForUpdate(tx, user.id);
     if (!row) throw new AppError('MFA_ENROLMENT_NOT_STARTED');
@@ -226,6 +266,19 @@ export async function disableTotp(
 ): Promise<void> {
   const keyring = await requireMfaKeyring(deps.config);
   const now = deps.clock.now();
+  await throttledCodeCheck(deps, user.id, actor.ip, () =>
+    disableWithCode(deps, keyring, user, factor, actor, now),
+  );
+}
+
+async function disableWithCode(
+  deps: MfaDeps,
+  keyring: MfaKeyring,
+  user: AuthUser,
+  factor: MfaCodeBody,
+  actor: AuditActor,
+  now: Date,
+): Promise<void> {
   const outcome = await deps.database.db.transaction(async (tx) => {
     const row = await findTotpForUpdate(tx, user.id);
     if (!row?.enabledAt) return 'not_enabled' as const;
@@ -290,7 +343,7 @@ export async function resetUserMfa(deps: MfaDeps, userId: number, actor: AuditAc
  */
 export async function beginMfaChallengeIfEnabled(
   tx: Executor,
-  input: { userId: number; now: Date; ip: string | null; userAgent: string | null },
+  input: { userId: number; login: string; now: Date; ip: string | null; userAgent: string | null },
 ): Promise<string | null> {
   const row = await findTotp(tx, input.userId);
   if (!row?.enabledAt) return null;
@@ -298,6 +351,7 @@ export async function beginMfaChallengeIfEnabled(
   await insertChallenge(tx, {
     idHash: hashToken(token),
     userId: input.userId,
+    login: input.login.slice(0, 254),
     createdAt: input.now,
     expiresAt: new Date(input.now.getTime() + MFA_CHALLENGE.ttlMs),
     ip: input.ip,
@@ -314,7 +368,10 @@ export interface MfaSignInInput {
 }
 
 type SecondStep =
-  { kind: 'void' } | { kind: 'wrong' } | { kind: 'ok'; user: AuthUser; session: IssuedSession };
+  | { kind: 'void' }
+  | { kind: 'wrong' }
+  | { kind: 'throttled'; retryAfterSeconds: number }
+  | { kind: 'ok'; user: AuthUser; session: IssuedSession };
 
 /**
  * POST /iam/login/mfa: the second step of a sign-in. A right code (or an unused recovery code)
@@ -330,8 +387,6 @@ export async function completeMfaSignIn(
   const idHash = hashToken(input.challengeToken);
   const now = deps.clock.now();
   const actorOf = (userId: number): AuditActor => ({ userId, ip: input.ip });
-  // TODO(lead): call the shared sign-in throttle (modules/iam/sign-in-throttle.ts) here, keyed by
-  // the challenge's username and client address, before the code is checked.
   const outcome = await deps.database.db.transaction(async (tx): Promise<SecondStep> => {
     const challenge = await findChallengeForUpdate(tx, idHash);
     if (!challenge) return { kind: 'void' };
@@ -344,6 +399,12 @@ export async function completeMfaSignIn(
       await deleteChallenge(tx, idHash);
       return { kind: 'void' };
     }
+    // Codes are throttled like passwords (DESIGN 4.1), under a key of their own per user and
+    // address: a challenge dies after five wrong codes, this keeps fresh challenges from
+    // resetting the count.
+    const codeAttempt = { login: `mfa:${user.id}`, ip: input.ip, now };
+    const wait = await checkSignInThrottle(tx, signInThrottlePolicy(deps.config), codeAttempt);
+    if (wait) return { kind: 'throttled', retryAfterSeconds: wait.retryAfterSeconds };
     const result = await useSecondFactor(
       tx,
       keyring,
@@ -368,6 +429,9 @@ export async function completeMfaSignIn(
       return { kind: isVoid ? 'void' : 'wrong' };
     }
     await deleteChallenge(tx, idHash);
+    // The whole sign-in succeeded: the code's attempt and the password step's are settled.
+    await clearSignInFailures(tx, codeAttempt);
+    await clearSignInFailures(tx, { login: challenge.login, ip: input.ip });
     const session = await openSession(
       tx,
       { userId: user.id, now, ip: input.ip, userAgent: input.userAgent },
@@ -394,6 +458,9 @@ export async function completeMfaSignIn(
     return { kind: 'ok', user: toAuthUser(user), session };
   });
   if (outcome.kind === 'void') throw new AppError('MFA_CHALLENGE_INVALID');
+  if (outcome.kind === 'throttled') {
+    throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: outcome.retryAfterSeconds });
+  }
   if (outcome.kind === 'wrong') throw new AppError('MFA_CODE_INVALID');
   return { user: outcome.user, session: outcome.session };
 }

@@ -301,6 +301,46 @@ describe.each(await testDatabaseKinds())('two-factor sign-in on %s', (kind) => {
     expect((await secondStep(t, fresh.cookie, { code: right })).statusCode).toBe(200);
   });
 
+  it('throttles codes like passwords: fresh challenges keep the count, and a wait is 429 even for the right code', async () => {
+    const { user, session } = await newUser();
+    const { secret } = await enrol(t, session);
+    t.clock.advance(STEP_MS);
+    const right = () => codeAt(secret, t.clock.now());
+    const wrong = () => String((Number(right()) + 500_000) % 1_000_000).padStart(6, '0');
+    let throttled: Awaited<ReturnType<typeof secondStep>> | undefined;
+    let cookie = '';
+    let wrongCodes = 0;
+    for (let round = 0; round < 4 && !throttled; round += 1) {
+      cookie = (await passwordStep(t, user)).cookie;
+      // Fewer than the challenge's own limit, so only the shared throttle can stop them.
+      for (let i = 0; i < MFA_CHALLENGE.maxFailures - 1; i += 1) {
+        const res = await secondStep(t, cookie, { code: wrong() });
+        if (res.statusCode === 429) {
+          throttled = res;
+          break;
+        }
+        expect(res.json().code).toBe('MFA_CODE_INVALID');
+        wrongCodes += 1;
+      }
+    }
+    expect(throttled?.json().code).toBe('TOO_MANY_REQUESTS');
+    // The free failures, then one more that starts the first wait.
+    expect(wrongCodes).toBe(6);
+    const retryAfter = Number(throttled?.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect((await secondStep(t, cookie, { code: right() })).statusCode).toBe(429);
+
+    t.clock.advance(retryAfter * 1_000);
+    const done = await secondStep(t, cookie, { code: right() });
+    expect(done.statusCode).toBe(200);
+    // A completed sign-in settles the count: the next sign-in's first wrong code is no 429.
+    t.clock.advance(STEP_MS);
+    const next = await passwordStep(t, user);
+    expect((await secondStep(t, next.cookie, { code: wrong() })).json().code).toBe(
+      'MFA_CODE_INVALID',
+    );
+  });
+
   it('refuses a second step without a challenge, or after five minutes', async () => {
     const { user, session } = await newUser();
     const { secret } = await enrol(t, session);

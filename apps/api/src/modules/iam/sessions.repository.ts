@@ -8,7 +8,6 @@ export type UserRow = typeof users.$inferSelect;
 export interface NewSession {
   idHash: string;
   userId: number;
-  csrfHash: string;
   createdAt: Date;
   lastSeenAt: Date;
   expiresAt: Date;
@@ -36,14 +35,6 @@ export async function findSessionWithUser(
 
 export async function touchSession(executor: Executor, idHash: string, at: Date): Promise<void> {
   await executor.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.idHash, idHash));
-}
-
-export async function setSessionCsrfHash(
-  executor: Executor,
-  idHash: string,
-  csrfHash: string,
-): Promise<void> {
-  await executor.update(sessions).set({ csrfHash }).where(eq(sessions.idHash, idHash));
 }
 
 export async function deleteSession(executor: Executor, idHash: string): Promise<void> {

@@ -8,10 +8,9 @@ import {
   deleteSession,
   findSessionWithUser,
   insertSession,
-  setSessionCsrfHash,
   touchSession,
 } from './sessions.repository';
-import { hashToken, isTokenShaped, newToken } from './session-tokens';
+import { csrfTokenFor, hashToken, isTokenShaped, newToken } from './session-tokens';
 
 // A user's sessions end when an administrator deactivates it (users module).
 export { revokeUserSessions } from './sessions.repository';
@@ -23,14 +22,15 @@ export type SessionConfig = Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_ABSOL
 
 export interface ActiveSession {
   idHash: string;
-  csrfHash: string;
+  /** The session's CSRF token (derived from the session token, never stored). */
+  csrfToken: string;
   user: AuthUser;
 }
 
 export interface IssuedSession {
   /** The cookie value; never stored. */
   token: string;
-  /** The XSRF-TOKEN cookie value; never stored. */
+  /** The XSRF-TOKEN cookie value, derived from the token (decision 0003); never stored. */
   csrfToken: string;
 }
 
@@ -44,19 +44,17 @@ export async function openSession(
   config: SessionConfig,
 ): Promise<IssuedSession> {
   const token = newToken();
-  const csrfToken = newToken();
   await deleteExpiredUserSessions(executor, input.userId, input.now, idleCutoff(input.now, config));
   await insertSession(executor, {
     idHash: hashToken(token),
     userId: input.userId,
-    csrfHash: hashToken(csrfToken),
     createdAt: input.now,
     lastSeenAt: input.now,
     expiresAt: new Date(input.now.getTime() + config.SESSION_ABSOLUTE_HOURS * 3_600_000),
     ip: input.ip,
     userAgent: input.userAgent?.slice(0, 512) ?? null,
   });
-  return { token, csrfToken };
+  return { token, csrfToken: csrfTokenFor(token) };
 }
 
 /**
@@ -87,12 +85,5 @@ export async function resolveSession(
   if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
     await touchSession(executor, idHash, now);
   }
-  return { idHash, csrfHash: session.csrfHash, user: toAuthUser(user) };
-}
-
-/** Issues a fresh CSRF token for a session (the browser lost its XSRF-TOKEN cookie). */
-export async function rotateCsrfToken(executor: Executor, idHash: string): Promise<string> {
-  const csrfToken = newToken();
-  await setSessionCsrfHash(executor, idHash, hashToken(csrfToken));
-  return csrfToken;
+  return { idHash, csrfToken: csrfTokenFor(token), user: toAuthUser(user) };
 }

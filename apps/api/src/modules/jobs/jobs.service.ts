@@ -2,9 +2,11 @@ import type { AutoArchiveJobResult, MonthlyResetRun } from '@app/contract';
 import { isAppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import { nextPeriod } from '../../lib/periods';
+import { deleteExpiredRateLimits } from '../../lib/rate-limits';
 import { inTransaction } from '../../lib/transaction';
 import { findCompany } from '../companies/companies.service';
 import { findCompaniesDueForReset, findOpenOrdersBefore } from '../ledger/ledger.service';
+import { sweepSignInThrottles } from '../iam/sign-in-throttle.service';
 import { refundOrder, resetCompany, type ResetHooks } from '../ledger/ledger.service';
 
 /** A server down for longer than this many months catches up over several runs. */
@@ -89,4 +91,19 @@ export async function runAutoArchive(
     }
   }
   return { archived_order_ids: archived, older_than_hours: olderThanHours };
+}
+
+/**
+ * Deletes the rate-limit and sign-in counters that have expired (decision 0014). Reads already
+ * ignore them; this only keeps the tables small. Cheap: both are index range deletes.
+ */
+export async function sweepExpiredCounters({
+  database,
+  clock,
+}: Pick<ServiceDeps, 'database' | 'clock'>): Promise<{ rate_limits: number; sign_in: number }> {
+  const now = clock.now();
+  return {
+    rate_limits: await deleteExpiredRateLimits(database.db, now),
+    sign_in: await sweepSignInThrottles(database.db, now),
+  };
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { runAutoArchive, runMonthlyResets } from './jobs.service';
+import { runAutoArchive, runMonthlyResets, sweepExpiredCounters } from './jobs.service';
 
 /**
- * Runs the scheduled jobs every JOBS_INTERVAL_SECONDS in this instance (0: never). Every instance
+ * Runs the scheduled jobs every JOBS_INTERVAL_SECONDS in this instance (0: never): monthly resets,
+ * auto-archive, and the sweep of expired rate-limit and sign-in counters. Every instance
  * runs them; the jobs themselves make that harmless (DESIGN 3.6). A run still going when the next
  * tick comes is not doubled. Started by server.ts, never by buildApp, so tests drive jobs by hand.
  */
@@ -26,6 +27,7 @@ export function startJobTimer(app: FastifyInstance): () => Promise<void> {
       if (archived.archived_order_ids.length > 0) {
         app.log.info({ orders: archived.archived_order_ids }, 'orders auto-archived');
       }
+      await sweepExpiredCounters(app.deps);
     } catch (error) {
       app.log.error({ err: error }, 'scheduled job failed');
     }

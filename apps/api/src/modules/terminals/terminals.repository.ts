@@ -3,6 +3,7 @@ import type { Status, Terminal } from '@app/contract';
 import { queryRows, type Executor } from '../../db/client';
 import { terminals } from '../../db/schema';
 import { iso } from '../../lib/numbers';
+import { countRequestSql, readCountSql, type RateLimitHit } from '../../lib/rate-limits';
 import { likePattern } from '../../lib/sql';
 
 export type TerminalRow = typeof terminals.$inferSelect;
@@ -101,27 +102,71 @@ export async function updateTerminal(
   return row;
 }
 
+export interface TerminalKeyCheck {
+  /** The terminal behind the key, or undefined for an unknown key. */
+  terminal: { id: number; merchantId: number; status: string; merchantStatus: string } | undefined;
+  /** This request counted against the key (null when the key is unknown or the address shut out). */
+  keyUse: RateLimitHit | null;
+  /** Wrong keys the client address presented in its current window (null: none). */
+  wrongKeys: RateLimitHit | null;
+}
+
 /**
- * The terminal holding a key, with its merchant's status: one indexed lookup per request. A
- * deleted terminal or merchant reads as inactive, so the terminal API refuses it. Plain SQL: the
- * query builder cost more CPU than the query itself on this path (issue 6).
+ * The terminal holding a key digest, with its merchant's status (a deleted terminal or merchant
+ * reads as inactive), in one statement with its rate limits (decision 0014): the wrong keys its
+ * client address presented this minute are read and, unless they shut the address out, the
+ * request is counted against the key. So the hot path pays no extra round trip for limits shared
+ * by every instance. Plain SQL: the query builder cost more CPU than the query on this path (issue 6).
  */
-export async function findTerminalByKeyHash(
+export async function checkTerminalKeyHash(
   executor: Executor,
-  hash: string,
-): Promise<{ id: number; merchantId: number; status: string; merchantStatus: string } | undefined> {
+  input: { hash: string; now: Date; windowMs: number; wrongKeysKey: string; maxWrongKeys: number },
+): Promise<TerminalKeyCheck> {
+  const { now, windowMs } = input;
   const [row] = await queryRows<{
-    id: number;
-    merchantId: number;
-    status: string;
-    merchantStatus: string;
+    id: number | null;
+    merchantId: number | null;
+    status: string | null;
+    merchantStatus: string | null;
+    key_hits: number | null;
+    key_retry: number | null;
+    wrong_hits: number | null;
+    wrong_retry: number | null;
   }>(
     executor,
-    sql`SELECT t.id, t.merchant_id AS "merchantId",
-               CASE WHEN t.deleted_at IS NULL THEN t.status ELSE 'inactive' END AS status,
-               CASE WHEN m.deleted_at IS NULL THEN m.status ELSE 'inactive' END AS "merchantStatus"
-          FROM terminals t JOIN merchants m ON m.id = t.merchant_id
-         WHERE t.api_key_hash = ${hash}`,
+    sql`WITH wrong AS (${readCountSql({ key: input.wrongKeysKey, now })}),
+        found AS (
+          SELECT t.id, t.merchant_id AS "merchantId",
+                 CASE WHEN t.deleted_at IS NULL THEN t.status ELSE 'inactive' END AS status,
+                 CASE WHEN m.deleted_at IS NULL THEN m.status ELSE 'inactive' END AS "merchantStatus"
+            FROM terminals t JOIN merchants m ON m.id = t.merchant_id
+           WHERE t.api_key_hash = ${input.hash}
+        ),
+        hit AS (${countRequestSql({
+          key: sql`SELECT 'terminal:' || f.id FROM found f
+                    WHERE NOT EXISTS (SELECT 1 FROM wrong WHERE hits >= ${input.maxWrongKeys})`,
+          now,
+          windowMs,
+        })})
+        SELECT f.id, f."merchantId", f.status, f."merchantStatus",
+               h.hits AS key_hits, h.retry_after_seconds AS key_retry,
+               w.hits AS wrong_hits, w.retry_after_seconds AS wrong_retry
+          FROM (SELECT 1) AS one
+          LEFT JOIN found f ON true LEFT JOIN hit h ON true LEFT JOIN wrong w ON true`,
   );
-  return row;
+  const hitOf = (hits: number | null | undefined, retry: number | null | undefined) =>
+    hits == null ? null : { hits: Number(hits), retryAfterSeconds: Number(retry) };
+  return {
+    terminal:
+      row?.id == null
+        ? undefined
+        : {
+            id: Number(row.id),
+            merchantId: Number(row.merchantId),
+            status: row.status!,
+            merchantStatus: row.merchantStatus!,
+          },
+    keyUse: hitOf(row?.key_hits, row?.key_retry),
+    wrongKeys: hitOf(row?.wrong_hits, row?.wrong_retry),
+  };
 }

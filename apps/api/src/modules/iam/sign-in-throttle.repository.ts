@@ -1,0 +1,154 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client';
+
+/** How failures turn into waits; built from the configuration by the service. */
+export interface SignInThrottlePolicy {
+  /** Failures per (login, address) answered normally before waits begin. */
+  freeFailures: number;
+  /** Failures per address, whatever the login, before waits begin (looser). */
+  addressFreeFailures: number;
+  /** The first wait; each further failure doubles it. */
+  baseDelayMs: number;
+  /** The longest wait. */
+  maxDelayMs: number;
+  /** A counter with no failure for this long is forgotten (at least maxDelayMs). */
+  memoryMs: number;
+}
+
+export interface ThrottleKey {
+  /** The submitted login, normalised by the service. */
+  login: string;
+  ip: string;
+  now: Date;
+}
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+const ms = (value: number) => sql`(${value}::double precision * interval '1 millisecond')`;
+
+/** Free failures of a row's scope. */
+const freeOf = (p: SignInThrottlePolicy) =>
+  sql`(CASE t.scope WHEN 'address' THEN ${p.addressFreeFailures}::int ELSE ${p.freeFailures}::int END)`;
+
+/** When row `t` lets the next attempt through: its last failure plus the doubled wait. */
+const waitEndOf = (p: SignInThrottlePolicy) =>
+  sql`(t.last_failed_at + least(${p.maxDelayMs}::double precision,
+        ${p.baseDelayMs}::double precision * 2::double precision ^ least(t.failures - ${freeOf(p)} - 1, 40))
+      * interval '1 millisecond')`;
+
+/** Row `t` holds the next attempt back at `now`. */
+const isWaiting = (p: SignInThrottlePolicy, now: Date) =>
+  sql`(t.expires_at > ${at(now)} AND t.failures > ${freeOf(p)} AND ${waitEndOf(p)} > ${at(now)})`;
+
+/** The two rows of an attempt: its (login, address) and its address. */
+const rowsOf = (k: ThrottleKey) =>
+  sql`((t.scope = 'login_address' AND t.login = ${k.login}) OR (t.scope = 'address' AND t.login = ''))
+      AND t.ip = ${k.ip}`;
+
+const secondsUntil = (until: SQL, now: Date) =>
+  sql`greatest(1, ceil(extract(epoch FROM ${until} - ${at(now)})))::int`;
+
+/**
+ * Takes one sign-in attempt in one statement: unless either row makes it wait, both counters go
+ * up by one *before* the password is checked (so parallel guesses cannot all slip through at the
+ * end of a wait) and the caller clears them on success. Answers the seconds to wait, or null when
+ * the attempt may go ahead.
+ */
+export async function takeAttempt(
+  executor: Executor,
+  policy: SignInThrottlePolicy,
+  key: ThrottleKey,
+): Promise<number | null> {
+  const { now } = key;
+  const expires = sql`${at(now)} + ${ms(policy.memoryMs)}`;
+  const [row] = await queryRows<{ wait_seconds: number | null; charged: number }>(
+    executor,
+    sql`WITH waiting AS (
+          SELECT max(${waitEndOf(policy)}) AS until
+            FROM sign_in_throttles t
+           WHERE ${rowsOf(key)} AND ${isWaiting(policy, now)}
+        ), charged AS (
+          INSERT INTO sign_in_throttles AS t (login, ip, scope, failures, last_failed_at, expires_at)
+          SELECT v.login, ${key.ip}, v.scope, 1, ${at(now)}, ${expires}
+            FROM (VALUES (${key.login}::text, 'login_address'), ('', 'address')) AS v(login, scope)
+           WHERE (SELECT until FROM waiting) IS NULL
+          ON CONFLICT (login, ip, scope) DO UPDATE
+             SET failures = CASE WHEN t.expires_at <= ${at(now)} THEN 1 ELSE t.failures + 1 END,
+                 last_failed_at = excluded.last_failed_at,
+                 expires_at = excluded.expires_at
+           -- Checked again on the row as it is now, for an attempt racing this one.
+           WHERE NOT ${isWaiting(policy, now)}
+          RETURNING 1
+        )
+        SELECT (SELECT ${secondsUntil(sql`until`, now)} FROM waiting WHERE until IS NOT NULL)
+                 AS wait_seconds,
+               (SELECT count(*)::int FROM charged) AS charged`,
+  );
+  if (row?.wait_seconds != null) return Number(row.wait_seconds);
+  if (Number(row?.charged) === 2) return null;
+  // A parallel attempt started the wait between this statement's snapshot and its write.
+  return (await readWait(executor, policy, key)) ?? Math.ceil(policy.baseDelayMs / 1000);
+}
+
+/** The seconds an attempt would wait now, or null (reads only). */
+export async function readWait(
+  executor: Executor,
+  policy: SignInThrottlePolicy,
+  key: ThrottleKey,
+): Promise<number | null> {
+  const [row] = await queryRows<{ wait_seconds: number | null }>(
+    executor,
+    sql`SELECT ${secondsUntil(sql`max(${waitEndOf(policy)})`, key.now)} AS wait_seconds
+          FROM sign_in_throttles t
+         WHERE ${rowsOf(key)} AND ${isWaiting(policy, key.now)}
+        HAVING count(*) > 0`,
+  );
+  return row?.wait_seconds == null ? null : Number(row.wait_seconds);
+}
+
+/**
+ * A successful sign-in: its (login, address) counter is gone and the attempt taken from its
+ * address is given back (the address keeps its other failures: signing into one's own account
+ * must not wipe a spray from the same address).
+ */
+export async function settleSuccess(
+  executor: Executor,
+  key: Omit<ThrottleKey, 'now'>,
+): Promise<void> {
+  await executor.execute(
+    sql`WITH gone AS (
+          DELETE FROM sign_in_throttles
+           WHERE scope = 'login_address' AND login = ${key.login} AND ip = ${key.ip}
+        )
+        UPDATE sign_in_throttles SET failures = greatest(failures - 1, 0)
+         WHERE scope = 'address' AND login = '' AND ip = ${key.ip}`,
+  );
+}
+
+/** Deletes the (login, address) counters of these logins from every address; returns how many. */
+export async function deleteLoginCounters(executor: Executor, logins: string[]): Promise<number> {
+  if (logins.length === 0) return 0;
+  const [row] = await queryRows<{ n: number }>(
+    executor,
+    sql`WITH gone AS (
+          DELETE FROM sign_in_throttles
+           WHERE scope = 'login_address'
+             AND login IN (${sql.join(
+               logins.map((l) => sql`${l}`),
+               sql`, `,
+             )})
+          RETURNING 1
+        )
+        SELECT count(*)::int AS n FROM gone`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Deletes the counters already forgotten (the jobs sweep); returns how many went. */
+export async function deleteExpiredCounters(executor: Executor, now: Date): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    executor,
+    sql`WITH gone AS (DELETE FROM sign_in_throttles WHERE expires_at <= ${at(now)} RETURNING 1)
+        SELECT count(*)::int AS n FROM gone`,
+  );
+  return Number(row?.n ?? 0);
+}

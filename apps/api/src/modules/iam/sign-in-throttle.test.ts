@@ -1,0 +1,310 @@
+// Sign-in protection (issue 14, DESIGN 4.1, decision 0014): a wrong password answers the same for
+// an existing and an unknown username, whatever the count; waits double past the free failures of
+// a (username, address) and, more loosely, of an address; a stranger's failures never hold back the
+// owner from another address; counters live in PostgreSQL, shared by every instance; an
+// administrator can clear a user's throttle; sign-ins, failures and throttling are audited.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecondInstance, createTestApp, type TestApp } from '../../../test/app';
+import { createUser, injectAs, signIn } from '../../../test/auth';
+import { testDatabaseKinds } from '../../../test/databases';
+import { envelopeProblem } from '../../../test/http';
+import { queryRows } from '../../db/client';
+import { sweepExpiredCounters } from '../jobs/jobs.service';
+
+const FREE = 5;
+const ADDRESS_FREE = 20;
+const MINUTE = 60_000;
+const ENV = {
+  SIGN_IN_FREE_FAILURES: String(FREE),
+  SIGN_IN_ADDRESS_FREE_FAILURES: String(ADDRESS_FREE),
+  SIGN_IN_MAX_DELAY_SECONDS: '900',
+  SIGN_IN_FAILURE_MEMORY_MINUTES: '60',
+};
+const WRONG = 'Wrong-Passw0rd!';
+
+const login = (t: TestApp, username: string, password: string, remoteAddress: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/iam/login',
+    remoteAddress,
+    payload: { username, password },
+  });
+
+interface Answer {
+  status: number;
+  body: string;
+  retryAfter: string | undefined;
+}
+const answerOf = (res: Awaited<ReturnType<typeof login>>): Answer => ({
+  status: res.statusCode,
+  body: res.body,
+  retryAfter: res.headers['retry-after'] as string | undefined,
+});
+
+/**
+ * `count` wrong passwords for `username` from `address`; after each 429 the clock moves on by its
+ * Retry-After, so the doubling waits show.
+ */
+async function failRepeatedly(
+  t: TestApp,
+  username: string,
+  address: string,
+  count: number,
+): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const answer = answerOf(await login(t, username, WRONG, address));
+    answers.push(answer);
+    if (answer.status === 429) t.clock.advance(Number(answer.retryAfter) * 1000);
+  }
+  return answers;
+}
+
+describe.each(await testDatabaseKinds())('sign-in throttle on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, ENV);
+  });
+  afterAll(() => t.close());
+  const db = () => t.db.database.db;
+
+  it('answers 20 wrong passwords alike for an existing and an unknown username, waits doubling', async () => {
+    const user = await createUser(db(), { type: 'admin' });
+    const existing = await failRepeatedly(t, user.username, '10.1.0.1', 20);
+    const unknown = await failRepeatedly(t, 'no.such.user', '10.1.0.2', 20);
+
+    // Byte-identical: status, body and Retry-After, attempt by attempt.
+    expect(unknown).toEqual(existing);
+    expect(existing.map((a) => a.status)).toEqual([
+      ...Array<number>(FREE + 1).fill(401),
+      ...Array.from({ length: 7 }, () => [429, 401]).flat(),
+    ]);
+    expect(existing.filter((a) => a.status === 429).map((a) => Number(a.retryAfter))).toEqual([
+      1, 2, 4, 8, 16, 32, 64,
+    ]);
+    const invalid = existing.find((a) => a.status === 401)!;
+    expect(JSON.parse(invalid.body)).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      code: 'INVALID_CREDENTIALS',
+      message: 'Incorrect username or password.',
+    });
+    expect(invalid.retryAfter).toBeUndefined();
+    const throttled = await login(t, user.username, WRONG, '10.1.0.1');
+    expect(throttled.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    expect(envelopeProblem(throttled)).toBeNull();
+    // The right password waits too: a throttled attempt checks nothing.
+    expect((await login(t, user.username, user.password, '10.1.0.1')).statusCode).toBe(429);
+    t.clock.advance(16 * MINUTE);
+    expect((await login(t, user.username, user.password, '10.1.0.1')).statusCode).toBe(200);
+  });
+
+  it('caps the wait at SIGN_IN_MAX_DELAY_SECONDS', async () => {
+    const answers = await failRepeatedly(t, 'capped.user', '10.1.1.1', 2 * (FREE + 14));
+    const waits = answers.filter((a) => a.status === 429).map((a) => Number(a.retryAfter));
+    expect(Math.max(...waits)).toBe(900);
+    expect(waits.slice(-3)).toEqual([900, 900, 900]);
+  });
+
+  it("lets the owner sign in from another address at once after a stranger's 8 failures", async () => {
+    const owner = await createUser(db(), { type: 'admin' });
+    const stranger = await failRepeatedly(t, owner.username, '10.2.0.66', 8);
+    expect(stranger.map((a) => a.status)).toContain(429);
+    // The stranger's address is held back, even with the right password...
+    expect((await login(t, owner.username, owner.password, '10.2.0.66')).statusCode).toBe(429);
+    // ...the owner's is not.
+    expect((await login(t, owner.username, owner.password, '10.2.0.7')).statusCode).toBe(200);
+  });
+
+  it('holds back one address spraying many usernames, more loosely, and no other address', async () => {
+    const user = await createUser(db(), { type: 'admin' });
+    for (let i = 0; i <= ADDRESS_FREE; i += 1) {
+      expect((await login(t, `spray.${i}`, WRONG, '10.3.0.1')).statusCode).toBe(401);
+    }
+    const next = await login(t, 'spray.fresh', WRONG, '10.3.0.1');
+    expect(next.statusCode).toBe(429);
+    expect(next.headers['retry-after']).toBe('1');
+    expect((await login(t, user.username, user.password, '10.3.0.1')).statusCode).toBe(429);
+    expect((await login(t, user.username, user.password, '10.3.0.2')).statusCode).toBe(200);
+  });
+
+  it('clears the (username, address) counter on a successful sign-in', async () => {
+    const user = await createUser(db(), { type: 'admin' });
+    for (let i = 0; i < FREE; i += 1) await login(t, user.username, WRONG, '10.4.0.1');
+    expect((await login(t, user.username, user.password, '10.4.0.1')).statusCode).toBe(200);
+    // A fresh count: FREE + 1 failures answer 401 again before the first wait.
+    const after = await failRepeatedly(t, user.username, '10.4.0.1', FREE + 2);
+    expect(after.map((a) => a.status)).toEqual([...Array<number>(FREE + 1).fill(401), 429]);
+  });
+
+  it('forgets failures after SIGN_IN_FAILURE_MEMORY_MINUTES, and the sweep deletes them', async () => {
+    await failRepeatedly(t, 'forgotten.user', '10.5.0.1', FREE + 1);
+    expect((await login(t, 'forgotten.user', WRONG, '10.5.0.1')).statusCode).toBe(429);
+    const rows = () =>
+      queryRows<{ n: number }>(
+        db(),
+        sql`SELECT count(*)::int AS n FROM sign_in_throttles WHERE ip = '10.5.0.1'`,
+      );
+    expect((await rows())[0]!.n).toBe(2);
+
+    t.clock.advance(61 * MINUTE);
+    const swept = await sweepExpiredCounters(t.app.deps);
+    expect(swept.sign_in).toBeGreaterThanOrEqual(2);
+    expect(swept.rate_limits).toBeGreaterThanOrEqual(1);
+    expect((await rows())[0]!.n).toBe(0);
+    const again = await failRepeatedly(t, 'forgotten.user', '10.5.0.1', FREE + 1);
+    expect(again.map((a) => a.status)).toEqual(Array<number>(FREE + 1).fill(401));
+  });
+
+  it('writes sign-ins, failures and throttling to the audit log with the login and address', async () => {
+    const user = await createUser(db(), { type: 'admin' });
+    await failRepeatedly(t, 'Ghost.User ', '10.6.0.1', FREE + 2);
+    expect((await login(t, user.username, WRONG, '10.6.0.2')).statusCode).toBe(401);
+    expect((await login(t, user.username, user.password, '10.6.0.2')).statusCode).toBe(200);
+
+    const rows = await queryRows<{
+      action: string;
+      entity_type: string;
+      actor_user_id: number | null;
+      entity_id: string | null;
+      ip: string;
+      after: Record<string, unknown>;
+    }>(
+      db(),
+      sql`SELECT action, entity_type, actor_user_id, entity_id, ip, after FROM audit_log
+           WHERE ip IN ('10.6.0.1', '10.6.0.2') ORDER BY id`,
+    );
+    expect(rows.map((r) => [r.action, r.ip])).toEqual([
+      ...Array.from({ length: FREE + 1 }, () => ['sign_in_failed', '10.6.0.1']),
+      ['sign_in_throttled', '10.6.0.1'],
+      ['sign_in_failed', '10.6.0.2'],
+      ['sign_in', '10.6.0.2'],
+    ]);
+    expect(new Set(rows.map((r) => r.entity_type))).toEqual(new Set(['sign_in']));
+    expect(rows[0]).toMatchObject({
+      actor_user_id: null,
+      entity_id: null,
+      after: { username: 'Ghost.User', reason: 'invalid_credentials' },
+    });
+    expect(rows[FREE + 1]!.after).toEqual({ username: 'Ghost.User', retry_after_seconds: 1 });
+    expect(rows[FREE + 2]).toMatchObject({ actor_user_id: null, entity_id: String(user.id) });
+    expect(rows[FREE + 3]).toMatchObject({
+      actor_user_id: user.id,
+      entity_id: String(user.id),
+      after: { username: user.username },
+    });
+    // No password, right or wrong, reaches the log.
+    expect(JSON.stringify(rows)).not.toContain(WRONG);
+    expect(JSON.stringify(rows)).not.toContain(user.password);
+  });
+
+  describe('an administrator clears a user’s sign-in throttle', () => {
+    const clear = (session: { cookie: string; xsrf: string }, id: number) =>
+      injectAs(t.app, session, { method: 'DELETE', url: `/api/v1/users/${id}/sign-in-throttle` });
+
+    it('lets the throttled user sign in at once, from every address, and audits it', async () => {
+      const admin = await createUser(db(), { type: 'admin' });
+      const user = await createUser(db(), { type: 'super_hr' });
+      await failRepeatedly(t, user.username, '10.7.0.1', FREE + 1);
+      await failRepeatedly(t, user.email!.toUpperCase(), '10.7.0.2', FREE + 1);
+      expect((await login(t, user.username, user.password, '10.7.0.1')).statusCode).toBe(429);
+      expect((await login(t, user.email!, user.password, '10.7.0.2')).statusCode).toBe(429);
+
+      const session = await signIn(t.app, admin.username, admin.password);
+      const res = await clear(session, user.id);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: { cleared: 2 } });
+
+      expect((await login(t, user.username, user.password, '10.7.0.1')).statusCode).toBe(200);
+      expect((await login(t, user.email!, user.password, '10.7.0.2')).statusCode).toBe(200);
+      const [audit] = await queryRows<{ actor_user_id: number; after: unknown }>(
+        db(),
+        sql`SELECT actor_user_id, after FROM audit_log
+             WHERE action = 'clear_sign_in_throttle' AND entity_id = ${String(user.id)}`,
+      );
+      expect(audit).toEqual({
+        actor_user_id: admin.id,
+        after: { username: user.username, cleared: 2 },
+      });
+    });
+
+    it('answers 404 for an unknown user and 403 to anyone but an admin', async () => {
+      const admin = await createUser(db(), { type: 'admin' });
+      const hr = await createUser(db(), { type: 'super_hr' });
+      const adminSession = await signIn(t.app, admin.username, admin.password);
+      const notFound = await clear(adminSession, 987_654);
+      expect(notFound.statusCode).toBe(404);
+      expect(envelopeProblem(notFound)).toBeNull();
+
+      const hrSession = await signIn(t.app, hr.username, hr.password);
+      const denied = await clear(hrSession, admin.id);
+      expect(denied.statusCode).toBe(403);
+      expect(denied.json()).toMatchObject({ code: 'PERMISSION_DENIED' });
+      const anonymous = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/users/${admin.id}/sign-in-throttle`,
+      });
+      expect(anonymous.statusCode).toBe(401);
+    });
+  });
+});
+
+describe.each(await testDatabaseKinds())('sign-in rate per address on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { ...ENV, LOGIN_RATE_LIMIT_PER_MINUTE: '4' });
+  });
+  afterAll(() => t.close());
+
+  it('counts every sign-in of an address, right or wrong, per minute', async () => {
+    const user = await createUser(t.db.database.db, { type: 'admin' });
+    for (let i = 0; i < 4; i += 1) {
+      expect((await login(t, user.username, user.password, '10.8.0.1')).statusCode).toBe(200);
+    }
+    const refused = await login(t, user.username, user.password, '10.8.0.1');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(envelopeProblem(refused)).toBeNull();
+    expect((await login(t, user.username, user.password, '10.8.0.2')).statusCode).toBe(200);
+    t.clock.advance(MINUTE);
+    expect((await login(t, user.username, user.password, '10.8.0.1')).statusCode).toBe(200);
+  });
+});
+
+const postgresOnly = (await testDatabaseKinds()).filter((kind) => kind === 'postgres');
+
+describe.each(postgresOnly)('two API instances on one %s database', (kind) => {
+  let one: TestApp;
+  let two: TestApp;
+  beforeAll(async () => {
+    one = await createTestApp(kind, { ...ENV, LOGIN_RATE_LIMIT_PER_MINUTE: '10' });
+    two = await createSecondInstance(one, { ...ENV, LOGIN_RATE_LIMIT_PER_MINUTE: '10' });
+  });
+  afterAll(async () => {
+    await two.close();
+    await one.close();
+  });
+
+  it('share the sign-in throttle: failures spread over both hit it at the same count as on one', async () => {
+    const user = await createUser(one.db.database.db, { type: 'admin' });
+    const statuses: number[] = [];
+    for (let i = 0; i < FREE + 2; i += 1) {
+      const t = i % 2 === 0 ? one : two;
+      statuses.push((await login(t, user.username, WRONG, '10.9.0.1')).statusCode);
+    }
+    expect(statuses).toEqual([...Array<number>(FREE + 1).fill(401), 429]);
+    // Both instances hold it back; the owner elsewhere signs in on either.
+    expect((await login(one, user.username, user.password, '10.9.0.1')).statusCode).toBe(429);
+    expect((await login(two, user.username, user.password, '10.9.0.2')).statusCode).toBe(200);
+  });
+
+  it('share the sign-in rate per address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const t = i % 2 === 0 ? one : two;
+      statuses.push((await login(t, `rate.${i}`, WRONG, '10.9.1.1')).statusCode);
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
+  });
+});
