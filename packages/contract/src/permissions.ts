@@ -32,6 +32,9 @@ export const PERMISSIONS = {
   'terminals.manage': ['admin'],
   // merchant_admin: its own merchant's supervisors and staff only (DESIGN 2, userTypesManagedBy).
   'users.manage': ['admin', 'merchant_admin'],
+  // Another user's sign-in protections (their throttle, their second factor): the admin only, over
+  // every user; a merchant admin's users.manage does not reach them.
+  'users.sign_in_reset': ['admin'],
   'hrs.read': ['admin'],
   'tokens.issue_company': ['admin'],
   'tokens.distribute': ['company_admin'],

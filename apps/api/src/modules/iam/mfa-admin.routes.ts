@@ -11,7 +11,7 @@ export default async function mfaAdminRoutes(app: FastifyInstance) {
   r.delete(
     '/:id/mfa',
     {
-      preHandler: requirePermission('users.manage'),
+      preHandler: requirePermission('users.sign_in_reset'),
       schema: {
         tags: ['users'],
         summary: 'Reset a user’s two-factor sign-in (audited)',

@@ -17,7 +17,7 @@ export default async function signInThrottleRoutes(app: FastifyInstance) {
   r.delete(
     '/:id/sign-in-throttle',
     {
-      preHandler: requirePermission('users.manage'),
+      preHandler: requirePermission('users.sign_in_reset'),
       schema: {
         tags: ['users'],
         summary: "Clear a user's sign-in throttle (its username and email, from every address)",

@@ -298,6 +298,24 @@ describe.each(await testDatabaseKinds())('a merchant admin’s staff on %s', (ki
     expect(await usersTable()).toBe(before);
   });
 
+  it('cannot reset anyone’s second factor or sign-in throttle, not even its own staff’s (admin only)', async () => {
+    const staff = await newStaff();
+    for (const target of [staff.user_id, admin.user.id]) {
+      for (const url of [
+        `/api/v1/users/${target}/mfa`,
+        `/api/v1/users/${target}/sign-in-throttle`,
+      ]) {
+        const res = await asShopAdmin().delete(url);
+        expect(res.statusCode, url).toBe(403);
+        expect(res.json().code, url).toBe('PERMISSION_DENIED');
+      }
+    }
+    const byAdmin = await as(admin.session).delete(
+      `/api/v1/users/${staff.user_id}/sign-in-throttle`,
+    );
+    expect(byAdmin.statusCode).toBe(200);
+  });
+
   it('answers 403 to supervisors and staff on every /users route', async () => {
     const target = await newStaff();
     for (const role of ['merchant_supervisor', 'merchant_staff'] as const) {
