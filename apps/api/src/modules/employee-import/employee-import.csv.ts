@@ -202,7 +202,8 @@ export function parseEmployeeCsv(buffer: Buffer): ParsedEmployeeRow[] {
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
       relax_column_count: true,
-      // Stops reading a runaway record early: no valid record comes near this many characters.
+      // Stops a runaway record early (a 700,000-column header, a 9 MB cell): no record within
+      // the caps holds more characters than this.
       max_record_size: CSV_COLUMNS_MAX * (CSV_CELL_MAX + 1),
       // Keeps the row and drops the record (null): the parser itself collects nothing.
       on_record: (entry, context) => {
@@ -224,11 +225,13 @@ export function parseEmployeeCsv(buffer: Buffer): ParsedEmployeeRow[] {
     });
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if ((error as { code?: unknown }).code === 'CSV_MAX_RECORD_SIZE') {
-      const line = (error as { lines?: unknown }).lines;
-      throw new AppError('FILE_CELL_TOO_LONG', {
-        metadata: { [typeof line === 'number' ? `line ${line}` : 'file']: 'v.cell_too_long' },
-      });
+    const { code, index, lines } = error as { code?: unknown; index?: unknown; lines?: unknown };
+    if (code === 'CSV_MAX_RECORD_SIZE') {
+      // `index` is the field the parser was in: past the column cap, the record is too wide.
+      const where = typeof lines === 'number' ? `line ${lines}` : 'file';
+      throw typeof index === 'number' && index >= CSV_COLUMNS_MAX
+        ? new AppError('FILE_TOO_MANY_COLUMNS', { metadata: { [where]: 'v.too_many_columns' } })
+        : new AppError('FILE_CELL_TOO_LONG', { metadata: { [where]: 'v.cell_too_long' } });
     }
     throw fileInvalid(`The file could not be read as CSV: ${(error as Error).message}`);
   }
