@@ -41,6 +41,8 @@ export const createOrderBodySchema = z.strictObject({
     .min(1, 'v.required')
     .max(100, 'v.invalid')
     .superRefine((items, ctx) => {
+      // An item already refused says what is wrong with it; the total only of valid items.
+      if (!items.every((item) => orderItemSchema.safeParse(item).success)) return;
       const subtotal = items.reduce((sum, i) => sum + i.quantity * i.unit_tokens, 0);
       // Past 2^53 - 1 the sum is no longer exact: too large, not "not positive" (issue 14).
       if (!Number.isSafeInteger(subtotal)) {
