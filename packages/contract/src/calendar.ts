@@ -95,6 +95,7 @@ function fromBase64Url(text: string): string | null {
 }
 
 export const CURSOR_MAX_LENGTH = 200;
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]*$/;
 
 export interface OpaqueCursor<T> {
   encode(position: T): string;
@@ -125,7 +126,7 @@ export function opaqueCursor<T extends unknown[]>(position: z.ZodType<T>): Opaqu
     encode: (value) => toBase64Url(JSON.stringify(value)),
     decode,
     schema: checked(
-      z.string({ error: 'v.cursor_invalid' }).regex(/^[A-Za-z0-9_-]*$/, 'v.cursor_invalid'),
+      z.string({ error: 'v.cursor_invalid' }).regex(CURSOR_PATTERN, 'v.cursor_invalid'),
       (text) => (decode(text) === null ? 'v.cursor_invalid' : null),
     ),
   };
