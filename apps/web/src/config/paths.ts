@@ -64,7 +64,9 @@ export const paths = {
 export const DEFAULT_HOME = paths.dashboard.getHref();
 
 /** Control characters and backslashes, raw or percent-encoded: browsers drop or reread them. */
-const UNSAFE_IN_PATH = /[\u0000-\u001f\u007f\\]|%(?:[01][0-9a-f]|7f|5c)/i;
+const isUnsafeInPath = (text: string): boolean =>
+  /%(?:[01][0-9a-f]|7f|5c)/i.test(text) ||
+  [...text].some((c) => c < ' ' || c === '\u007f' || c === '\\');
 const SAME_ORIGIN = 'https://same-origin.invalid';
 
 /**
@@ -74,7 +76,7 @@ const SAME_ORIGIN = 'https://same-origin.invalid';
  * and resolves to this origin. Anything else, and /login itself, leads to the dashboard.
  */
 export function safeRedirect(from: string | null | undefined): string {
-  if (!from || !from.startsWith('/') || from.startsWith('//') || UNSAFE_IN_PATH.test(from)) {
+  if (!from || !from.startsWith('/') || from.startsWith('//') || isUnsafeInPath(from)) {
     return DEFAULT_HOME;
   }
   let decoded: string;
@@ -83,7 +85,7 @@ export function safeRedirect(from: string | null | undefined): string {
   } catch {
     return DEFAULT_HOME; // a broken escape
   }
-  if (decoded.startsWith('//') || UNSAFE_IN_PATH.test(decoded)) return DEFAULT_HOME;
+  if (decoded.startsWith('//') || isUnsafeInPath(decoded)) return DEFAULT_HOME;
   const url = new URL(from, SAME_ORIGIN);
   if (url.origin !== SAME_ORIGIN || url.pathname === paths.login.path) return DEFAULT_HOME;
   return from;
