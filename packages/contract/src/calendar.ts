@@ -60,7 +60,10 @@ export const daySchema = checked(
   (text) => dayProblem(text),
 );
 
-/** A month, YYYY-MM, in YEAR_MIN to YEAR_MAX: a token month or a system period. */
+/**
+ * A month, YYYY-MM, in YEAR_MIN to YEAR_MAX: a token month (the ledger's `period`, DESIGN 3.2 and
+ * 3.5, by which dashboards and reports count rows) or a system period.
+ */
 export const monthSchema = checked(
   z
     .string({ error: (iss) => (iss.input === undefined ? 'v.required' : 'v.month_invalid') })

@@ -6,12 +6,6 @@ import { monthSchema } from './calendar';
 const tokens = z.number().int();
 
 /**
- * A token month, YYYY-MM: the ledger's `period` (DESIGN 3.2), the month a company's reset opened
- * (DESIGN 3.5). Dashboards and reports count ledger rows by it (decision 0007).
- */
-export { monthSchema };
-
-/**
  * The five totals of spec 3 for one token month (DESIGN 4), plus the two amounts behind
  * `consumed_by_employees`:
  * - `tokens_from_admin`: company_issued + monthly_tokens_added;
