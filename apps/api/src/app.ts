@@ -17,7 +17,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/app-error';
-import errorsPlugin, { sendError, toEnvelope } from './plugins/errors';
+import errorsPlugin, { handleClientError, sendError, toEnvelope } from './plugins/errors';
 import inputGuardsPlugin from './plugins/input-guards';
 import healthRoutes from './modules/health/health.routes';
 // Foundation: security headers, sessions and access rules, sign-in.
@@ -97,6 +97,8 @@ export async function buildApp({
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Raw HTTP that Node cannot parse gets the error envelope with a code (issue 14).
+    clientErrorHandler: handleClientError,
     // A URL the router cannot decode gets the error envelope too, not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
       setBareSecurityHeaders(request, reply, config.TRUST_PROXY);

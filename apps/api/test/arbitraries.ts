@@ -3,6 +3,7 @@
 // level, so a run reaches the services as well as the validator.
 import fc from 'fast-check';
 import { z } from 'zod';
+import { CURSOR_PATTERN, DAY_PATTERN, MONTH_PATTERN } from '@app/contract';
 
 export interface JsonSchema {
   type?: string | string[];
@@ -39,6 +40,88 @@ export function jsonSchemaOf(schema: unknown): JsonSchema | null {
   return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 }
 
+/**
+ * A number JSON can write but not carry (it parses as Infinity): generated as this marker and
+ * written as the bare literal by `toJsonText` and `queryArbitrary`.
+ */
+export const HUGE_NUMBER = '\u0000huge:1e400';
+const HUGE_LITERAL = '1e400';
+
+/** A body as JSON text, HUGE_NUMBER written as the literal 1e400. */
+export const toJsonText = (value: unknown): string =>
+  (JSON.stringify(value) ?? 'null').replaceAll(JSON.stringify(HUGE_NUMBER), HUGE_LITERAL);
+
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
+
+/** Days around every edge the contract's parser draws (issue 14), valid and not. */
+export const DAY_EDGES = [
+  '0000-01-01',
+  '1969-12-31',
+  '1970-01-01',
+  '9999-12-31',
+  '10000-01-01',
+  '2026-02-28',
+  '2026-02-29',
+  '2026-02-30',
+  '2026-02-31',
+  '2028-02-29',
+  '2026-04-31',
+  '2026-13-01',
+  '2026-00-10',
+] as const;
+export const MONTH_EDGES = [
+  '0000-01',
+  '1969-12',
+  '1970-01',
+  '9999-12',
+  '10000-01',
+  '2026-13',
+  '2026-00',
+  '2026-1',
+] as const;
+/** Cursors no server wrote: broken base64, wrong shapes, numbers and instants past every edge. */
+export const CURSOR_EDGES = [
+  'AAAA',
+  'a',
+  '!!!',
+  'x'.repeat(300),
+  b64('{"a":1}'),
+  b64('[0]'),
+  b64('[-1]'),
+  b64('[1.5]'),
+  b64('[9007199254740991]'),
+  b64('[9007199254740992]'),
+  b64('[1e400]'),
+  b64('["1"]'),
+  b64('[null]'),
+  b64('["2026-13-45T99:99:99.000000Z",1]'),
+  b64('["2026-02-31T00:00:00.000000Z",1]'),
+  b64('["0000-01-01T00:00:00.000000Z",1]'),
+  b64('["9999-12-31T23:59:59.999999Z",9007199254740991]'),
+  b64('["+010000-01-01T00:00:00.000000Z",1]'),
+] as const;
+/** Numbers past every range a whole-number field has. */
+export const NUMBER_EDGES: readonly unknown[] = [
+  HUGE_NUMBER,
+  2 ** 53,
+  2 ** 53 - 1,
+  -(2 ** 53),
+  1e21,
+  1e308,
+  0,
+  -1,
+];
+
+/** The edge values a string field of this JSON Schema should meet, by the contract's patterns. */
+export function edgesFor(s: JsonSchema): readonly unknown[] {
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (s.pattern === DAY_PATTERN.source) return DAY_EDGES;
+  if (s.pattern === MONTH_PATTERN.source) return MONTH_EDGES;
+  if (s.pattern === CURSOR_PATTERN.source) return CURSOR_EDGES;
+  if (type === 'integer' || type === 'number') return NUMBER_EDGES;
+  return [];
+}
+
 /** Values no schema of ours accepts where it wants something else, and a few it must store safely. */
 export const HOSTILE_VALUES: readonly unknown[] = [
   null,
@@ -64,6 +147,7 @@ export const HOSTILE_VALUES: readonly unknown[] = [
   '🙂',
   '١٢٣',
   '1e400',
+  HUGE_NUMBER,
   'NaN',
   'Infinity',
   '-0',
@@ -100,6 +184,16 @@ function integerArbitrary(s: JsonSchema): fc.Arbitrary<number> {
   return fc.oneof(
     { weight: 4, arbitrary: small },
     { weight: 1, arbitrary: fc.constantFrom(lo, hi) },
+  );
+}
+
+/** A shaped value, now and then one of the contract's edges for its kind of field (issue 14). */
+function withEdges(s: JsonSchema, shaped: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  const edges = edgesFor(s);
+  if (edges.length === 0) return shaped;
+  return fc.oneof(
+    { weight: 2, arbitrary: shaped },
+    { weight: 1, arbitrary: fc.constantFrom(...edges) },
   );
 }
 
@@ -151,9 +245,9 @@ function shapedFor(s: JsonSchema, options: ArbitraryOptions, depth: number): fc.
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   switch (type) {
     case 'string':
-      return stringArbitrary(s);
+      return withEdges(s, stringArbitrary(s));
     case 'integer':
-      return integerArbitrary(s);
+      return withEdges(s, integerArbitrary(s));
     case 'number':
       return fc.double({
         noNaN: true,
@@ -205,7 +299,13 @@ export function queryArbitrary(schema: JsonSchema | null): fc.Arbitrary<string> 
   const properties = schema?.properties ?? {};
   const keys = Object.keys(properties);
   const text = (v: unknown): string =>
-    typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v);
+    v === HUGE_NUMBER
+      ? HUGE_LITERAL
+      : typeof v === 'string'
+        ? v
+        : v === null || v === undefined
+          ? ''
+          : JSON.stringify(v);
   const pairs = keys.map((key) =>
     arbitraryFor(properties[key]!, { extraKeys: false }).map((value) =>
       (Array.isArray(value) ? value : [value]).map((v) => `${encode(key)}=${encode(text(v))}`),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
 import { idSchema } from './validation';
+import { datesInOrder, daySchema } from './calendar';
 
 /**
  * One row of the audit log: who changed what, when, from where, with the record before and after
@@ -22,9 +23,6 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-const daySchema = z
-  .string()
-  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'v.date_invalid');
 const nameSchema = z
   .string()
   .trim()
@@ -42,8 +40,5 @@ export const auditListQuerySchema = pageQuerySchema
     date_from: daySchema.optional(),
     date_to: daySchema.optional(),
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, {
-    path: ['date_to'],
-    message: 'v.invalid',
-  });
+  .refine(...datesInOrder);
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;

@@ -129,6 +129,48 @@ export const VALIDATION_MESSAGES = {
     en: 'This value already appears on an earlier line of the file',
     zh: '该值已在文件的前面行中出现',
   },
+  // Issue 14: messages that say what is wrong with a date, a cursor, a number or an upload.
+  'v.date_not_in_calendar': {
+    en: 'This day does not exist in the calendar',
+    zh: '日历中不存在该日期',
+  },
+  'v.year_range': {
+    en: 'The year must be between 1970 and 9999',
+    zh: '年份须在 1970 至 9999 之间',
+  },
+  'v.month_invalid': { en: 'Enter a valid month (YYYY-MM)', zh: '请输入有效月份（YYYY-MM）' },
+  'v.date_order': {
+    en: 'The end date must not be before the start date',
+    zh: '结束日期不能早于开始日期',
+  },
+  'v.cursor_invalid': {
+    en: 'This page position is invalid or was altered; start again from the first page',
+    zh: '分页位置无效或已被更改，请从第一页重新开始',
+  },
+  'v.number_invalid': { en: 'Must be a number', zh: '必须为数字' },
+  'v.number_range': { en: 'Must be a whole number within range', zh: '必须为范围内的整数' },
+  'v.amount_too_large': {
+    en: 'The amount is too large (at most 9,007,199,254,740,991)',
+    zh: '数量过大（最多 9,007,199,254,740,991）',
+  },
+  'v.subtotal_too_large': {
+    en: 'The order total is too large (at most 9,007,199,254,740,991)',
+    zh: '订单总额过大（最多 9,007,199,254,740,991）',
+  },
+  'v.balance_cap': {
+    en: 'This would take the balance past the most a wallet can hold (9,007,199,254,740,991)',
+    zh: '这将使余额超过钱包可持有的上限（9,007,199,254,740,991）',
+  },
+  'v.json_invalid': { en: 'The body is not valid JSON', zh: '请求内容不是有效的 JSON' },
+  'v.too_many_files': { en: 'Upload one file at a time', zh: '一次只能上传一个文件' },
+  'v.cell_too_long': {
+    en: 'A cell may hold at most 1,000 characters',
+    zh: '单元格最多 1,000 个字符',
+  },
+  'v.too_many_columns': {
+    en: 'A row may hold at most 50 columns',
+    zh: '每行最多 50 列',
+  },
   'v.invalid': { en: 'Invalid value', zh: '值无效' },
   'v.mfa_code_format': { en: 'Enter the 6-digit code', zh: '请输入 6 位验证码' },
   'v.mfa_one_code': {

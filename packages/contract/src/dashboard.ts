@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { statusSchema } from './statuses';
 import { idSchema } from './validation';
-import { MONTH_PATTERN } from './constants';
+import { monthSchema } from './calendar';
 
 const tokens = z.number().int();
-
-/**
- * A token month, YYYY-MM: the ledger's `period` (DESIGN 3.2), the month a company's reset opened
- * (DESIGN 3.5). Dashboards and reports count ledger rows by it (decision 0007).
- */
-export const monthSchema = z.string().regex(MONTH_PATTERN, 'v.invalid');
 
 /**
  * The five totals of spec 3 for one token month (DESIGN 4), plus the two amounts behind

@@ -245,6 +245,43 @@ export const ERROR_CATALOGUE = {
     en: 'Your role requires two-factor sign-in. Please turn it on to continue.',
     zh: '您的角色要求开启两步验证登录，请先开启后再继续。',
   },
+  // Issue 14: refusals that name what went wrong, and HTTP the server could not read.
+  AMOUNT_TOO_LARGE: {
+    status: 422,
+    en: 'An amount is too large: past 9,007,199,254,740,991 or what a wallet can hold.',
+    zh: '数量过大：超过 9,007,199,254,740,991 或钱包可持有的上限。',
+  },
+  TOO_MANY_FILES: {
+    status: 400,
+    en: 'Upload one file at a time.',
+    zh: '一次只能上传一个文件。',
+  },
+  FILE_TOO_MANY_COLUMNS: {
+    status: 400,
+    en: 'A row of the file has too many columns (at most 50).',
+    zh: '文件中某一行的列数过多（最多 50 列）。',
+  },
+  FILE_CELL_TOO_LONG: {
+    status: 400,
+    en: 'A cell of the file is too long (at most 1,000 characters).',
+    zh: '文件中的单元格过长（最多 1,000 个字符）。',
+  },
+  REQUEST_INVALID: {
+    status: 400,
+    en: 'The request could not be read.',
+    zh: '无法读取该请求。',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    en: 'The request took too long to arrive.',
+    zh: '请求发送超时。',
+  },
+  URI_TOO_LONG: { status: 414, en: 'The address is too long.', zh: '请求地址过长。' },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    en: 'The request headers are too large.',
+    zh: '请求头过大。',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -5,6 +5,7 @@ export * from './permissions';
 export * from './errors';
 export * from './validation';
 export * from './common';
+export * from './calendar';
 export * from './iam';
 export * from './mfa';
 export * from './health';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orderSchema } from './orders';
 import { orderStatusSchema } from './statuses';
 import { refundReasonSchema } from './events';
-import { calendarDaySchema } from './system';
+import { datesInOrder, daySchema as calendarDaySchema, orderCursor } from './calendar';
 import { idSchema } from './validation';
 import { pageQuerySchema } from './common';
 
@@ -54,17 +54,12 @@ const filterShape = {
   date_from: calendarDaySchema.optional(),
   date_to: calendarDaySchema.optional(),
 };
-const datesInOrder = (q: { date_from?: string | undefined; date_to?: string | undefined }) =>
-  !q.date_from || !q.date_to || q.date_from <= q.date_to;
-const datesInOrderError = { path: ['date_to'], message: 'v.invalid' };
 
 /**
  * The filters of the order history and of its CSV export: dates are days in the programme's time
  * zone on `ordered_at`, both ends included.
  */
-export const orderHistoryFilterSchema = z
-  .object(filterShape)
-  .refine(datesInOrder, datesInOrderError);
+export const orderHistoryFilterSchema = z.object(filterShape).refine(...datesInOrder);
 export type OrderHistoryFilter = z.infer<typeof orderHistoryFilterSchema>;
 
 /**
@@ -76,9 +71,9 @@ export const orderHistoryQuerySchema = z
   .object({
     ...filterShape,
     ...pageQuerySchema.shape,
-    cursor: z.string().max(200).optional(),
+    cursor: orderCursor.schema.optional(),
   })
-  .refine(datesInOrder, datesInOrderError);
+  .refine(...datesInOrder);
 export type OrderHistoryQuery = z.infer<typeof orderHistoryQuerySchema>;
 
 export const orderHistoryListSchema = z.object({

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { orderStatusSchema } from './statuses';
 import { refundReasonSchema } from './events';
-import { codeSchema, employeeIdSchema, idSchema, tokenAmountSchema } from './validation';
+import {
+  codeSchema,
+  employeeIdSchema,
+  idSchema,
+  numberError,
+  tokenAmountSchema,
+  wholeNumber,
+} from './validation';
 
 const tokens = z.number().int();
 
@@ -11,12 +18,16 @@ export const IDEMPOTENCY_KEY_MAX = 200;
 
 export const orderItemSchema = z.strictObject({
   name: z.string('v.required').trim().min(1, 'v.required').max(200),
-  quantity: z.number('v.required').int('v.integer').min(1, 'v.amount_positive').max(10_000),
+  quantity: z
+    .number({ error: numberError() })
+    .int(wholeNumber())
+    .min(1, 'v.amount_positive')
+    .max(10_000, 'v.number_range'),
   unit_tokens: z
-    .number('v.required')
-    .int('v.integer')
+    .number({ error: numberError() })
+    .int(wholeNumber('v.amount_too_large'))
     .min(0, 'v.initial_token_min')
-    .max(Number.MAX_SAFE_INTEGER),
+    .max(Number.MAX_SAFE_INTEGER, 'v.amount_too_large'),
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
@@ -29,10 +40,17 @@ export const createOrderBodySchema = z.strictObject({
     .array(orderItemSchema, 'v.required')
     .min(1, 'v.required')
     .max(100, 'v.invalid')
-    .refine((items) => {
+    .superRefine((items, ctx) => {
+      // An item already refused says what is wrong with it; the total only of valid items.
+      if (!items.every((item) => orderItemSchema.safeParse(item).success)) return;
       const subtotal = items.reduce((sum, i) => sum + i.quantity * i.unit_tokens, 0);
-      return subtotal > 0 && Number.isSafeInteger(subtotal);
-    }, 'v.amount_positive'),
+      // Past 2^53 - 1 the sum is no longer exact: too large, not "not positive" (issue 14).
+      if (!Number.isSafeInteger(subtotal)) {
+        ctx.addIssue({ code: 'custom', message: 'v.subtotal_too_large', input: items });
+      } else if (subtotal <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'v.amount_positive', input: items });
+      }
+    }),
 });
 export type CreateOrderBody = z.infer<typeof createOrderBodySchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
-import { companyTotalsSchema, dashboardViewTotalsSchema, monthSchema } from './dashboard';
+import { monthSchema } from './calendar';
+import { companyTotalsSchema, dashboardViewTotalsSchema } from './dashboard';
 import { statusSchema } from './statuses';
 import { idSchema } from './validation';
 

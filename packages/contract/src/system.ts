@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
+import { daySchema } from './calendar';
 
-/** A calendar day, YYYY-MM-DD, that exists (no 30 February). */
-export const calendarDaySchema = z
-  .string('v.required')
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'v.date_invalid')
-  .refine((day) => {
-    const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-    const date = new Date(Date.UTC(y, m - 1, d));
-    return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-  }, 'v.date_invalid');
+/** A calendar day, YYYY-MM-DD, that exists (no 30 February): the one `daySchema`. */
+export const calendarDaySchema = daySchema;
 
 /**
  * A system period: the platform's reporting month (DESIGN 3.5), named YYYY-MM, running from

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
 import { statusSchema } from './statuses';
-import { codeSchema, idSchema, nameSchema } from './validation';
+import { codeSchema, idSchema, nameSchema, numberError, wholeNumber } from './validation';
 
 /** A terminal (DESIGN 4). `api_key_prefix` tells keys apart; the key itself is never shown again. */
 export const terminalSchema = z.object({
@@ -22,7 +22,7 @@ export const terminalWithKeySchema = terminalSchema.extend({ api_key: z.string()
 export type TerminalWithKey = z.infer<typeof terminalWithKeySchema>;
 
 export const createTerminalBodySchema = z.strictObject({
-  merchant_id: z.number('v.required').int().positive(),
+  merchant_id: z.number({ error: numberError() }).int(wholeNumber()).positive(),
   code: codeSchema,
   name: nameSchema,
   status: statusSchema.default('active'),

@@ -1,12 +1,22 @@
 import { z } from 'zod';
-import { idSchema, initialTokenSchema, resetDaySchema, tokenAmountSchema } from './validation';
+import {
+  idSchema,
+  initialTokenSchema,
+  numberError,
+  resetDaySchema,
+  tokenAmountSchema,
+  wholeNumber,
+} from './validation';
 
 const tokens = z.number().int();
 const noteSchema = z.string().trim().max(500, 'v.invalid');
 
 /** POST /tokens/topup-token: an admin issues tokens to a company (`company_issued`). */
 export const topupCompanyBodySchema = z.strictObject({
-  company_id: z.number('v.company_required').int().positive(),
+  company_id: z
+    .number({ error: numberError('v.company_required') })
+    .int(wholeNumber())
+    .positive(),
   amount: tokenAmountSchema,
   note: noteSchema.optional(),
 });
@@ -30,7 +40,7 @@ export const distributeBodySchema = z.strictObject({
   items: z
     .array(
       z.strictObject({
-        employee_id: z.number('v.required').int().positive(),
+        employee_id: z.number({ error: numberError() }).int(wholeNumber()).positive(),
         amount: tokenAmountSchema,
       }),
       'v.tokens_min_one',

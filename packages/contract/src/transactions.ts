@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { directionSchema, refundReasonSchema, tokenEventSchema } from './events';
 import { orderStatusSchema } from './statuses';
 import { idSchema } from './validation';
+import { datesInOrder, daySchema, transactionCursor } from './calendar';
 
 const tokens = z.number().int();
 
@@ -44,7 +45,6 @@ export const TRANSACTION_SCOPES = ['company', 'employee'] as const;
 export const TRANSACTIONS_LIMIT_DEFAULT = 20;
 export const TRANSACTIONS_LIMIT_MAX = 100;
 
-const dateSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'v.invalid');
 /** Repeated keys arrive as an array, a single one as a string. */
 const repeated = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item));
@@ -60,9 +60,9 @@ export const transactionListQuerySchema = z
     employee_id: idSchema.optional(),
     event: repeated(tokenEventSchema).optional(),
     type: directionSchema.optional(),
-    date_from: dateSchema.optional(),
-    date_to: dateSchema.optional(),
-    cursor: z.string().max(200).optional(),
+    date_from: daySchema.optional(),
+    date_to: daySchema.optional(),
+    cursor: transactionCursor.schema.optional(),
     limit: z.coerce
       .number()
       .int()
@@ -70,8 +70,5 @@ export const transactionListQuerySchema = z
       .max(TRANSACTIONS_LIMIT_MAX)
       .default(TRANSACTIONS_LIMIT_DEFAULT),
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, {
-    path: ['date_to'],
-    message: 'v.invalid',
-  });
+  .refine(...datesInOrder);
 export type TransactionListQuery = z.infer<typeof transactionListQuerySchema>;

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { pageQuerySchema } from './common';
 import { MERCHANT_ROLES, PLATFORM_USER_TYPES, roleSchema, type Role } from './roles';
 import { statusSchema } from './statuses';
-import { emailSchema, idSchema, passwordSchema, usernameSchema } from './validation';
+import {
+  emailSchema,
+  idSchema,
+  numberError,
+  passwordSchema,
+  usernameSchema,
+  wholeNumber,
+} from './validation';
 
 /**
  * The accounts managed on User Management (`/users`): platform users and merchant staff.
@@ -83,7 +90,11 @@ export const createUserBodySchema = z
     confirm_password: confirmPasswordSchema,
     type: managedUserTypeSchema,
     status: statusSchema,
-    merchant_id: z.number('v.invalid').int('v.invalid').positive('v.invalid').optional(),
+    merchant_id: z
+      .number({ error: numberError() })
+      .int(wholeNumber())
+      .positive('v.invalid')
+      .optional(),
   })
   .superRefine((body, ctx) => {
     const isMerchant = (MERCHANT_ROLES as readonly string[]).includes(body.type);
@@ -131,7 +142,10 @@ export const userIdParamsSchema = z.object({ id: idSchema });
 
 /** POST /companies/admin (DESIGN 4). */
 export const createCompanyAdminBodySchema = z.strictObject({
-  company_id: z.number('v.company_required').int('v.integer').positive('v.company_required'),
+  company_id: z
+    .number({ error: numberError('v.company_required') })
+    .int(wholeNumber())
+    .positive('v.company_required'),
   username: usernameSchema,
   email: emailSchema,
   password: passwordSchema,

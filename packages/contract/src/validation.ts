@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  type ValidationMessageKey,
   PASSWORD_MIN,
   PASSWORD_MAX,
   CODE_MIN,
@@ -75,23 +76,42 @@ export const employeeIdSchema = z
   .min(EMPLOYEE_ID_MIN, 'v.employee_id_min')
   .max(EMPLOYEE_ID_MAX, 'v.employee_id_max');
 
+/**
+ * A number field's type error: missing is `required`, a number JSON cannot carry exactly (1e400
+ * arrives as Infinity) is out of range, anything else is not a number.
+ */
+export const numberError =
+  (required: ValidationMessageKey = 'v.required') =>
+  (issue: { input?: unknown }): ValidationMessageKey =>
+    issue.input === undefined
+      ? required
+      : typeof issue.input === 'number'
+        ? 'v.number_range'
+        : 'v.number_invalid';
+
+/** A whole-number check whose failure past 2^53 - 1 says so (zod's int() refuses unsafe integers). */
+export const wholeNumber = (tooBig: ValidationMessageKey = 'v.number_range') => ({
+  error: (issue: { code?: string }): ValidationMessageKey =>
+    issue.code === 'too_big' || issue.code === 'too_small' ? tooBig : 'v.integer',
+});
+
 export const resetDaySchema = z
-  .number('v.reset_day_required')
-  .int('v.integer')
+  .number({ error: numberError('v.reset_day_required') })
+  .int(wholeNumber('v.reset_day_range'))
   .min(RESET_DAY_MIN, 'v.reset_day_range')
   .max(RESET_DAY_MAX, 'v.reset_day_range');
 
 export const initialTokenSchema = z
-  .number('v.required')
-  .int('v.integer')
+  .number({ error: numberError() })
+  .int(wholeNumber('v.amount_too_large'))
   .min(INITIAL_TOKEN_MIN, 'v.initial_token_min')
-  .max(Number.MAX_SAFE_INTEGER, 'v.invalid');
+  .max(Number.MAX_SAFE_INTEGER, 'v.amount_too_large');
 
 /** A positive whole token amount that stays exact in JSON. */
 export const tokenAmountSchema = z
-  .number('v.required')
-  .int('v.integer')
+  .number({ error: numberError() })
+  .int(wholeNumber('v.amount_too_large'))
   .positive('v.amount_positive')
-  .max(Number.MAX_SAFE_INTEGER, 'v.invalid');
+  .max(Number.MAX_SAFE_INTEGER, 'v.amount_too_large');
 
 export const idSchema = z.coerce.number().int().positive();

@@ -14,7 +14,8 @@ export const formatPeriod = ({ year, month }: YearMonth): string =>
   `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
 
 export function parsePeriod(period: string): YearMonth {
-  const match = /^(\d{4})-(\d{2})$/.exec(period);
+  // Five digits too: the month after 9999-12 (the last a client may name) closes its window.
+  const match = /^(\d{4,5})-(\d{2})$/.exec(period);
   if (!match) throw new Error(`Not a period: ${period}`);
   return { year: Number(match[1]), month: Number(match[2]) };
 }
@@ -135,4 +136,24 @@ export function dayEnd(day: string, timeZone: string): Date {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const next = new Date(Date.UTC(y, m - 1, d + 1));
   return zonedMidnight(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), timeZone);
+}
+
+/** The first instant whose ISO text PostgreSQL cannot read (`+010000-…`): no bound reaches it. */
+const BEYOND_YEAR_9999 = Date.UTC(10000, 0, 1);
+
+/**
+ * The instants of a filter's `date_from`/`date_to` days, both included: from 00:00 of the first
+ * up to (excluding) 00:00 after the last. An end in year 10000 (after 9999-12-31, the last day
+ * the contract's parser accepts) is left open instead, as no row can lie beyond it.
+ */
+export function dayRange(
+  from: string | undefined,
+  to: string | undefined,
+  timeZone: string,
+): { from: Date | undefined; to: Date | undefined } {
+  const end = to ? dayEnd(to, timeZone) : undefined;
+  return {
+    from: from ? dayStart(from, timeZone) : undefined,
+    to: end && end.getTime() < BEYOND_YEAR_9999 ? end : undefined,
+  };
 }

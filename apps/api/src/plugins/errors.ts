@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -52,6 +53,23 @@ export function issuesToMetadata(issues: ZodIssueLike[], lang: Lang): Record<str
   return metadata;
 }
 
+/**
+ * Field messages that give a refusal its own code (issue 14): an amount past 2^53 - 1 is
+ * AMOUNT_TOO_LARGE, with the same `{ field: message }` metadata a BODY_INVALID carries.
+ */
+const CODE_OF_FIELD_MESSAGE: Partial<Record<string, ErrorCode>> = {
+  'v.amount_too_large': 'AMOUNT_TOO_LARGE',
+  'v.subtotal_too_large': 'AMOUNT_TOO_LARGE',
+  'v.balance_cap': 'AMOUNT_TOO_LARGE',
+};
+
+/** What a request the parser could not read gets as metadata, so the message says what failed. */
+const FASTIFY_METADATA: Record<string, Record<string, string>> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: { _root: 'v.json_invalid' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { _root: 'v.json_invalid' },
+  FST_FILES_LIMIT: { file: 'v.too_many_files' },
+};
+
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   // A path the router cannot decode (bad percent-encoding) or a path parameter over 200 characters.
   FST_ERR_BAD_URL: 'QUERY_PARAM_INVALID',
@@ -62,7 +80,10 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'BODY_INVALID',
   FST_ERR_CTP_INVALID_JSON_BODY: 'BODY_INVALID',
   FST_REQ_FILE_TOO_LARGE: 'FILE_TOO_LARGE',
-  FST_FILES_LIMIT: 'FILE_TOO_LARGE',
+  FST_FILES_LIMIT: 'TOO_MANY_FILES',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  // JSON that JSON.parse reads but secure-json-parse refuses (__proto__, constructor.prototype).
+  FST_ERR_CTP_INVALID_JSON: 'BODY_INVALID',
   FST_PARTS_LIMIT: 'PAYLOAD_TOO_LARGE',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
 };
@@ -72,8 +93,11 @@ const BY_STATUS: Record<number, ErrorCode> = {
   401: 'UNAUTHORIZED',
   403: 'PERMISSION_DENIED',
   404: 'ROUTE_NOT_FOUND',
+  408: 'REQUEST_TIMEOUT',
   413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  431: 'HEADERS_TOO_LARGE',
   429: 'TOO_MANY_REQUESTS',
 };
 
@@ -146,25 +170,64 @@ export function toEnvelope(error: unknown, request: FastifyRequest): ErrorEnvelo
       keys: Array.isArray(v.params.keys) ? (v.params.keys as string[]) : undefined,
       message: v.message ?? 'v.invalid',
     }));
-    return envelope(code, lang, { metadata: issuesToMetadata(issues, lang) });
+    const special = issues.map((i) => CODE_OF_FIELD_MESSAGE[i.message]).find(Boolean);
+    return envelope(special ?? code, lang, { metadata: issuesToMetadata(issues, lang) });
   }
   const dbCode = databaseCode(error);
   if (dbCode) return envelope(dbCode, lang);
   const fastifyError = error as Partial<FastifyError>;
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
-  if (mapped) return envelope(mapped, lang);
-  const status = fastifyError.statusCode;
-  if (status && status >= 400 && status < 500) {
-    const byStatus = BY_STATUS[status];
-    return byStatus
-      ? envelope(byStatus, lang)
-      : {
-          statusCode: status,
-          error: STATUS_CODES[status] ?? 'Error',
-          message: STATUS_CODES[status] ?? 'Error',
-        };
+  if (mapped) {
+    const metadata = FASTIFY_METADATA[fastifyError.code!];
+    return envelope(mapped, lang, metadata ? { metadata: translateMetadata(metadata, lang) } : {});
   }
+  const status = fastifyError.statusCode;
+  // Any other client error still answers with a catalogue code (issue 14): its own, else 400.
+  if (status && status >= 400 && status < 500)
+    return envelope(BY_STATUS[status] ?? 'REQUEST_INVALID', lang);
   return envelope('SERVER_ERROR', lang);
+}
+
+/** Node's HTTP parser errors (llhttp `HPE_*`) and timeouts, as catalogue codes. */
+const CLIENT_ERROR_CODES: Record<string, ErrorCode> = {
+  HPE_HEADER_OVERFLOW: 'HEADERS_TOO_LARGE',
+  HPE_URI_TOO_LONG: 'URI_TOO_LONG',
+  ERR_HTTP_REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+};
+
+/**
+ * The raw HTTP answer to a request Node could not parse (a malformed request line or header, a
+ * header too large, a request that never finished), written to the socket by Fastify's
+ * `clientErrorHandler`: the error envelope with a catalogue code, in English as no header of the
+ * request can be trusted to pick the language.
+ */
+export function clientErrorResponse(error: { code?: unknown }): string {
+  const code =
+    (typeof error.code === 'string' && CLIENT_ERROR_CODES[error.code]) || 'REQUEST_INVALID';
+  const body = JSON.stringify(envelope(code, 'en'));
+  const { status } = ERROR_CATALOGUE[code];
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'X-Content-Type-Options: nosniff',
+    'Cache-Control: no-store',
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+export function handleClientError(
+  this: FastifyInstance,
+  error: Error & { code?: unknown },
+  socket: Duplex,
+): void {
+  // A peer that reset the connection is gone: nothing to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  this.log.debug({ code: error.code }, 'unreadable request');
+  if (socket.writable) socket.end(clientErrorResponse(error));
+  else socket.destroy();
 }
 
 export default fp(
@@ -180,6 +243,8 @@ export default fp(
       if (isAppError(error) && error.retryAfterSeconds !== undefined) {
         reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
       }
+      // Only a genuine 5xx is an error of ours, logged whole (never sent); a refusal is one line
+      // with its code, without the error's text (issue 14: no SQL in the logs for client input).
       if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.info({ code: body.code, statusCode: body.statusCode }, 'request refused');
       return sendError(reply, body);

@@ -4,14 +4,29 @@
 // envelope, never a 5xx, and the ledger invariants still hold afterwards.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { can, IDEMPOTENCY_KEY_HEADER, type Role } from '@app/contract';
+import crypto from 'node:crypto';
+import {
+  can,
+  dashboardQuerySchema,
+  IDEMPOTENCY_KEY_HEADER,
+  orderHistoryQuerySchema,
+  topupCompanyBodySchema,
+  transactionListQuerySchema,
+  type Role,
+} from '@app/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import {
   arbitraryFor,
+  CURSOR_EDGES,
+  DAY_EDGES,
+  edgesFor,
   FUZZ_RUNS,
+  HUGE_NUMBER,
   hostileValue,
   jsonSchemaOf,
+  MONTH_EDGES,
   queryArbitrary,
+  toJsonText,
   type JsonSchema,
 } from '../../test/arbitraries';
 import { createUser, injectAs, signIn, type TestSession } from '../../test/auth';
@@ -61,7 +76,8 @@ describe.each(await testDatabaseKinds())('fuzzing every endpoint on %s', (kind) 
   let pools: Record<string, number[]>;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { APP_TIMEZONE: 'Asia/Shanghai' });
+    // West of UTC, the end of 9999-12-31 falls in year 10000: the hardest case for a day filter.
+    t = await createTestApp(kind, { APP_TIMEZONE: 'America/Los_Angeles' });
     p = await buildProgramme(t);
     const db = t.db.database.db;
     const make = async (role: Role, extra: Parameters<typeof createUser>[1]) => {
@@ -189,7 +205,7 @@ describe.each(await testDatabaseKinds())('fuzzing every endpoint on %s', (kind) 
           : isImport && Buffer.isBuffer(generated.body)
             ? multipart(generated.body)
             : {
-                payload: JSON.stringify(generated.body) ?? 'null',
+                payload: toJsonText(generated.body),
                 headers: { 'content-type': 'application/json' },
               }
         : { headers: {} };
@@ -224,7 +240,7 @@ describe.each(await testDatabaseKinds())('fuzzing every endpoint on %s', (kind) 
           fc.asyncProperty(requestArbitrary(rule), async (generated) => {
             const res = await send(rule, generated);
             sent += 1;
-            problem = envelopeProblem(res);
+            problem = envelopeProblem(res) ?? leak(res);
             if (problem) throw new Error(problem);
           }),
           { numRuns: FUZZ_RUNS, endOnFailure: true },
@@ -239,7 +255,91 @@ describe.each(await testDatabaseKinds())('fuzzing every endpoint on %s', (kind) 
     expect(sent).toBeGreaterThanOrEqual(rules.length * FUZZ_RUNS);
     await assertLedgerInvariants(t.db.database.db);
   }, 240_000);
+
+  it('meets every date, month, cursor and number edge in every such field of every route, as each role it admits', async () => {
+    const rules = t.app.accessRules
+      .filter((r) => r.method !== 'HEAD' && !r.url.startsWith('/api/v1/employees/import'))
+      .sort((x, y) => rank(x) - rank(y));
+    const failures: string[] = [];
+    const reached = new Set<string>();
+    for (const rule of rules) {
+      await refreshSessions();
+      const roles = rule.permission ? FUZZ_ROLES.filter((r) => can(r, rule.permission!)) : [];
+      const query = jsonSchemaOf(rule.schema?.querystring)?.properties ?? {};
+      const bodySchema = jsonSchemaOf(rule.schema?.body);
+      const body = bodySchema?.properties ?? {};
+      // A well-formed body to carry each edge, so an edge can reach the service.
+      const base = bodySchema
+        ? (fc.sample(arbitraryFor(bodySchema, { hostility: 0, extraKeys: false }), {
+            numRuns: 1,
+            seed: 14,
+          })[0] as Record<string, unknown>)
+        : {};
+      const params = [...rule.url.matchAll(/:(\w+)/g)].map(() => String(poolFor(rule.url)[0] ?? 1));
+      const edges = [
+        ...Object.entries(query).flatMap(([key, s]) =>
+          edgesFor(s).map((edge) => ({ query: { [key]: edge }, body: undefined })),
+        ),
+        ...Object.entries(body).flatMap(([key, s]) =>
+          edgesFor(s).map((edge) => ({ query: {}, body: { ...base, [key]: edge } })),
+        ),
+      ];
+      for (const [i, edge] of edges.entries()) {
+        const [key, value] = Object.entries(edge.query)[0] ?? Object.entries(edge.body ?? {})[0]!;
+        reached.add(String(value));
+        const generated = {
+          segments: [...params, ''],
+          query: Object.entries(edge.query)
+            .map(([k, v]) => `${k}=${encodeURIComponent(v === HUGE_NUMBER ? '1e400' : String(v))}`)
+            .join('&'),
+          body: edge.body,
+          role: roles.length ? roles[i % roles.length]! : null,
+          idempotencyKey: crypto.randomUUID(),
+        };
+        const res = await send(rule, generated);
+        const problem = envelopeProblem(res) ?? leak(res);
+        if (problem) failures.push(`${nameOf(rule)} ${key}=${String(value)}: ${problem}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // The edges of issue 14 were all sent somewhere.
+    for (const edge of ['9999-12-31', '0000-01-01', '2026-02-31', '9999-12', HUGE_NUMBER]) {
+      expect(reached, edge).toContain(edge);
+    }
+    await assertLedgerInvariants(t.db.database.db);
+  }, 120_000);
 });
+
+describe('the fuzz generators', () => {
+  it('produce the date, month, cursor and number edges in the fields that take them', () => {
+    const seen = (schema: unknown, edges: readonly unknown[]) => {
+      const samples = fc
+        .sample(queryArbitrary(jsonSchemaOf(schema)), { numRuns: 3_000, seed: 14 })
+        .join('&');
+      return edges.filter((e) => samples.includes(encodeURIComponent(String(e))));
+    };
+    expect(seen(transactionListQuerySchema, DAY_EDGES)).toEqual(
+      expect.arrayContaining(['9999-12-31', '0000-01-01', '1969-12-31', '2026-02-31']),
+    );
+    expect(seen(dashboardQuerySchema, MONTH_EDGES)).toEqual(expect.arrayContaining(['9999-12']));
+    expect(seen(transactionListQuerySchema, CURSOR_EDGES).length).toBeGreaterThan(5);
+    expect(seen(orderHistoryQuerySchema, CURSOR_EDGES).length).toBeGreaterThan(5);
+    const bodies = fc
+      .sample(arbitraryFor(jsonSchemaOf(topupCompanyBodySchema)!), { numRuns: 2_000, seed: 14 })
+      .map(toJsonText);
+    expect(bodies.some((b) => /"amount":1e400/.test(b))).toBe(true);
+  });
+});
+
+/** A refusal that shows the server's insides: a stack frame, SQL, a source path. */
+function leak(res: { statusCode: number; body: string }): string | null {
+  if (res.statusCode < 400) return null;
+  return /Failed query|\n\s+at |node_modules|\.ts:\d+|\bSELECT\b.+\bFROM\b|syntax error at/i.test(
+    res.body,
+  )
+    ? `leaks internals: ${res.statusCode} ${res.body.slice(0, 300)}`
+    : null;
+}
 
 /** Creations and edits first (so reads meet what they made), then reads, then retirements. */
 function rank(rule: RouteAccessRule): number {

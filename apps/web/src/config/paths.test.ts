@@ -27,6 +27,12 @@ describe('safeRedirect', () => {
     expect(safeRedirect('/companies?page=2')).toBe('/companies?page=2');
   });
 
+  it('keeps paths with encoded spaces, non-ASCII names and inner double slashes', () => {
+    for (const from of ['/employees?search=Jane%20Doe', '/employees?search=%E5%BC%A0', '/a//b']) {
+      expect(safeRedirect(from)).toBe(from);
+    }
+  });
+
   it.each([
     null,
     '',
@@ -35,7 +41,24 @@ describe('safeRedirect', () => {
     '/\\evil.example',
     'https://evil.example',
     '/login?from=/x',
-  ])('replaces %s with the dashboard', (from) => {
+    '/login#x',
+    // Issue 14: control characters and backslashes, raw or percent-encoded, and `//` once decoded.
+    '/%09/example.org',
+    '/%0a/example.org',
+    '/%0D%0A/example.org',
+    '/%00',
+    '/%7f/example.org',
+    '/\t/example.org',
+    '/\n/example.org',
+    '/%5c/example.org',
+    '/%5C%5Cexample.org',
+    '/a\\b',
+    '/%2F/example.org',
+    '/%2f%2fexample.org',
+    '/%E0%A4%A',
+    'javascript:alert(1)',
+    ' /dashboard',
+  ])('replaces %j with the dashboard', (from) => {
     expect(safeRedirect(from)).toBe('/dashboard');
   });
 });

@@ -65,14 +65,30 @@ export const paths = {
 /** Where `/` leads (spec 2: the default home route). */
 export const DEFAULT_HOME = paths.dashboard.getHref();
 
+/** Control characters and backslashes, raw or percent-encoded: browsers drop or reread them. */
+const isUnsafeInPath = (text: string): boolean =>
+  /%(?:[01][0-9a-f]|7f|5c)/i.test(text) ||
+  [...text].some((c) => c < ' ' || c === '\u007f' || c === '\\');
+const SAME_ORIGIN = 'https://same-origin.invalid';
+
 /**
- * The `from` of /login, accepted only as a same-origin relative path: it must start with `/`
- * and not `//` or `/\` (which browsers read as another host).
+ * The `from` of /login, accepted only as a same-origin absolute path (issue 14): it starts with
+ * one `/`, holds no control character or backslash (raw or percent-encoded: `/%09/example.org`
+ * is `//example.org` once a browser drops the tab), does not start with `//` even once decoded,
+ * and resolves to this origin. Anything else, and /login itself, leads to the dashboard.
  */
 export function safeRedirect(from: string | null | undefined): string {
-  if (!from || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) {
+  if (!from || !from.startsWith('/') || from.startsWith('//') || isUnsafeInPath(from)) {
     return DEFAULT_HOME;
   }
-  if (from === paths.login.path || from.startsWith(`${paths.login.path}?`)) return DEFAULT_HOME;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(from);
+  } catch {
+    return DEFAULT_HOME; // a broken escape
+  }
+  if (decoded.startsWith('//') || isUnsafeInPath(decoded)) return DEFAULT_HOME;
+  const url = new URL(from, SAME_ORIGIN);
+  if (url.origin !== SAME_ORIGIN || url.pathname === paths.login.path) return DEFAULT_HOME;
   return from;
 }

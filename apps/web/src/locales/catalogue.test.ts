@@ -80,3 +80,41 @@ describe('the translation catalogues', () => {
     expect(options.retryTimeout).toBe(350);
   });
 });
+
+describe('the codes and messages of issue 14', () => {
+  it('show each new refusal in English and Chinese, not a bare code', () => {
+    const codes = [
+      'AMOUNT_TOO_LARGE',
+      'TOO_MANY_FILES',
+      'FILE_TOO_MANY_COLUMNS',
+      'FILE_CELL_TOO_LONG',
+      'REQUEST_INVALID',
+      'REQUEST_TIMEOUT',
+      'URI_TOO_LONG',
+      'HEADERS_TOO_LARGE',
+    ];
+    const keys = [
+      'date_not_in_calendar',
+      'year_range',
+      'month_invalid',
+      'date_order',
+      'cursor_invalid',
+      'number_range',
+      'amount_too_large',
+      'subtotal_too_large',
+      'balance_cap',
+    ];
+    for (const lng of LANGUAGES) {
+      for (const code of codes) {
+        const text = i18n.t(code, { ns: 'errors', lng });
+        expect(text, `${lng} ${code}`).not.toBe(code);
+        expect(text).toBe(ERROR_CATALOGUE[code as keyof typeof ERROR_CATALOGUE][lng]);
+      }
+      for (const key of keys) {
+        expect(i18n.t(`v.${key}`, { ns: 'validation', lng }), `${lng} v.${key}`).toBe(
+          VALIDATION_MESSAGES[`v.${key}` as keyof typeof VALIDATION_MESSAGES][lng],
+        );
+      }
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import type { AuditEntry, AuditListQuery } from '@app/contract';
 import type { ServiceDeps } from '../../lib/deps';
-import { dayEnd, dayStart } from '../../lib/periods';
+import { dayRange } from '../../lib/periods';
 import { findAuditEntries } from './audit.repository';
 
 /** The audit log, newest first; `date_from` and `date_to` are days in APP_TIMEZONE, both included. */
@@ -14,8 +14,7 @@ export async function listAuditLog(
     entityId: query.entity_id,
     actorUserId: query.actor_user_id,
     action: query.action,
-    from: query.date_from ? dayStart(query.date_from, timeZone) : undefined,
-    to: query.date_to ? dayEnd(query.date_to, timeZone) : undefined,
+    ...dayRange(query.date_from, query.date_to, timeZone),
     page: query.page,
     pageSize: query.page_size,
   });

@@ -23,6 +23,13 @@ export interface ParsedEmployeeRow {
 }
 
 const NAME_MAX = 200;
+/** No valid cell comes near this (a name is at most 200); a longer one is refused, not echoed. */
+export const CSV_CELL_MAX = 1_000;
+/** The header names 4 columns; a spreadsheet adds a few empty ones at most. */
+export const CSV_COLUMNS_MAX = 50;
+/** Unknown header names quoted back at most, each cut to this many characters. */
+const QUOTED_NAMES_MAX = 10;
+const QUOTED_NAME_LENGTH = 40;
 const COLUMNS = new Set<string>(EMPLOYEE_CSV_COLUMNS);
 const isColumn = (name: string): name is EmployeeCsvColumn => COLUMNS.has(name);
 
@@ -65,8 +72,16 @@ function readHeader(header: string[]): Map<EmployeeCsvColumn, number> {
   });
   const expected = EMPLOYEE_CSV_COLUMNS.join(',');
   if (unknown.length > 0) {
+    // Quoted back in part: the message names the problem without echoing the file.
+    const quoted = unknown
+      .slice(0, QUOTED_NAMES_MAX)
+      .map((name) =>
+        name.length > QUOTED_NAME_LENGTH ? `${name.slice(0, QUOTED_NAME_LENGTH)}…` : name,
+      );
+    const more =
+      unknown.length > QUOTED_NAMES_MAX ? ` and ${unknown.length - QUOTED_NAMES_MAX} more` : '';
     throw fileInvalid(
-      `Unknown column(s) in the header row: ${unknown.join(', ')}. Expected ${expected}.`,
+      `Unknown column(s) in the header row: ${quoted.join(', ')}${more}. Expected ${expected}.`,
     );
   }
   if (!positions.has('employee_id')) {
@@ -105,6 +120,26 @@ function validateRow(
     status: status ?? values.status,
     errors: errors ?? NO_ERRORS,
   };
+}
+
+/**
+ * Refuses a record wider than CSV_COLUMNS_MAX or with a cell longer than CSV_CELL_MAX (issue 14):
+ * the preview would otherwise send a 9 MB cell or a 700,000-column header back whole.
+ */
+function checkSize(record: string[], line: number, header: string[] | undefined): void {
+  if (record.length > CSV_COLUMNS_MAX) {
+    throw new AppError('FILE_TOO_MANY_COLUMNS', {
+      metadata: { [`line ${line}`]: 'v.too_many_columns' },
+    });
+  }
+  const at = record.findIndex((cell) => cell.length > CSV_CELL_MAX);
+  if (at !== -1) {
+    const column = header?.[at]?.trim().toLowerCase();
+    const name = column && isColumn(column) ? column : `column ${at + 1}`;
+    throw new AppError('FILE_CELL_TOO_LONG', {
+      metadata: { [`line ${line}, ${name}`]: 'v.cell_too_long' },
+    });
+  }
 }
 
 const tooManyRows = () =>
@@ -156,7 +191,8 @@ export function parseEmployeeCsv(buffer: Buffer): ParsedEmployeeRow[] {
   if (buffer.length === 0) throw new AppError('EMPTY_FILE');
   checkUtf8(buffer);
   if (isBlank(buffer)) throw new AppError('EMPTY_FILE');
-  let header: { width: number; positions: Map<EmployeeCsvColumn, number> } | undefined;
+  let header:
+    { width: number; positions: Map<EmployeeCsvColumn, number>; names: string[] } | undefined;
   const rows: ParsedEmployeeRow[] = [];
   try {
     parse(buffer, {
@@ -166,11 +202,19 @@ export function parseEmployeeCsv(buffer: Buffer): ParsedEmployeeRow[] {
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
       relax_column_count: true,
+      // Stops a runaway record early (a 700,000-column header, a 9 MB cell): no record within
+      // the caps holds more characters than this.
+      max_record_size: CSV_COLUMNS_MAX * (CSV_CELL_MAX + 1),
       // Keeps the row and drops the record (null): the parser itself collects nothing.
       on_record: (entry, context) => {
         const parsed = entry as unknown as RawRecord;
+        checkSize(parsed.record, context.lines, header?.names);
         if (!header) {
-          header = { width: parsed.record.length, positions: readHeader(parsed.record) };
+          header = {
+            width: parsed.record.length,
+            positions: readHeader(parsed.record),
+            names: parsed.record,
+          };
         } else if (rows.length === EMPLOYEE_IMPORT_MAX_ROWS) {
           throw tooManyRows(); // at the first row past the cap, without reading further
         } else {
@@ -181,6 +225,14 @@ export function parseEmployeeCsv(buffer: Buffer): ParsedEmployeeRow[] {
     });
   } catch (error) {
     if (error instanceof AppError) throw error;
+    const { code, index, lines } = error as { code?: unknown; index?: unknown; lines?: unknown };
+    if (code === 'CSV_MAX_RECORD_SIZE') {
+      // `index` is the field the parser was in: past the column cap, the record is too wide.
+      const where = typeof lines === 'number' ? `line ${lines}` : 'file';
+      throw typeof index === 'number' && index >= CSV_COLUMNS_MAX
+        ? new AppError('FILE_TOO_MANY_COLUMNS', { metadata: { [where]: 'v.too_many_columns' } })
+        : new AppError('FILE_CELL_TOO_LONG', { metadata: { [where]: 'v.cell_too_long' } });
+    }
     throw fileInvalid(`The file could not be read as CSV: ${(error as Error).message}`);
   }
   if (rows.length === 0) throw new AppError('EMPTY_FILE');

@@ -34,16 +34,26 @@ export const EMPLOYEE_CSV_TEMPLATE = stringify(
   { record_delimiter: 'windows' },
 );
 
+const tooManyFiles = () =>
+  new AppError('TOO_MANY_FILES', { metadata: { file: 'v.too_many_files' } });
 const fileRequired = () => new AppError('BODY_INVALID', { metadata: { file: 'v.file_required' } });
 
 /** The uploaded `file` part, read whole (it is capped at EMPLOYEE_IMPORT_MAX_BYTES). */
 async function readUpload(request: FastifyRequest): Promise<{ buffer: Buffer; name: string }> {
   try {
-    const part = await request.file();
-    if (!part || part.fieldname !== 'file') throw fileRequired();
-    return { buffer: await part.toBuffer(), name: part.filename };
+    let upload: { buffer: Buffer; name: string } | undefined;
+    // Every part is read, so a second file is refused (TOO_MANY_FILES), not silently dropped.
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== 'file') throw fileRequired();
+      if (upload) throw tooManyFiles();
+      upload = { buffer: await part.toBuffer(), name: part.filename };
+    }
+    if (!upload) throw fileRequired();
+    return upload;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
+    if (code === 'FST_FILES_LIMIT') throw tooManyFiles();
     if (code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('FILE_TOO_LARGE', {
         message: `The file is larger than ${MAX_MB} MB; split it into smaller files.`,
@@ -82,7 +92,7 @@ function previewAnswer(preview: EmployeeImportPreview): Readable {
 export default async function employeeImportRoutes(app: FastifyInstance) {
   // Scoped to these routes: only the import reads multipart bodies.
   await app.register(multipart, {
-    limits: { fileSize: EMPLOYEE_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 },
+    limits: { fileSize: EMPLOYEE_IMPORT_MAX_BYTES, files: 2, fields: 5, parts: 7 },
   });
   const r = app.withTypeProvider<ZodTypeProvider>();
 

@@ -33,7 +33,7 @@ export async function issueCompanyTokens(
   if (!company) throw new AppError('RECORD_NOT_FOUND');
   if (company.status !== 'active') throw new AppError('COMPANY_INACTIVE');
   if (!fitsBalance(company.tokenBalance, input.amount)) {
-    throw new AppError('BODY_INVALID', { metadata: { amount: 'v.invalid' } });
+    throw new AppError('AMOUNT_TOO_LARGE', { metadata: { amount: 'v.balance_cap' } });
   }
   const wallet = companyWallet(company);
   const postings = new Postings({ at: input.at, actorUserId: input.actorUserId, note: input.note });
@@ -89,7 +89,7 @@ export async function distributeTokens(
     const amount = amounts.get(id)!;
     const to = employeeWallet(employee);
     if (!fitsBalance(to.balance, amount)) {
-      throw new AppError('BODY_INVALID', { metadata: { items: 'v.invalid' } });
+      throw new AppError('AMOUNT_TOO_LARGE', { metadata: { items: 'v.balance_cap' } });
     }
     const transferId = postings.transfer(from, to, 'employee_issued', amount, company.tokenMonth);
     items.push({ employee_id: id, amount, available_tokens: to.balance, transfer_id: transferId });

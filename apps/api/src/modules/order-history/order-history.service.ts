@@ -1,5 +1,6 @@
 import {
   ORDER_HISTORY_COUNT_LIMIT,
+  orderCursor,
   type OrderDetail,
   type OrderHistoryFilter,
   type OrderHistoryItem,
@@ -8,7 +9,7 @@ import {
 } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
-import { dayEnd, dayStart } from '../../lib/periods';
+import { dayRange } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
   countOrdersUpTo,
@@ -27,22 +28,16 @@ export {
   type OrderHistoryRow,
 } from './order-history.repository';
 
-/** Cursor: base64url of `[ordered_at to the microsecond, id]`, the last order shown. Opaque. */
-export function encodeOrderCursor(cursor: OrderCursor): string {
-  return Buffer.from(JSON.stringify([cursor.orderedAt, cursor.id])).toString('base64url');
-}
+/** Cursor: the contract's `orderCursor`, `[ordered_at to the microsecond, id]`. Opaque. */
+export const encodeOrderCursor = (cursor: OrderCursor): string =>
+  orderCursor.encode([cursor.orderedAt, cursor.id]);
 
+/** The query schema has checked it already; a service called directly gets the same refusal. */
 export function decodeOrderCursor(cursor: string): OrderCursor {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at)) {
-      throw new Error('at');
-    }
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new Error('id');
-    return { orderedAt: at, id };
-  } catch {
-    throw new AppError('QUERY_PARAM_INVALID', { metadata: { cursor: 'v.invalid' } });
-  }
+  const decoded = orderCursor.decode(cursor);
+  if (!decoded)
+    throw new AppError('QUERY_PARAM_INVALID', { metadata: { cursor: 'v.cursor_invalid' } });
+  return { orderedAt: decoded[0], id: decoded[1] };
 }
 
 /** The list's filters in database terms; dates are whole days in the programme's time zone. */
@@ -54,8 +49,7 @@ export function toOrderFilter(query: OrderHistoryFilter, timeZone: string): Orde
     terminalId: query.terminal_id,
     employeeId: query.employee_id,
     orderNo: query.order_no,
-    from: query.date_from ? dayStart(query.date_from, timeZone) : undefined,
-    to: query.date_to ? dayEnd(query.date_to, timeZone) : undefined,
+    ...dayRange(query.date_from, query.date_to, timeZone),
   };
 }
 

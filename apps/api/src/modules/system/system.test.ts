@@ -172,11 +172,13 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
   it.each([
     ['2026-01-15', 'The reset date must be after today'],
     ['2025-12-31', 'The reset date must be after today'],
-    ['2026-02-30', 'Enter a valid date (YYYY-MM-DD)'],
-    ['2026-13-01', 'Enter a valid date (YYYY-MM-DD)'],
+    ['2026-02-30', 'This day does not exist in the calendar'],
+    ['2026-13-01', 'This day does not exist in the calendar'],
+    ['10000-01-01', 'Enter a valid date (YYYY-MM-DD)'],
     ['15/02/2026', 'Enter a valid date (YYYY-MM-DD)'],
     ['', 'Enter a valid date (YYYY-MM-DD)'],
-    [20260201, 'This field is required'],
+    // A number is not a missing date: the message says what is wrong (issue 14).
+    [20260201, 'Enter a valid date (YYYY-MM-DD)'],
     [undefined, 'This field is required'],
   ])('refuses the reset date %j with "%s"', async (value, message) => {
     const res = await putSystemResetDate(value === undefined ? {} : { reset_date: value });

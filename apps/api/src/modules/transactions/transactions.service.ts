@@ -1,7 +1,7 @@
-import type { TokenTransaction, TransactionListQuery } from '@app/contract';
+import { transactionCursor, type TokenTransaction, type TransactionListQuery } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
-import { dayEnd, dayStart } from '../../lib/periods';
+import { dayRange } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
   countTransactionsUpTo,
@@ -14,21 +14,16 @@ import {
 export { countTransactionsUpTo, findTransactions };
 export type { TransactionCursor, TransactionFilter };
 
-/** Cursor: base64url of `[seq]`, the ledger position of the last row shown. Opaque to clients. */
-export function encodeCursor(row: Pick<TokenTransaction, 'seq'>): string {
-  return Buffer.from(JSON.stringify([row.seq])).toString('base64url');
-}
+/** Cursor: the contract's `transactionCursor`, `[seq]` of the last row shown. Opaque to clients. */
+export const encodeCursor = (row: Pick<TokenTransaction, 'seq'>): string =>
+  transactionCursor.encode([row.seq]);
 
+/** The query schema has checked it already; a service called directly gets the same refusal. */
 export function decodeCursor(cursor: string): TransactionCursor {
-  try {
-    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!Array.isArray(decoded) || decoded.length !== 1) throw new Error('shape');
-    const [seq] = decoded as unknown[];
-    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) throw new Error('seq');
-    return { seq };
-  } catch {
-    throw new AppError('QUERY_PARAM_INVALID', { metadata: { cursor: 'v.invalid' } });
-  }
+  const decoded = transactionCursor.decode(cursor);
+  if (!decoded)
+    throw new AppError('QUERY_PARAM_INVALID', { metadata: { cursor: 'v.cursor_invalid' } });
+  return { seq: decoded[0] };
 }
 
 /** A transactions filter without its page: what a list and its export share. */
@@ -52,8 +47,7 @@ export async function transactionFilterFor(
     wallet: query.scope,
     events: query.event,
     direction: query.type,
-    from: query.date_from ? dayStart(query.date_from, config.APP_TIMEZONE) : undefined,
-    to: query.date_to ? dayEnd(query.date_to, config.APP_TIMEZONE) : undefined,
+    ...dayRange(query.date_from, query.date_to, config.APP_TIMEZONE),
   };
   switch (scope.kind) {
     case 'all':
