@@ -1,6 +1,6 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
-import { Pencil, Power, PowerOff, Trash2 } from 'lucide-react';
+import { KeyRound, Pencil, Power, PowerOff, ShieldOff, Trash2 } from 'lucide-react';
 import type { ManagedUser } from '@app/contract';
 import { DataTableRowActions, DateTime, StatusBadge } from '@/components/data-table';
 
@@ -8,6 +8,9 @@ export interface UserRowHandlers {
   onEdit: (user: ManagedUser) => void;
   onToggleStatus: (user: ManagedUser) => void;
   onDelete: (user: ManagedUser) => void;
+  /** The admin's sign-in help for another user (users.sign_in_reset); absent for anyone else. */
+  onResetMfa?: (user: ManagedUser) => void;
+  onClearSignInThrottle?: (user: ManagedUser) => void;
   /** The signed-in admin, who may not deactivate or delete itself. */
   selfId: number | undefined;
   /** A merchant admin: every row is its own merchant's staff, which it edits. */
@@ -81,6 +84,26 @@ export function usersColumns(t: TFunction, handlers: UserRowHandlers): ColumnDef
                 disabled: isSelf && isActive,
                 hint: isSelf && isActive ? t('users.self_hint') : undefined,
               },
+              ...(handlers.onClearSignInThrottle
+                ? [
+                    {
+                      label: t('users.clear_throttle'),
+                      icon: <KeyRound aria-hidden />,
+                      onSelect: () => handlers.onClearSignInThrottle?.(user),
+                    },
+                  ]
+                : []),
+              ...(handlers.onResetMfa
+                ? [
+                    {
+                      label: t('users.reset_mfa'),
+                      icon: <ShieldOff aria-hidden />,
+                      onSelect: () => handlers.onResetMfa?.(user),
+                      disabled: isSelf,
+                      hint: isSelf ? t('users.self_hint') : undefined,
+                    },
+                  ]
+                : []),
               {
                 label: t('actions.delete'),
                 icon: <Trash2 aria-hidden />,

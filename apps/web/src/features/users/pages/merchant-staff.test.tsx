@@ -56,6 +56,19 @@ describe('User Management for a merchant admin', () => {
     expect(merchants).toHaveLength(0);
   });
 
+  it('offers no sign-in reset of any kind: those are the Super Admin’s', async () => {
+    await openAsShopAdmin();
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for shop.cashier' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Edit' })).toBeInTheDocument();
+    expect(
+      within(menu).queryByRole('menuitem', { name: 'Reset two-factor sign-in' }),
+    ).not.toBeInTheDocument();
+    expect(
+      within(menu).queryByRole('menuitem', { name: 'Clear sign-in wait' }),
+    ).not.toBeInTheDocument();
+  });
+
   it('offers only Supervisor and Staff, no merchant picker, and sends no merchant', async () => {
     await openAsShopAdmin();
     const posts = answer('post', '/api/v1/users', { data: cashier });

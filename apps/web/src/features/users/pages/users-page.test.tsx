@@ -341,6 +341,47 @@ describe('User Management', () => {
       expect(deletes).toHaveLength(1);
     });
 
+    it('resets another user’s two-factor sign-in after a confirm that says what it does', async () => {
+      await openUsers([staff]);
+      const deletes = answer('delete', '/api/v1/users/9/mfa', { data: { ok: true } });
+      await userEvent.click(
+        within(await rowActions('shop.admin')).getByRole('menuitem', {
+          name: 'Reset two-factor sign-in',
+        }),
+      );
+      const confirm = await screen.findByRole('alertdialog', { name: 'Reset two-factor sign-in' });
+      expect(confirm).toHaveTextContent('shop.admin will sign in with the password alone');
+      await userEvent.click(
+        within(confirm).getByRole('button', { name: 'Reset two-factor sign-in' }),
+      );
+      expect(
+        await screen.findByText('Two-factor sign-in of shop.admin is reset.'),
+      ).toBeInTheDocument();
+      expect(deletes).toHaveLength(1);
+    });
+
+    it('clears a user’s sign-in wait after confirming, and sends nothing when cancelled', async () => {
+      await openUsers([staff]);
+      const deletes = answer('delete', '/api/v1/users/9/sign-in-throttle', {
+        data: { cleared: 1 },
+      });
+      const clear = async () =>
+        userEvent.click(
+          within(await rowActions('shop.admin')).getByRole('menuitem', {
+            name: 'Clear sign-in wait',
+          }),
+        );
+      await clear();
+      await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+      expect(deletes).toHaveLength(0);
+      await clear();
+      const confirm = await screen.findByRole('alertdialog', { name: 'Clear sign-in wait' });
+      await userEvent.click(within(confirm).getByRole('button', { name: 'Clear sign-in wait' }));
+      expect(await screen.findByText('shop.admin can sign in again.')).toBeInTheDocument();
+      expect(deletes).toHaveLength(1);
+    });
+
     it('keeps the signed-in admin from deactivating or deleting itself', async () => {
       await openUsers([buildManagedUser({ user_id: 1, username: 'admin' })]);
       const menu = await rowActions('admin');

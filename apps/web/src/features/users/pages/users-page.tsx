@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { ROLE_SCOPE, STATUSES, userTypesManagedBy } from '@app/contract';
+import { toast } from 'sonner';
+import { can, ROLE_SCOPE, STATUSES, userTypesManagedBy } from '@app/contract';
 import {
   DataTable,
   DataTableFacetedFilter,
@@ -13,9 +14,12 @@ import {
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { useAuthStore } from '@/lib/auth-store';
+import { confirmAlert } from '@/lib/alert-store';
 import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions';
+import { useClearSignInThrottle } from '../api/clear-sign-in-throttle';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
+import { useResetUserMfa } from '../api/reset-user-mfa';
 import { useUpdateUserStatus } from '../api/update-user-status';
 import {
   UserFormDialog,
@@ -52,6 +56,9 @@ export function UsersPage({
   // Only the stable mutate functions go into the columns: new columns remount every cell.
   const { mutate: changeStatus } = useUpdateUserStatus();
   const { mutate: removeUser } = useDeleteUser();
+  const { mutate: resetMfa } = useResetUserMfa();
+  const { mutate: clearThrottle } = useClearSignInThrottle();
+  const canResetSignIn = role !== undefined && can(role, 'users.sign_in_reset');
   const [dialog, setDialog] = useState<UserDialogState>(null);
 
   const columns = useMemo(
@@ -66,8 +73,49 @@ export function UsersPage({
           ),
         onDelete: (user) =>
           void deleteWithConfirm(user.username, (callbacks) => removeUser(user.user_id, callbacks)),
+        ...(canResetSignIn && {
+          onResetMfa: (user) =>
+            void confirmAlert({
+              id: `reset-mfa-${user.user_id}`,
+              titleKey: 'users.reset_mfa_title',
+              messageKey: 'users.reset_mfa_message',
+              values: { name: user.username },
+              confirmKey: 'users.reset_mfa',
+              cancelKey: 'actions.cancel',
+              destructive: true,
+            }).then((isConfirmed) => {
+              if (!isConfirmed) return;
+              resetMfa(user.user_id, {
+                onSuccess: () => toast.success(t('users.reset_mfa_done', { name: user.username })),
+              });
+            }),
+          onClearSignInThrottle: (user) =>
+            void confirmAlert({
+              id: `clear-throttle-${user.user_id}`,
+              titleKey: 'users.clear_throttle_title',
+              messageKey: 'users.clear_throttle_message',
+              values: { name: user.username },
+              confirmKey: 'users.clear_throttle',
+              cancelKey: 'actions.cancel',
+            }).then((isConfirmed) => {
+              if (!isConfirmed) return;
+              clearThrottle(user.user_id, {
+                onSuccess: () =>
+                  toast.success(t('users.clear_throttle_done', { name: user.username })),
+              });
+            }),
+        }),
       }),
-    [t, selfId, isMerchantImplied, changeStatus, removeUser],
+    [
+      t,
+      selfId,
+      isMerchantImplied,
+      changeStatus,
+      removeUser,
+      canResetSignIn,
+      resetMfa,
+      clearThrottle,
+    ],
   );
 
   return (
