@@ -29,6 +29,8 @@ export function ledgerDeps(
     LOG_LEVEL: 'silent',
     SERVE_WEB: 'false',
     DEMO_DATA: 'false',
+    // Apps built on these deps sign admins in without an authenticator (decision 0015).
+    MFA_REQUIRED_ROLES: 'none',
     ...env,
   });
   return { config, database: db.database, clock };

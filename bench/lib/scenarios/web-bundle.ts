@@ -15,6 +15,7 @@ import { round } from '../stats';
 
 interface ManifestChunk {
   file: string;
+  name?: string;
   src?: string;
   isEntry?: boolean;
   isDynamicEntry?: boolean;
@@ -51,6 +52,21 @@ const ROUTES: Record<string, string[]> = {
   login: ['src/routes/login.tsx'],
   dashboard: ['src/routes/app/layout.tsx', 'src/routes/app/dashboard.tsx'],
 };
+
+/**
+ * The manifest key of a route module. Rollup sometimes emits a lazy route as a chunk without a
+ * facade module (it then shares the chunk with code it imports), and Vite keys such a chunk by its
+ * file (`_layout-….js`): found by the one dynamic entry of the module's name.
+ */
+function manifestKeyOf(manifest: Manifest, module: string): string {
+  if (manifest[module]) return module;
+  const name = path.basename(module).replace(/\.[jt]sx?$/, '');
+  const candidates = Object.entries(manifest).filter(
+    ([key, chunk]) => key.startsWith('_') && chunk.isDynamicEntry && chunk.name === name,
+  );
+  if (candidates.length !== 1) throw new Error(`Not in the Vite manifest: ${module}`);
+  return candidates[0]![0];
+}
 
 function staticClosure(manifest: Manifest, keys: string[]): Set<string> {
   const seen = new Set<string>();
@@ -115,7 +131,9 @@ export function runWebScenario(): WebScenario {
     const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
     if (!entry) throw new Error('The Vite manifest has no entry');
     const routes = Object.entries(ROUTES).map(([route, modules]) => {
-      const files = [...staticClosure(manifest, [entry, ...modules])]
+      const files = [
+        ...staticClosure(manifest, [entry, ...modules.map((m) => manifestKeyOf(manifest, m))]),
+      ]
         .map((k) => manifest[k]!.file)
         .filter((f) => f.endsWith('.js'));
       const unique = [...new Set(files)];

@@ -19,6 +19,8 @@ import type { RouteAccessRule } from '../plugins/auth';
 const MERCHANT_ROLES = ['merchant_admin', 'merchant_supervisor', 'merchant_staff'] as const;
 /** A field that tells something of a wallet: its balance, what is left of it, what is unused. */
 const WALLET_FIELD = /balance|unused|available|remaining/i;
+/** Fields that match the pattern but tell nothing of a wallet: the caller's own sign-in. */
+const NOT_WALLET_FIELDS = new Set(['recovery_codes_remaining']);
 /** The only ledger events a merchant may read. */
 const MERCHANT_EVENTS = new Set<string>(['order_purchased', 'order_refunded']);
 const LEDGER_EVENTS = new Set<string>(TOKEN_EVENTS);
@@ -30,7 +32,12 @@ function jsonProblems(value: unknown, path = '$'): string[] {
   const record = value as Record<string, unknown>;
   const problems: string[] = [];
   for (const [key, field] of Object.entries(record)) {
-    if (WALLET_FIELD.test(key) && field !== null && typeof field !== 'object') {
+    if (
+      WALLET_FIELD.test(key) &&
+      !NOT_WALLET_FIELDS.has(key) &&
+      field !== null &&
+      typeof field !== 'object'
+    ) {
       problems.push(`${path}.${key} = ${JSON.stringify(field)}`);
     }
   }

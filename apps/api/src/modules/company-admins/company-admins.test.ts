@@ -91,7 +91,7 @@ describe.each(await testDatabaseKinds())('company admins on %s', (kind) => {
 
     it.each([
       ['company_id', undefined, 'Company ID is required'],
-      ['company_id', 'abc', 'Company ID is required'],
+      ['company_id', 'abc', 'Must be a number'],
       ['username', 'ab', 'Username must be 3 to 20 characters'],
       ['username', 'a.b!c', 'Username may contain letters, numbers, underscore and dot only'],
       ['password', 'password1!', 'Password must contain an upper-case letter'],
