@@ -308,12 +308,7 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     });
     const final = await employeesOf(p.company.id);
     const inactive = final.filter((e) => !e.deleted && e.status === 'inactive');
-    expect(inactive.map((e) => e.employee_id)).toEqual([
-      'OFF',
-      'GONE',
-      'IDLE',
-      'NEW2',
-    ]);
+    expect(inactive.map((e) => e.employee_id)).toEqual(['OFF', 'GONE', 'IDLE', 'NEW2']);
     expect(await employeesOf(p.elsewhere.company.id)).toEqual(otherBefore);
     await assertLedgerInvariants(db());
   });
