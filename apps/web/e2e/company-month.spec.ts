@@ -160,7 +160,7 @@ describe("a company's month, from the CSV import to the reports", () => {
       { Line: '4', 'Employee ID': 'E04', Name: 'Dan New', Status: 'Active' },
       { Line: '5', 'Employee ID': 'E05', Name: 'Eve New', Status: 'Active' },
       { Line: '6', 'Employee ID': 'X', Name: 'Bad Row', Status: 'Active' },
-      { Line: 'Not in the file', 'Employee ID': 'E03', Name: 'Cat Wong', Status: 'Inactive' },
+      { Line: 'Not in the file', 'Employee ID': 'E03', Name: 'Cat Wong', Status: 'Active' },
     ]);
     expect(rows.map((row) => row.Result)).toEqual([
       'Will override',
@@ -170,37 +170,82 @@ describe("a company's month, from the CSV import to the reports", () => {
       'Invalid' +
         'employee_id: Employee ID must be at least 2 characters' +
         'email: Email is invalid',
-      'Will deactivate',
+      'Stays active',
     ]);
     const counts = dialog.getByLabel('Rows by result');
     expect(await counts.locator('dt').allInnerTexts()).toEqual([
       'Will be created',
       'Will override',
+      'No change',
       'Will deactivate',
+      'Stays active',
       'Invalid',
     ]);
-    expect(await counts.locator('dd').allInnerTexts()).toEqual(['2', '1', '2', '1']);
+    expect(await counts.locator('dd').allInnerTexts()).toEqual(['2', '1', '0', '1', '1', '1']);
 
+    // Deactivating the employee missing from the file (E03) is an opt-in, left off here.
+    const missingBox = dialog.getByRole('checkbox', {
+      name: 'Deactivate employees missing from the file (1)',
+    });
+    expect(await missingBox.isChecked()).toBe(false);
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
-    await dialog
-      .getByRole('status')
-      .getByText('Failed to create some employees; 2 created.')
-      .waitFor();
-    expect(await dialog.getByLabel('Import result').locator('dd').allInnerTexts()).toEqual([
-      '2',
-      '1',
-      '2',
-      '1',
+    const status = dialog.getByRole('status');
+    await status.getByText('CSV uploaded successfully.').waitFor();
+    await status.getByText('1 invalid row skipped').waitFor();
+    expect(await status.innerText()).not.toMatch(/fail/i);
+    const outcome = dialog.getByLabel('Import result');
+    expect(await outcome.locator('dt').allInnerTexts()).toEqual([
+      'Created',
+      'Updated',
+      'Unchanged',
+      'Deactivated',
+      'Skipped',
     ]);
-    expect(await dialog.getByRole('list', { name: 'Rejected rows' }).innerText()).toContain(
+    expect(await outcome.locator('dd').allInnerTexts()).toEqual(['2', '1', '0', '1', '1']);
+    expect(await dialog.getByRole('list', { name: 'Skipped rows' }).innerText()).toContain(
       'Line 6 (X):',
     );
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'detached' });
 
-    // The active filter of the sidebar link now shows the file's active employees only.
+    // With the box unchecked nobody missing from the file was deactivated: Cat Wong is active.
     const listed = async () =>
       pick(await readTable(table('Employees')), ['Employee ID', 'Name', 'Status']);
+    await expect.poll(listed).toEqual([
+      { 'Employee ID': 'E01', Name: 'Ann Updated', Status: 'Active' },
+      { 'Employee ID': 'E03', Name: 'Cat Wong', Status: 'Active' },
+      { 'Employee ID': 'E04', Name: 'Dan New', Status: 'Active' },
+      { 'Employee ID': 'E05', Name: 'Eve New', Status: 'Active' },
+    ]);
+
+    // The same file again, this time opting in (by keyboard): only E03 is deactivated, and the
+    // button, destructive, says so.
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await dialog.getByLabel('CSV file').setInputFiles({
+      name: 'staff.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    await preview.waitFor();
+    expect(await counts.locator('dd').allInnerTexts()).toEqual(['0', '0', '4', '0', '1', '1']);
+    await missingBox.focus();
+    await page.keyboard.press('Space');
+    expect(await missingBox.isChecked()).toBe(true);
+    expect((await readTable(preview)).at(-1)).toMatchObject({
+      'Employee ID': 'E03',
+      Result: 'Will deactivate',
+      Status: 'Inactive',
+    });
+    const destructive = dialog.getByRole('button', { name: 'Import and deactivate 1' });
+    expect(await destructive.getAttribute('data-variant')).toBe('destructive');
+    await destructive.click();
+    await status.getByText('CSV uploaded successfully.').waitFor();
+    expect(await outcome.locator('dd').allInnerTexts()).toEqual(['0', '0', '4', '1', '1']);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The active filter of the sidebar link now shows the file's active employees only.
     await expect.poll(listed).toEqual([
       { 'Employee ID': 'E01', Name: 'Ann Updated', Status: 'Active' },
       { 'Employee ID': 'E04', Name: 'Dan New', Status: 'Active' },

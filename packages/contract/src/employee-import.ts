@@ -13,7 +13,20 @@ export const EMPLOYEE_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 /** The most data rows one file may hold (FILE_TOO_LARGE above it). */
 export const EMPLOYEE_IMPORT_MAX_ROWS = 100_000;
 
-export const EMPLOYEE_IMPORT_ACTIONS = ['create', 'override', 'deactivate', 'invalid'] as const;
+/**
+ * What a preview row does (decision 0020): `override` changes an existing employee, `unchanged`
+ * names one whose values are already the file's, `deactivate` turns an active employee inactive
+ * (a file row saying `inactive`, or an employee missing from the file when `deactivate_missing`
+ * is on), `keep` is an active employee missing from the file that stays as it is (the default).
+ */
+export const EMPLOYEE_IMPORT_ACTIONS = [
+  'create',
+  'override',
+  'unchanged',
+  'deactivate',
+  'keep',
+  'invalid',
+] as const;
 export const employeeImportActionSchema = z.enum(EMPLOYEE_IMPORT_ACTIONS);
 export type EmployeeImportAction = z.infer<typeof employeeImportActionSchema>;
 
@@ -24,7 +37,7 @@ export type EmployeeImportAction = z.infer<typeof employeeImportActionSchema>;
  */
 export const employeeImportRowSchema = z.object({
   line: z.number().int().nullable(),
-  /** The existing employee this row overrides or deactivates; null for creations and invalid rows. */
+  /** The existing employee this row names; null for creations and invalid rows. */
   id: z.number().int().nullable(),
   employee_id: z.string(),
   email: z.string().nullable(),
@@ -35,13 +48,29 @@ export const employeeImportRowSchema = z.object({
 });
 export type EmployeeImportRow = z.infer<typeof employeeImportRowSchema>;
 
+/** How many rows of each action; `override` counts only rows that change something. */
 export const employeeImportSummarySchema = z.object({
   create: z.number().int(),
   override: z.number().int(),
+  unchanged: z.number().int(),
   deactivate: z.number().int(),
+  keep: z.number().int(),
   invalid: z.number().int(),
 });
 export type EmployeeImportSummary = z.infer<typeof employeeImportSummarySchema>;
+
+/**
+ * The multipart fields sent beside `file` on preview and import. Deactivating the active
+ * employees missing from the file is an opt-in (`deactivate_missing=true`); without the field
+ * they are kept (decision 0020).
+ */
+export const employeeImportOptionsSchema = z.object({
+  deactivate_missing: z
+    .enum(['true', 'false'], 'v.invalid')
+    .optional()
+    .transform((value) => value === 'true'),
+});
+export type EmployeeImportOptions = z.output<typeof employeeImportOptionsSchema>;
 
 /** POST /employees/import/preview. */
 export const employeeImportPreviewSchema = z.object({
@@ -51,13 +80,20 @@ export const employeeImportPreviewSchema = z.object({
 export type EmployeeImportPreview = z.infer<typeof employeeImportPreviewSchema>;
 
 /**
- * POST /employees/import: valid rows are applied, invalid ones rejected (partial success);
- * `rejected_rows` says which and why.
+ * POST /employees/import: valid rows are applied, invalid ones skipped (partial success);
+ * `rejected_rows` says which and why. Each employee is counted once: `updated` changed something
+ * (other than turning active to inactive), `unchanged` already had the file's values,
+ * `deactivated` went from active to inactive. `skipped` counts the invalid rows; `rejected` is
+ * the same number, kept for older clients.
  */
 export const employeeImportResultSchema = z.object({
   created: z.number().int(),
   updated: z.number().int(),
+  unchanged: z.number().int(),
   deactivated: z.number().int(),
+  skipped: z.number().int(),
+  /** Whether employees missing from the file were deactivated (the request's opt-in). */
+  deactivate_missing: z.boolean(),
   rejected: z.number().int(),
   rejected_rows: z.array(
     z.object({

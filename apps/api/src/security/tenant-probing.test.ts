@@ -240,7 +240,7 @@ describe.each(await testDatabaseKinds())('cross-tenant probing on %s', (kind) =>
     });
   });
 
-  // Last: an import deactivates the company's employees missing from the file.
+  // Last: an import (with deactivate_missing) may deactivate the company's own employees.
   it('does not let a company admin create or import into another company', async () => {
     const adminA = probers[0]!.session;
     const countIn = async (companyId: number) =>

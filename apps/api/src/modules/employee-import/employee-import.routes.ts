@@ -7,9 +7,11 @@ import {
   EMPLOYEE_CSV_COLUMNS,
   EMPLOYEE_IMPORT_MAX_BYTES,
   dataOf,
+  employeeImportOptionsSchema,
   employeeImportPreviewSchema,
   employeeImportResultSchema,
   errorEnvelopeSchema,
+  type EmployeeImportOptions,
   type EmployeeImportPreview,
 } from '@app/contract';
 import { AppError } from '../../lib/app-error';
@@ -38,19 +40,36 @@ const tooManyFiles = () =>
   new AppError('TOO_MANY_FILES', { metadata: { file: 'v.too_many_files' } });
 const fileRequired = () => new AppError('BODY_INVALID', { metadata: { file: 'v.file_required' } });
 
-/** The uploaded `file` part, read whole (it is capped at EMPLOYEE_IMPORT_MAX_BYTES). */
-async function readUpload(request: FastifyRequest): Promise<{ buffer: Buffer; name: string }> {
+interface Upload {
+  buffer: Buffer;
+  name: string;
+  options: EmployeeImportOptions;
+}
+
+/**
+ * The uploaded `file` part, read whole (it is capped at EMPLOYEE_IMPORT_MAX_BYTES), and the
+ * plain fields beside it (`deactivate_missing`, in any order; other fields are ignored).
+ */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
   try {
     let upload: { buffer: Buffer; name: string } | undefined;
+    const fields: Record<string, unknown> = {};
     // Every part is read, so a second file is refused (TOO_MANY_FILES), not silently dropped.
     for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
+      if (part.type !== 'file') {
+        if (part.fieldname === 'deactivate_missing') fields[part.fieldname] = part.value;
+        continue;
+      }
       if (part.fieldname !== 'file') throw fileRequired();
       if (upload) throw tooManyFiles();
       upload = { buffer: await part.toBuffer(), name: part.filename };
     }
     if (!upload) throw fileRequired();
-    return upload;
+    const options = employeeImportOptionsSchema.safeParse(fields);
+    if (!options.success) {
+      throw new AppError('BODY_INVALID', { metadata: { deactivate_missing: 'v.invalid' } });
+    }
+    return { ...upload, options: options.data };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'FST_FILES_LIMIT') throw tooManyFiles();
@@ -118,14 +137,20 @@ export default async function employeeImportRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.import'),
       schema: {
         tags: ['employees'],
-        summary: 'Classify each row of an employee CSV (multipart `file`); nothing is written',
+        summary:
+          'Classify each row of an employee CSV (multipart `file`, optional `deactivate_missing=true`); nothing is written',
         consumes: ['multipart/form-data'],
         response: { 200: dataOf(employeeImportPreviewSchema), ...errors },
       },
     },
     async (request, reply) => {
-      const { buffer } = await readUpload(request);
-      const preview = await previewEmployeeImport(app.deps, scopeOf(currentUser(request)), buffer);
+      const { buffer, options } = await readUpload(request);
+      const preview = await previewEmployeeImport(
+        app.deps,
+        scopeOf(currentUser(request)),
+        buffer,
+        options,
+      );
       // Fastify sends a stream as it is (no serializer); the schema above still documents it.
       const untyped: FastifyReply = reply;
       return untyped.type('application/json; charset=utf-8').send(previewAnswer(preview));
@@ -138,13 +163,14 @@ export default async function employeeImportRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.import'),
       schema: {
         tags: ['employees'],
-        summary: 'Import an employee CSV in one transaction; invalid rows are rejected and counted',
+        summary:
+          'Import an employee CSV in one transaction (employees missing from it are deactivated only with `deactivate_missing=true`); invalid rows are skipped and counted',
         consumes: ['multipart/form-data'],
         response: { 200: dataOf(employeeImportResultSchema), ...errors },
       },
     },
     async (request) => {
-      const { buffer, name } = await readUpload(request);
+      const { buffer, name, options } = await readUpload(request);
       return {
         data: await importEmployees(
           app.deps,
@@ -152,6 +178,7 @@ export default async function employeeImportRoutes(app: FastifyInstance) {
           buffer,
           auditActorOf(request),
           name || null,
+          options,
         ),
       };
     },

@@ -1,4 +1,5 @@
 import type {
+  EmployeeImportOptions,
   EmployeeImportPreview,
   EmployeeImportResult,
   EmployeeImportRow,
@@ -32,13 +33,17 @@ function importCompany(scope: TenantScope): number {
  * Decides what each row does (decision 0008), checking the file against itself and the database:
  * a staff number or email seen on an earlier line is `v.duplicate_in_file`; a staff number of a
  * deleted employee, or an email of another employee of this company or of another company, is
- * invalid with the duplicate code the create form would get. Existing active employees the file
- * does not name (on any line, valid or not) are deactivated.
+ * invalid with the duplicate code the create form would get. A row naming an existing employee
+ * is `unchanged` when applying it would change nothing (an empty cell keeps the current value),
+ * `deactivate` when it turns an active employee inactive, `override` otherwise. Existing active
+ * employees the file does not name (on any line, valid or not) are listed: `deactivate` only when
+ * the admin opted in, `keep` otherwise (decision 0020).
  */
 export function classifyRows(
   parsed: ParsedEmployeeRow[],
   existing: ImportExistingEmployee[],
   emailsElsewhere: Set<string>,
+  deactivateMissing = false,
 ): EmployeeImportRow[] {
   const byStaffNumber = new Map(existing.map((e) => [e.employee_id, e]));
   const liveByEmail = new Map(
@@ -73,13 +78,7 @@ export function classifyRows(
       email: row.email,
       name: row.name,
       status: row.status,
-      action: isInvalid
-        ? 'invalid'
-        : !live
-          ? 'create'
-          : row.status === 'inactive'
-            ? 'deactivate'
-            : 'override',
+      action: isInvalid ? 'invalid' : !live ? 'create' : existingAction(live, row),
       ...(isInvalid ? { errors } : {}),
     };
   });
@@ -92,15 +91,39 @@ export function classifyRows(
       employee_id: employee.employee_id,
       email: employee.email,
       name: employee.name,
-      status: 'inactive',
-      action: 'deactivate',
+      status: deactivateMissing ? 'inactive' : employee.status,
+      action: deactivateMissing ? 'deactivate' : 'keep',
     });
   }
   return rows;
 }
 
+/**
+ * What a valid row does to the live employee it names. It mirrors the UPDATE of
+ * updateImportedEmployees (an empty cell keeps the current value; values compare exactly), so the
+ * counts say what the database will do.
+ */
+function existingAction(
+  current: ImportExistingEmployee,
+  row: ParsedEmployeeRow,
+): 'override' | 'unchanged' | 'deactivate' {
+  const email = row.email ?? current.email;
+  const name = row.name ?? current.name;
+  if (email === current.email && name === current.name && row.status === current.status) {
+    return 'unchanged';
+  }
+  return current.status === 'active' && row.status === 'inactive' ? 'deactivate' : 'override';
+}
+
 function summarise(rows: EmployeeImportRow[]): EmployeeImportSummary {
-  const summary: EmployeeImportSummary = { create: 0, override: 0, deactivate: 0, invalid: 0 };
+  const summary: EmployeeImportSummary = {
+    create: 0,
+    override: 0,
+    unchanged: 0,
+    deactivate: 0,
+    keep: 0,
+    invalid: 0,
+  };
   for (const row of rows) summary[row.action] += 1;
   return summary;
 }
@@ -109,13 +132,14 @@ async function classifyFile(
   executor: Executor,
   companyId: number,
   parsed: ParsedEmployeeRow[],
+  deactivateMissing: boolean,
 ): Promise<EmployeeImportRow[]> {
   const existing = await findCompanyEmployeesForImport(executor, companyId);
   const emails = [
     ...new Set(parsed.flatMap((r) => (r.email && !r.errors.email ? [r.email.toLowerCase()] : []))),
   ];
   const elsewhere = await findEmailsUsedElsewhere(executor, companyId, emails);
-  return classifyRows(parsed, existing, elsewhere);
+  return classifyRows(parsed, existing, elsewhere, deactivateMissing);
 }
 
 /** What importing the file would do, row by row; nothing is written. */
@@ -123,16 +147,18 @@ export async function previewEmployeeImport(
   { database }: ServiceDeps,
   scope: TenantScope,
   file: Buffer,
+  options: EmployeeImportOptions = { deactivate_missing: false },
 ): Promise<EmployeeImportPreview> {
   const companyId = importCompany(scope);
   const parsed = parseEmployeeCsv(file);
-  const rows = await classifyFile(database.db, companyId, parsed);
+  const rows = await classifyFile(database.db, companyId, parsed, options.deactivate_missing);
   return { rows, summary: summarise(rows) };
 }
 
 /**
- * Applies the file as the preview classified it, in one transaction with a few set-based
- * statements (not one per row); invalid rows are rejected and counted (partial success). New
+ * Applies the file as the preview classified it (with the same `deactivate_missing`), in one
+ * transaction with a few set-based statements (not one per row); invalid rows are skipped and
+ * counted (partial success); unchanged rows and kept employees are not written. New
  * employees join the company's current token month. One audit row records the import.
  */
 export async function importEmployees(
@@ -141,6 +167,7 @@ export async function importEmployees(
   file: Buffer,
   actor: AuditActor | null = null,
   fileName: string | null = null,
+  options: EmployeeImportOptions = { deactivate_missing: false },
 ): Promise<EmployeeImportResult> {
   const companyId = importCompany(scope);
   const parsed = parseEmployeeCsv(file);
@@ -149,7 +176,7 @@ export async function importEmployees(
     const company = await shareLockCompany(tx, scope, companyId);
     if (!company) throw new AppError('RECORD_NOT_FOUND');
     await lockCompanyImports(tx, companyId);
-    const rows = await classifyFile(tx, companyId, parsed);
+    const rows = await classifyFile(tx, companyId, parsed, options.deactivate_missing);
     const at = deps.clock.now();
     const status = (row: EmployeeImportRow) => row.status as Status;
     const created = await insertImportedEmployees(
@@ -180,10 +207,14 @@ export async function importEmployees(
       at,
     );
     const rejected = rows.filter((r) => r.action === 'invalid');
+    const counts = summarise(rows);
     const result: EmployeeImportResult = {
       created,
-      updated: rows.filter((r) => r.action === 'override').length,
-      deactivated: rows.filter((r) => r.action === 'deactivate').length,
+      updated: counts.override,
+      unchanged: counts.unchanged,
+      deactivated: counts.deactivate,
+      skipped: rejected.length,
+      deactivate_missing: options.deactivate_missing,
       rejected: rejected.length,
       rejected_rows: rejected.map((r) => ({
         line: r.line!,
@@ -199,9 +230,12 @@ export async function importEmployees(
       after: {
         company_id: companyId,
         file_name: fileName,
+        deactivate_missing: result.deactivate_missing,
         created: result.created,
         updated: result.updated,
+        unchanged: result.unchanged,
         deactivated: result.deactivated,
+        kept: counts.keep,
         rejected: result.rejected,
       },
       at,

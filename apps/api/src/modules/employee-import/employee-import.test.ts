@@ -53,12 +53,14 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     path: '/preview' | '',
     content: string | Buffer,
     field?: string,
+    fields?: Record<string, string>,
   ) =>
     injectAs(t.app, who.session, {
       method: 'POST',
       url: `/api/v1/employees/import${path}`,
-      ...multipart(content, { field }),
+      ...multipart(content, { field, fields }),
     });
+  const optIn = { deactivate_missing: 'true' };
 
   const createEmployee = async (who: SignedInUser, body: Record<string, unknown>) => {
     const res = await injectAs(t.app, who.session, {
@@ -105,7 +107,7 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     const file = [
       'employee_id,email,name,status',
       'KEEP,,New name,active', // 2 override (name changes, email kept)
-      `SAME,same@acme-${tag}.example,Same,active`, // 3 override with nothing to change
+      `SAME,same@acme-${tag}.example,Same,active`, // 3 unchanged: nothing to change
       'OFF,,,inactive', // 4 deactivate
       `NEW1,new1@acme-${tag}.example,New One,`, // 5 create, status defaults to active
       'NEW2,,New Two,inactive', // 6 create, inactive
@@ -134,12 +136,14 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     expect(preview.json().data.summary).toEqual({
       create: 1,
       override: 0,
+      unchanged: 0,
       deactivate: 0,
+      keep: 0,
       invalid: 0,
     });
   });
 
-  it('previews each row as create, override, deactivate or invalid with its reasons, writing nothing', async () => {
+  it('previews each row as create, override, unchanged, deactivate, keep or invalid with its reasons, writing nothing', async () => {
     const p = await mixedProgramme();
     const before = await employeesOf(p.company.id);
     const res = await upload(p.as, '/preview', p.file);
@@ -151,7 +155,7 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     const byLine = (line: number | null) => rows.filter((r) => r.line === line);
     expect(rows.map((r) => [r.line, r.employee_id, r.action])).toEqual([
       [2, 'KEEP', 'override'],
-      [3, 'SAME', 'override'],
+      [3, 'SAME', 'unchanged'],
       [4, 'OFF', 'deactivate'],
       [5, 'NEW1', 'create'],
       [6, 'NEW2', 'create'],
@@ -161,7 +165,7 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
       [10, 'NEW5', 'invalid'],
       [11, 'DELETED', 'invalid'],
       [12, 'E', 'invalid'],
-      [null, 'GONE', 'deactivate'],
+      [null, 'GONE', 'keep'],
     ]);
     expect(byLine(2)[0]).toMatchObject({ id: p.keep.id, name: 'New name', email: null });
     expect(byLine(5)[0]).toMatchObject({
@@ -177,24 +181,60 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
       { employee_id: 'EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY' },
       { employee_id: 'v.employee_id_min', email: 'v.email_invalid', status: 'v.invalid' },
     ]);
+    // Missing from the file and no opt-in: listed, kept active.
     expect(byLine(null)[0]).toMatchObject({
       id: p.gone.id,
-      status: 'inactive',
+      status: 'active',
       email: `gone@acme-${p.tag}.example`,
     });
     // IDLE is already inactive: nothing to do, so it is not listed.
     expect(rows.some((r) => r.employee_id === 'IDLE')).toBe(false);
-    expect(summary).toEqual({ create: 2, override: 2, deactivate: 2, invalid: 6 });
+    expect(summary).toEqual({
+      create: 2,
+      override: 1,
+      unchanged: 1,
+      deactivate: 1,
+      keep: 1,
+      invalid: 6,
+    });
+    // Opted in, the missing employee is to be deactivated; nothing else differs.
+    const opted = (await upload(p.as, '/preview', p.file, undefined, optIn)).json().data as {
+      rows: EmployeeImportRow[];
+      summary: Record<string, number>;
+    };
+    expect(opted.rows.slice(0, -1)).toEqual(rows.slice(0, -1));
+    expect(opted.rows.at(-1)).toMatchObject({
+      line: null,
+      id: p.gone.id,
+      status: 'inactive',
+      action: 'deactivate',
+    });
+    expect(opted.summary).toEqual({ ...summary, deactivate: 2, keep: 0 });
+    // Opted out in so many words: the same as no field.
+    const optedOut = await upload(p.as, '/preview', p.file, undefined, {
+      deactivate_missing: 'false',
+    });
+    expect(optedOut.json().data).toEqual({ rows, summary });
     expect(await employeesOf(p.company.id)).toEqual(before);
   });
 
-  it('imports the same classification in one go, rejecting the invalid rows with their counts', async () => {
+  it('imports the same classification in one go, skipping the invalid rows, and deactivates nobody missing from the file unless asked', async () => {
     const p = await mixedProgramme();
     const otherBefore = await employeesOf(p.elsewhere.company.id);
+    // An old-style request: the file alone, no deactivate_missing field.
     const res = await upload(p.as, '', p.file);
     expect(res.statusCode, res.body).toBe(200);
     const result = res.json().data;
-    expect(result).toMatchObject({ created: 2, updated: 2, deactivated: 2, rejected: 6 });
+    expect(result).toEqual({
+      created: 2,
+      updated: 1,
+      unchanged: 1,
+      deactivated: 1,
+      skipped: 6,
+      deactivate_missing: false,
+      rejected: 6,
+      rejected_rows: expect.any(Array),
+    });
     expect(result.rejected_rows.map((r: { line: number }) => r.line)).toEqual([
       7, 8, 9, 10, 11, 12,
     ]);
@@ -202,9 +242,10 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     expect(after.get('KEEP')).toMatchObject({ name: 'New name', status: 'active' });
     expect(after.get('SAME')).toMatchObject({ name: 'Same', email: `same@acme-${p.tag}.example` });
     expect(after.get('OFF')).toMatchObject({ name: 'Leaving', status: 'inactive' });
+    // Missing from the file, and the import was not told to deactivate the missing: still active.
     expect(after.get('GONE')).toMatchObject({
       email: `gone@acme-${p.tag}.example`,
-      status: 'inactive',
+      status: 'active',
     });
     expect(after.get('IDLE')).toMatchObject({ status: 'inactive' });
     expect(after.get('NEW1')).toMatchObject({
@@ -234,17 +275,133 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
         after: {
           company_id: p.company.id,
           file_name: 'employees.csv',
+          deactivate_missing: false,
           created: 2,
-          updated: 2,
-          deactivated: 2,
+          updated: 1,
+          unchanged: 1,
+          deactivated: 1,
+          kept: 1,
           rejected: 6,
         },
       },
     ]);
-    // Previewed again: NEW1 and NEW2 now exist, GONE is already inactive so no longer listed.
+    // Previewed again: every valid row is now unchanged, GONE is still missing and kept.
     const again = (await upload(p.as, '/preview', p.file)).json().data.summary;
-    expect(again).toEqual({ create: 0, override: 3, deactivate: 2, invalid: 6 });
+    expect(again).toEqual({
+      create: 0,
+      override: 0,
+      unchanged: 5,
+      deactivate: 0,
+      keep: 1,
+      invalid: 6,
+    });
+    // Opted in, the same file now deactivates exactly the employee missing from it.
+    const opted = await upload(p.as, '', p.file, undefined, optIn);
+    expect(opted.json().data).toMatchObject({
+      created: 0,
+      updated: 0,
+      unchanged: 5,
+      deactivated: 1,
+      skipped: 6,
+      deactivate_missing: true,
+      rejected: 6,
+    });
+    const final = await employeesOf(p.company.id);
+    const inactive = final.filter((e) => !e.deleted && e.status === 'inactive');
+    expect(inactive.map((e) => e.employee_id)).toEqual(['OFF', 'GONE', 'IDLE', 'NEW2']);
+    expect(await employeesOf(p.elsewhere.company.id)).toEqual(otherBefore);
     await assertLedgerInvariants(db());
+  });
+
+  it('counts created, updated, unchanged, deactivated and skipped exactly, each employee once', async () => {
+    const { company, as } = await companyWithAdmin();
+    const tag = crypto.randomBytes(3).toString('hex');
+    await createEmployee(as, { employee_id: 'U1', name: 'Same', email: `u1@c-${tag}.example` });
+    await createEmployee(as, { employee_id: 'U2', name: 'Same too' });
+    await createEmployee(as, { employee_id: 'R1', name: 'Rename me' });
+    await createEmployee(as, { employee_id: 'M1', email: `m1@c-${tag}.example` });
+    await createEmployee(as, { employee_id: 'BACK', status: 'inactive' });
+    await createEmployee(as, { employee_id: 'D1', name: 'Leaving' });
+    await createEmployee(as, { employee_id: 'IDLE', name: 'Idle', status: 'inactive' });
+    await createEmployee(as, { employee_id: 'MISS1' });
+    await createEmployee(as, { employee_id: 'MISS2' });
+    await createEmployee(as, { employee_id: 'MISS3', status: 'inactive' });
+    const file = [
+      'employee_id,email,name,status',
+      `U1,u1@c-${tag}.example,Same,active`, // unchanged: every value the same
+      'U2,,,', // unchanged: empty cells keep the values, empty status is active
+      'R1,,Renamed,active', // updated: the name
+      `M1,M1@c-${tag}.example,,active`, // updated: the email's case is a change
+      'BACK,,,active', // updated: reactivated
+      'D1,,Leaving,inactive', // deactivated by its row
+      'IDLE,,Idle,inactive', // unchanged: already inactive
+      'N1,,New,', // created
+      'N2,,,inactive', // created
+      'N1,,Twice,', // skipped: repeated
+      ',,No id,', // skipped: no staff number
+    ].join('\n');
+    const expected = { created: 2, updated: 3, unchanged: 3, skipped: 2, rejected: 2 };
+    const preview = await upload(as, '/preview', file, undefined, optIn);
+    expect(preview.json().data.summary).toEqual({
+      create: 2,
+      override: 3,
+      unchanged: 3,
+      deactivate: 3,
+      keep: 0,
+      invalid: 2,
+    });
+    const res = await upload(as, '', file, undefined, optIn);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({
+      ...expected,
+      deactivated: 3,
+      deactivate_missing: true,
+    });
+    const status = new Map((await employeesOf(company.id)).map((e) => [e.employee_id, e.status]));
+    expect(Object.fromEntries(status)).toEqual({
+      U1: 'active',
+      U2: 'active',
+      R1: 'active',
+      M1: 'active',
+      BACK: 'active',
+      D1: 'inactive',
+      IDLE: 'inactive',
+      MISS1: 'inactive',
+      MISS2: 'inactive',
+      MISS3: 'inactive',
+      N1: 'active',
+      N2: 'inactive',
+    });
+    // The same file again changes nothing, and says so.
+    const again = await upload(as, '', file, undefined, optIn);
+    expect(again.json().data).toMatchObject({
+      created: 0,
+      updated: 0,
+      unchanged: 9,
+      deactivated: 0,
+      skipped: 2,
+      rejected: 2,
+    });
+  });
+
+  it('refuses a deactivate_missing that is neither true nor false, before reading the rows', async () => {
+    const { company, as } = await companyWithAdmin();
+    await createEmployee(as, { employee_id: 'STAY' });
+    for (const path of ['/preview', ''] as const) {
+      for (const value of ['yes', 'on', '1', '']) {
+        const res = await upload(as, path, 'employee_id\nNEW\n', undefined, {
+          deactivate_missing: value,
+        });
+        expect(res.statusCode, `${path} ${value} ${res.body}`).toBe(400);
+        expect(res.json()).toMatchObject({
+          code: 'BODY_INVALID',
+          metadata: { deactivate_missing: expect.any(String) },
+        });
+      }
+    }
+    expect((await employeesOf(company.id)).map((e) => [e.employee_id, e.status])).toEqual([
+      ['STAY', 'active'],
+    ]);
   });
 
   it('reads a UTF-8 BOM, CRLF line ends and quoted fields with commas, quotes and newlines', async () => {
@@ -340,9 +497,16 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
       action: 'create',
     });
     expect(rows[6]).toMatchObject({ action: 'invalid', errors: { email: 'v.email_invalid' } });
-    expect(rows.at(-1)).toMatchObject({ id: leaving.id, action: 'deactivate' });
+    expect(rows.at(-1)).toMatchObject({ id: leaving.id, action: 'keep' });
     const invalid = Math.floor(count / 7);
-    expect(summary).toEqual({ create: count - invalid, override: 0, deactivate: 1, invalid });
+    expect(summary).toEqual({
+      create: count - invalid,
+      override: 0,
+      unchanged: 0,
+      deactivate: 0,
+      keep: 1,
+      invalid,
+    });
   });
 
   it('is for company admins only', async () => {
@@ -355,7 +519,7 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     expect(template.statusCode).toBe(403);
   });
 
-  it('imports a 10,000-row file in one go, and re-imports it as overrides', async () => {
+  it('imports a 10,000-row file in one go, and counts its re-import as unchanged', async () => {
     // More rows than one statement takes: every slice must land.
     expect(10_000).toBeGreaterThan(IMPORT_SLICE_ROWS);
     const { company, as } = await companyWithAdmin();
@@ -414,8 +578,10 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     const again = await upload(as, '', file);
     expect(again.json().data).toMatchObject({
       created: 0,
-      updated: 9_000,
-      deactivated: 1_000,
+      updated: 0,
+      unchanged: 10_000,
+      deactivated: 0,
+      skipped: 0,
       rejected: 0,
     });
   });

@@ -4,12 +4,21 @@ import { api, API_PREFIX } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 import { csvFormData } from './preview-employee-import';
 
-/** POST /employees/import: valid rows applied in one transaction, invalid ones rejected. */
-export async function importEmployees(file: File): Promise<EmployeeImportResult> {
+export interface ImportEmployeesInput {
+  file: File;
+  /** Deactivate the active employees missing from the file (an opt-in, decision 0020). */
+  deactivateMissing: boolean;
+}
+
+/** POST /employees/import: valid rows applied in one transaction, invalid ones skipped. */
+export async function importEmployees({
+  file,
+  deactivateMissing,
+}: ImportEmployeesInput): Promise<EmployeeImportResult> {
   const response = await api.post<{ data: EmployeeImportResult }>(
     `${API_PREFIX}/employees/import`,
     // Sent as multipart with the boundary the browser picks.
-    csvFormData(file),
+    csvFormData(file, deactivateMissing),
   );
   return response.data.data;
 }

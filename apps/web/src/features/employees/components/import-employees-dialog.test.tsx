@@ -32,6 +32,15 @@ const preview: EmployeeImportPreview = {
       action: 'override',
     },
     {
+      line: 6,
+      id: 14,
+      employee_id: 'E0014',
+      email: null,
+      name: 'Dee Koh',
+      status: 'active',
+      action: 'unchanged',
+    },
+    {
       line: 4,
       id: 12,
       employee_id: 'E0012',
@@ -56,17 +65,20 @@ const preview: EmployeeImportPreview = {
       employee_id: 'E0013',
       email: null,
       name: 'Carol Ng',
-      status: 'inactive',
-      action: 'deactivate',
+      status: 'active',
+      action: 'keep',
     },
   ],
-  summary: { create: 1, override: 1, deactivate: 2, invalid: 1 },
+  summary: { create: 1, override: 1, unchanged: 1, deactivate: 1, keep: 1, invalid: 1 },
 };
 
 const result: EmployeeImportResult = {
   created: 1,
   updated: 1,
-  deactivated: 2,
+  unchanged: 1,
+  deactivated: 1,
+  skipped: 1,
+  deactivate_missing: false,
   rejected: 1,
   rejected_rows: [
     { line: 5, employee_id: 'E0100', errors: { employee_id: 'v.duplicate_in_file' } },
@@ -76,17 +88,23 @@ const result: EmployeeImportResult = {
 interface Upload {
   name: string;
   text: string;
+  deactivate_missing: unknown;
 }
 
-/** Answers a multipart import route, recording the uploaded `file` part. */
+/** Answers a multipart import route, recording the uploaded `file` part and the option. */
 function answerUpload(path: string, respond: () => Response): Upload[] {
   const uploads: Upload[] = [];
   server.use(
     http.post(path, async ({ request }) => {
-      const file = (await request.formData()).get('file');
+      const form = await request.formData();
+      const file = form.get('file');
       // Node's File, not jsdom's: the request body is parsed outside the page.
       if (file && typeof file !== 'string') {
-        uploads.push({ name: file.name, text: await file.text() });
+        uploads.push({
+          name: file.name,
+          text: await file.text(),
+          deactivate_missing: form.get('deactivate_missing'),
+        });
       }
       return respond();
     }),
@@ -123,7 +141,7 @@ describe('the employee CSV import', () => {
     const table = await dialog.findByRole('table', {
       name: 'The rows of the file and what importing does with each',
     });
-    expect(previews).toEqual([{ name: 'staff.csv', text: CSV }]);
+    expect(previews).toEqual([{ name: 'staff.csv', text: CSV, deactivate_missing: 'false' }]);
     const marks = within(table)
       .getAllByRole('row')
       .slice(1)
@@ -135,6 +153,7 @@ describe('the employee CSV import', () => {
     expect(marks).toEqual([
       ['2', 'Will be created', 'E0100', 'New Person', '—', 'Active'],
       ['3', 'Will override', 'E0011', 'Alice Tan', '—', 'Active'],
+      ['6', 'No change', 'E0014', 'Dee Koh', '—', 'Active'],
       ['4', 'Will deactivate', 'E0012', 'Bob Lim', '—', 'Inactive'],
       [
         '5',
@@ -146,32 +165,140 @@ describe('the employee CSV import', () => {
         'taken@example.com',
         'Active',
       ],
-      ['Not in the file', 'Will deactivate', 'E0013', 'Carol Ng', '—', 'Inactive'],
+      ['Not in the file', 'Stays active', 'E0013', 'Carol Ng', '—', 'Active'],
     ]);
+    const counts = within(dialog.getByLabelText('Rows by result'));
+    expect(counts.getAllByRole('term').map((term) => term.textContent)).toEqual([
+      'Will be created',
+      'Will override',
+      'No change',
+      'Will deactivate',
+      'Stays active',
+      'Invalid',
+    ]);
+    expect(counts.getAllByRole('definition').map((count) => count.textContent)).toEqual([
+      '1',
+      '1',
+      '1',
+      '1',
+      '1',
+      '1',
+    ]);
+    // Deactivating the employees missing from the file is an opt-in, off by default.
     expect(
-      within(dialog.getByLabelText('Rows by result'))
-        .getAllByRole('definition')
-        .map((count) => count.textContent),
-    ).toEqual(['1', '1', '2', '1']);
+      dialog.getByRole('checkbox', { name: 'Deactivate employees missing from the file (1)' }),
+    ).not.toBeChecked();
+    const confirm = dialog.getByRole('button', { name: /^Import$/ });
+    expect(confirm).toHaveAttribute('data-variant', 'default');
 
     const listsBefore = lists.length;
-    await userEvent.click(dialog.getByRole('button', { name: 'Import' }));
-    expect(await dialog.findByRole('status')).toHaveTextContent(
-      'Failed to create some employees; 1 created.',
-    );
-    expect(imports).toEqual([{ name: 'staff.csv', text: CSV }]);
-    expect(
-      within(dialog.getByLabelText('Import result'))
-        .getAllByRole('definition')
-        .map((count) => count.textContent),
-    ).toEqual(['1', '1', '2', '1']);
-    expect(dialog.getByRole('list', { name: 'Rejected rows' })).toHaveTextContent(
+    await userEvent.click(confirm);
+    // Only the invalid row the preview showed was skipped: a success, with the skip as information.
+    const status = await dialog.findByRole('status');
+    expect(status).toHaveTextContent('CSV uploaded successfully.1 invalid row skipped');
+    expect(status).not.toHaveTextContent(/fail/i);
+    expect(await screen.findAllByText('CSV uploaded successfully.')).toHaveLength(2);
+    expect(imports).toEqual([{ name: 'staff.csv', text: CSV, deactivate_missing: 'false' }]);
+    const outcome = within(dialog.getByLabelText('Import result'));
+    expect(outcome.getAllByRole('term').map((term) => term.textContent)).toEqual([
+      'Created',
+      'Updated',
+      'Unchanged',
+      'Deactivated',
+      'Skipped',
+    ]);
+    expect(outcome.getAllByRole('definition').map((count) => count.textContent)).toEqual([
+      '1',
+      '1',
+      '1',
+      '1',
+      '1',
+    ]);
+    expect(dialog.getByRole('list', { name: 'Skipped rows' })).toHaveTextContent(
       'Line 5 (E0100): employee_id: This value already appears on an earlier line of the file',
     );
     await waitFor(() => expect(lists.length).toBeGreaterThan(listsBefore));
 
     await userEvent.click(dialog.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('deactivates the employees missing from the file only when the box is ticked, saying how many on a destructive button', async () => {
+    const { dialog } = await openImport();
+    answerUpload('/api/v1/employees/import/preview', () => HttpResponse.json({ data: preview }));
+    const imports = answerUpload('/api/v1/employees/import', () =>
+      HttpResponse.json({
+        data: { ...result, unchanged: 1, deactivated: 2, deactivate_missing: true },
+      }),
+    );
+    await userEvent.upload(dialog.getByLabelText('CSV file'), csvFile(CSV));
+    await userEvent.click(dialog.getByRole('button', { name: 'Preview' }));
+    const box = await dialog.findByRole('checkbox', {
+      name: 'Deactivate employees missing from the file (1)',
+    });
+    expect(box).not.toBeChecked();
+    expect(box).toHaveAccessibleDescription(
+      '1 active employee is not in the file; they stay active.',
+    );
+
+    // By keyboard: the box takes the focus and Space ticks it.
+    box.focus();
+    await userEvent.keyboard(' ');
+    expect(box).toBeChecked();
+    expect(box).toHaveAccessibleDescription(
+      '1 employee not in the file will be deactivated by this import.',
+    );
+    // The row from the file (E0012) and the missing one (E0013): two deactivations.
+    const confirm = dialog.getByRole('button', { name: 'Import and deactivate 2' });
+    expect(confirm).toHaveAttribute('data-variant', 'destructive');
+    expect(dialog.queryByRole('button', { name: /^Import$/ })).not.toBeInTheDocument();
+    const missing = within(dialog.getByRole('table'))
+      .getAllByRole('row')
+      .find((row) => row.textContent.includes('E0013'))!;
+    expect(missing).toHaveTextContent('Will deactivate');
+    expect(missing).toHaveTextContent('Inactive');
+    expect(
+      within(dialog.getByLabelText('Rows by result'))
+        .getAllByRole('definition')
+        .map((count) => count.textContent),
+    ).toEqual(['1', '1', '1', '2', '0', '1']);
+
+    // Unticked again, the button is plain once more.
+    await userEvent.keyboard(' ');
+    expect(dialog.getByRole('button', { name: /^Import$/ })).toHaveAttribute(
+      'data-variant',
+      'default',
+    );
+    await userEvent.keyboard(' ');
+    await userEvent.click(dialog.getByRole('button', { name: 'Import and deactivate 2' }));
+    await dialog.findByRole('status');
+    expect(imports).toEqual([{ name: 'staff.csv', text: CSV, deactivate_missing: 'true' }]);
+  });
+
+  it('warns only when the import rejected a row the preview did not show as invalid', async () => {
+    const { dialog } = await openImport();
+    answerUpload('/api/v1/employees/import/preview', () => HttpResponse.json({ data: preview }));
+    answerUpload('/api/v1/employees/import', () =>
+      HttpResponse.json({
+        data: {
+          ...result,
+          updated: 0,
+          skipped: 2,
+          rejected: 2,
+          rejected_rows: [
+            ...result.rejected_rows,
+            { line: 3, employee_id: 'E0011', errors: { email: 'EMAIL_EXISTING_IN_THIS_COMPANY' } },
+          ],
+        },
+      }),
+    );
+    await userEvent.upload(dialog.getByLabelText('CSV file'), csvFile(CSV));
+    await userEvent.click(dialog.getByRole('button', { name: 'Preview' }));
+    await userEvent.click(await dialog.findByRole('button', { name: /^Import$/ }));
+    expect(await dialog.findByRole('status')).toHaveTextContent(
+      'Imported, but 1 row became invalid after the preview and was not imported.',
+    );
+    expect(dialog.getByRole('list', { name: 'Skipped rows' })).toHaveTextContent('Line 3 (E0011)');
   });
 
   it('asks for a file, and refuses an empty one without sending it', async () => {
@@ -207,19 +334,30 @@ describe('the employee CSV import', () => {
     const { dialog } = await openImport();
     const clean: EmployeeImportPreview = {
       rows: preview.rows.slice(0, 1),
-      summary: { create: 1, override: 0, deactivate: 0, invalid: 0 },
+      summary: { create: 1, override: 0, unchanged: 0, deactivate: 0, keep: 0, invalid: 0 },
     };
     answerUpload('/api/v1/employees/import/preview', () => HttpResponse.json({ data: clean }));
     answerUpload('/api/v1/employees/import', () =>
       HttpResponse.json({
-        data: { created: 1, updated: 0, deactivated: 0, rejected: 0, rejected_rows: [] },
+        data: {
+          created: 1,
+          updated: 0,
+          unchanged: 0,
+          deactivated: 0,
+          skipped: 0,
+          deactivate_missing: false,
+          rejected: 0,
+          rejected_rows: [],
+        },
       }),
     );
     await userEvent.upload(dialog.getByLabelText('CSV file'), csvFile(CSV));
     await userEvent.click(dialog.getByRole('button', { name: 'Preview' }));
     await userEvent.click(await dialog.findByRole('button', { name: 'Import' }));
+    // Nobody is missing from the file: no box to tick.
+    expect(dialog.queryByRole('checkbox')).not.toBeInTheDocument();
     expect(await dialog.findByRole('status')).toHaveTextContent('CSV uploaded successfully.');
-    expect(await screen.findAllByText('CSV uploaded successfully.')).toHaveLength(2);
+    expect(dialog.getByRole('status')).not.toHaveTextContent(/skipped/);
   });
 
   it('draws at most 200 rows of a large file, and shows one mark at a time on request', async () => {
@@ -230,8 +368,8 @@ describe('the employee CSV import', () => {
       employee_id: `N${String(index).padStart(4, '0')}`,
     }));
     const large: EmployeeImportPreview = {
-      rows: [...created, { ...preview.rows[3]!, line: 252 }],
-      summary: { create: 250, override: 0, deactivate: 0, invalid: 1 },
+      rows: [...created, { ...preview.rows[4]!, line: 252 }],
+      summary: { create: 250, override: 0, unchanged: 0, deactivate: 0, keep: 0, invalid: 1 },
     };
     answerUpload('/api/v1/employees/import/preview', () => HttpResponse.json({ data: large }));
     await userEvent.upload(dialog.getByLabelText('CSV file'), csvFile(CSV));
@@ -253,8 +391,8 @@ describe('the employee CSV import', () => {
   it('does not offer to import a file whose rows are all invalid', async () => {
     const { dialog } = await openImport();
     const invalidOnly: EmployeeImportPreview = {
-      rows: preview.rows.slice(3, 4),
-      summary: { create: 0, override: 0, deactivate: 0, invalid: 1 },
+      rows: preview.rows.slice(4, 5),
+      summary: { create: 0, override: 0, unchanged: 0, deactivate: 0, keep: 0, invalid: 1 },
     };
     answerUpload('/api/v1/employees/import/preview', () =>
       HttpResponse.json({ data: invalidOnly }),

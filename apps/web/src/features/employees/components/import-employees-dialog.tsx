@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Download, LoaderCircle } from 'lucide-react';
+import { Download, Info, LoaderCircle } from 'lucide-react';
 import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -13,9 +13,11 @@ import {
   type EmployeeImportAction,
   type EmployeeImportPreview,
   type EmployeeImportResult,
+  type EmployeeImportSummary,
 } from '@app/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
   DialogClose,
@@ -46,7 +48,7 @@ import { usePreviewEmployeeImport } from '../api/preview-employee-import';
 type Step =
   | { kind: 'choose' }
   | { kind: 'preview'; file: File; preview: EmployeeImportPreview }
-  | { kind: 'result'; result: EmployeeImportResult };
+  | { kind: 'result'; result: EmployeeImportResult; previewedInvalid: Set<number> };
 
 /** The most preview rows drawn at once: a file may hold 100,000 (the counts cover them all). */
 export const PREVIEW_ROW_LIMIT = 200;
@@ -55,9 +57,26 @@ export const PREVIEW_ROW_LIMIT = 200;
 const ACTION_BADGES = {
   create: 'success',
   override: 'secondary',
+  unchanged: 'outline',
   deactivate: 'outline',
+  keep: 'outline',
   invalid: 'destructive',
 } as const satisfies Record<EmployeeImportAction, string>;
+
+/**
+ * The preview is asked for without deactivation; with the box ticked, the employees it keeps
+ * (`keep`, missing from the file) are the ones the import will deactivate (decision 0020).
+ */
+const shownAction = (action: EmployeeImportAction, deactivateMissing: boolean) =>
+  deactivateMissing && action === 'keep' ? 'deactivate' : action;
+
+function shownSummary(
+  summary: EmployeeImportSummary,
+  deactivateMissing: boolean,
+): EmployeeImportSummary {
+  if (!deactivateMissing) return summary;
+  return { ...summary, deactivate: summary.deactivate + summary.keep, keep: 0 };
+}
 
 const isStatus = (value: string): value is Status =>
   (STATUSES as readonly string[]).includes(value);
@@ -106,11 +125,19 @@ function ImportFlow({ onDone }: { onDone: () => void }) {
         file={step.file}
         preview={step.preview}
         onBack={() => setStep({ kind: 'choose' })}
-        onImported={(result) => setStep({ kind: 'result', result })}
+        onImported={(result) =>
+          setStep({
+            kind: 'result',
+            result,
+            previewedInvalid: invalidLines(step.preview),
+          })
+        }
       />
     );
   }
-  return <ResultStep result={step.result} onDone={onDone} />;
+  return (
+    <ResultStep result={step.result} previewedInvalid={step.previewedInvalid} onDone={onDone} />
+  );
 }
 
 function ChooseFileStep({
@@ -191,7 +218,7 @@ function Counts({ label, items }: { label: string; items: [string, number][] }) 
   return (
     <dl
       aria-label={label}
-      className="grid grid-cols-2 gap-x-4 gap-y-1 rounded-md border p-3 text-sm sm:grid-cols-4"
+      className="grid grid-cols-2 gap-x-4 gap-y-1 rounded-md border p-3 text-sm sm:grid-cols-3 md:grid-cols-6"
     >
       {items.map(([name, count]) => (
         <div key={name} className="flex flex-col">
@@ -216,24 +243,36 @@ function PreviewStep({
 }) {
   const { t } = useTranslation();
   const showId = useId();
+  const missingId = useId();
+  const missingHintId = useId();
   const importEmployees = useImportEmployees();
   const [shown, setShown] = useState<EmployeeImportAction | 'all'>('all');
-  const { summary } = preview;
+  const [deactivateMissing, setDeactivateMissing] = useState(false);
+  const missing = preview.summary.keep;
+  const summary = shownSummary(preview.summary, deactivateMissing);
   const hasChanges = summary.create + summary.override + summary.deactivate > 0;
+  const isDestructive = deactivateMissing && summary.deactivate > 0;
   const dash = <span className="text-muted-foreground">—</span>;
   const rows = useMemo(
-    () => (shown === 'all' ? preview.rows : preview.rows.filter((row) => row.action === shown)),
-    [preview.rows, shown],
+    () =>
+      shown === 'all'
+        ? preview.rows
+        : preview.rows.filter((row) => shownAction(row.action, deactivateMissing) === shown),
+    [preview.rows, shown, deactivateMissing],
   );
 
   const onConfirm = () =>
-    importEmployees.mutate(file, {
-      onSuccess: (result) => {
-        if (result.rejected === 0) toast.success(t('employees.import_done'));
-        else toast.warning(t('employees.import_partial', { n: result.created }));
-        onImported(result);
+    importEmployees.mutate(
+      { file, deactivateMissing },
+      {
+        onSuccess: (result) => {
+          const unexpected = unexpectedRejections(result, invalidLines(preview));
+          if (unexpected === 0) toast.success(t('employees.import_done'));
+          else toast.warning(t('employees.import_unexpected', { count: unexpected }));
+          onImported(result);
+        },
       },
-    });
+    );
 
   return (
     <div className="grid gap-4">
@@ -287,8 +326,11 @@ function PreviewStep({
                   )}
                 </TableCell>
                 <TableCell className="min-w-48 whitespace-normal">
-                  <Badge variant={ACTION_BADGES[row.action]} data-action={row.action}>
-                    {t(`employees.import_actions.${row.action}`)}
+                  <Badge
+                    variant={ACTION_BADGES[shownAction(row.action, deactivateMissing)]}
+                    data-action={shownAction(row.action, deactivateMissing)}
+                  >
+                    {t(`employees.import_actions.${shownAction(row.action, deactivateMissing)}`)}
                   </Badge>
                   {row.errors && (
                     <ul className="mt-1 text-xs text-destructive">
@@ -302,7 +344,11 @@ function PreviewStep({
                 <TableCell>{row.name || dash}</TableCell>
                 <TableCell>{row.email || dash}</TableCell>
                 <TableCell>
-                  {isStatus(row.status) ? t(`statuses.${row.status}`) : row.status || dash}
+                  {row.action === 'keep' && deactivateMissing
+                    ? t('statuses.inactive')
+                    : isStatus(row.status)
+                      ? t(`statuses.${row.status}`)
+                      : row.status || dash}
                 </TableCell>
               </TableRow>
             ))}
@@ -320,43 +366,105 @@ function PreviewStep({
       {summary.invalid > 0 && (
         <p className="text-sm text-muted-foreground">{t('employees.import_invalid_hint')}</p>
       )}
+      {missing > 0 && (
+        <div className="flex items-start gap-2 rounded-md border p-3">
+          <Checkbox
+            id={missingId}
+            className="mt-0.5"
+            checked={deactivateMissing}
+            aria-describedby={missingHintId}
+            onCheckedChange={(checked) => setDeactivateMissing(checked === true)}
+          />
+          <div className="grid gap-1">
+            <Label htmlFor={missingId} className="leading-snug">
+              {t('employees.import_deactivate_missing', { n: withThousands(missing) })}
+            </Label>
+            <p id={missingHintId} className="text-sm text-muted-foreground">
+              {deactivateMissing
+                ? t('employees.import_deactivate_missing_on', { count: missing })
+                : t('employees.import_deactivate_missing_off', { count: missing })}
+            </p>
+          </div>
+        </div>
+      )}
       <DialogFooter className="pt-2">
         <Button type="button" variant="outline" onClick={onBack}>
           {t('employees.import_choose_another')}
         </Button>
         <Button
           type="button"
+          variant={isDestructive ? 'destructive' : 'default'}
+          data-variant={isDestructive ? 'destructive' : 'default'}
           disabled={!hasChanges || importEmployees.isPending}
           onClick={onConfirm}
         >
           {importEmployees.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
-          {importEmployees.isPending ? t('actions.saving') : t('employees.import_confirm')}
+          {importEmployees.isPending
+            ? t('actions.saving')
+            : isDestructive
+              ? t('employees.import_confirm_deactivate', { n: withThousands(summary.deactivate) })
+              : t('employees.import_confirm')}
         </Button>
       </DialogFooter>
     </div>
   );
 }
 
-function ResultStep({ result, onDone }: { result: EmployeeImportResult; onDone: () => void }) {
+/**
+ * How many rows the import rejected that the preview did not show as invalid (the data changed
+ * in between, e.g. an email taken meanwhile): only those make the import a partial failure.
+ */
+function unexpectedRejections(result: EmployeeImportResult, previewedInvalid: Set<number>) {
+  return result.rejected_rows.filter((row) => !previewedInvalid.has(row.line)).length;
+}
+
+/** The lines the preview showed as invalid. */
+const invalidLines = (preview: EmployeeImportPreview) =>
+  new Set(
+    preview.rows.flatMap((row) =>
+      row.action === 'invalid' && row.line !== null ? [row.line] : [],
+    ),
+  );
+
+function ResultStep({
+  result,
+  previewedInvalid,
+  onDone,
+}: {
+  result: EmployeeImportResult;
+  previewedInvalid: Set<number>;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
+  const unexpected = unexpectedRejections(result, previewedInvalid);
+  const { skipped } = result;
   return (
     <div className="grid gap-4">
-      <p role="status" className="text-sm font-medium">
-        {result.rejected === 0
-          ? t('employees.import_done')
-          : t('employees.import_partial', { n: result.created })}
-      </p>
+      <div role="status" className="grid gap-1 text-sm">
+        <p className="font-medium">
+          {unexpected === 0
+            ? t('employees.import_done')
+            : t('employees.import_unexpected', { count: unexpected })}
+        </p>
+        {unexpected === 0 && skipped > 0 && (
+          <p className="flex items-center gap-1.5 text-muted-foreground">
+            <Info className="size-4" aria-hidden />
+            {t('employees.import_skipped_info', { count: skipped })}
+          </p>
+        )}
+      </div>
       <Counts
         label={t('employees.import_outcome')}
         items={[
           [t('employees.import_outcomes.created'), result.created],
           [t('employees.import_outcomes.updated'), result.updated],
+          [t('employees.import_outcomes.unchanged'), result.unchanged],
           [t('employees.import_outcomes.deactivated'), result.deactivated],
-          [t('employees.import_outcomes.rejected'), result.rejected],
+          [t('employees.import_outcomes.skipped'), skipped],
         ]}
       />
       {result.rejected_rows.length > 0 && (
-        <ul aria-label={t('employees.import_rejected_rows')} className="grid gap-1 text-sm">
+        <ul aria-label={t('employees.import_skipped_rows')} className="grid gap-1 text-sm">
           {result.rejected_rows.map((row) => (
             <li key={row.line}>
               <span className="font-medium">
