@@ -138,6 +138,8 @@ const envSchema = z
      * http://127.0.0.1:4318); unset: no tracing module is even loaded (decision 0019).
      */
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    /** The service.name of the spans. */
+    OTEL_SERVICE_NAME: z.string().min(1).max(100).default('token-back-office-api'),
     /** On SIGTERM/SIGINT, in-flight requests get this long to finish before the process exits. */
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   })
