@@ -10,7 +10,12 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
-import type { StopTracing, TracingConfig } from './tracing';
+import type { Config } from './config';
+
+/** Stops tracing, flushing the spans still buffered. */
+export type StopTracing = () => Promise<void>;
+
+export type TracingConfig = Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'>;
 
 /** Starts the SDK; the app must be imported after this returns. */
 export async function startTracing(

@@ -1,13 +1,13 @@
 // Whether to trace, decided before anything else loads (decision 0019). This file imports no
 // OpenTelemetry module: the SDK (tracing-sdk.ts) is imported only when OTEL_EXPORTER_OTLP_ENDPOINT
 // is set, so an unconfigured server loads none of it and pays nothing.
-import type { Config } from './config';
 
-/** Stops tracing, flushing the spans still buffered. */
-export type StopTracing = () => Promise<void>;
+// Types only (erased at run time): importing them loads nothing of the SDK.
+import type { StopTracing, TracingConfig } from './tracing-sdk';
 
-export type TracingConfig = Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'>;
+export type { StopTracing, TracingConfig };
 
+/** What the loader needs of the SDK module. */
 export interface TracingSdk {
   startTracing(
     config: TracingConfig & { OTEL_EXPORTER_OTLP_ENDPOINT: string },
