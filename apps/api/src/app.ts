@@ -19,6 +19,10 @@ import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/app-error';
 import errorsPlugin, { handleClientError, sendError, toEnvelope } from './plugins/errors';
 import inputGuardsPlugin from './plugins/input-guards';
+// Operations (issue 15): Prometheus metrics, readiness while shutting down.
+import { createMetrics, type Metrics } from './lib/metrics';
+import metricsPlugin, { METRICS_PATH } from './plugins/metrics';
+import lifecyclePlugin from './plugins/lifecycle';
 import healthRoutes from './modules/health/health.routes';
 // Foundation: security headers, sessions and access rules, sign-in.
 import securityHeadersPlugin, { setBareSecurityHeaders } from './plugins/security-headers';
@@ -61,7 +65,10 @@ export interface AppDeps {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: Required<Pick<AppDeps, 'config' | 'database' | 'clock'>>;
+    deps: Required<Pick<AppDeps, 'config' | 'database' | 'clock'>> & {
+      /** This app's own metrics registry and counters (decision 0019). */
+      metrics: Metrics;
+    };
   }
 }
 
@@ -106,15 +113,24 @@ export async function buildApp({
     },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.decorate('deps', { config, database, clock });
+  app.decorate('deps', {
+    config,
+    database,
+    clock,
+    metrics: createMetrics(() => database.poolStats()),
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
   await app.register(inputGuardsPlugin);
+  // Graceful shutdown: readiness, refusing new work, counting what is in flight (decision 0019).
+  await app.register(lifecyclePlugin);
   await app.register(cookie);
   // Before any route, so every route (docs and static files too) gets their hooks.
   await app.register(securityHeadersPlugin);
+  // Before any route, so its duration hook times them all.
+  await app.register(metricsPlugin);
   // Before the static files (its hook must see them): JSON and CSV answers above 1 KiB go out
   // brotli (a fast quality: these are made per request) or gzip; the built web app is
   // compressed once at build time and served as its .br/.gz twin (decision 0018).
@@ -186,8 +202,12 @@ export async function buildApp({
 
   // Unknown /api paths answer JSON; other GETs fall back to the SPA so client routes load.
   app.setNotFoundHandler((request, reply) => {
+    const pathOnly = request.url.split('?')[0];
     const isApi =
-      request.url.startsWith('/api') || request.url === '/healthz' || request.url === '/readyz';
+      request.url.startsWith('/api') ||
+      request.url === '/healthz' ||
+      request.url === '/readyz' ||
+      pathOnly === METRICS_PATH;
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }

@@ -129,6 +129,19 @@ const envSchema = z
     MFA_REQUIRED_ROLES: roleList.optional(),
     /** The issuer an authenticator app shows beside the account. */
     MFA_ISSUER: z.string().min(1).max(64).default('Token Back-office'),
+    /** GET /metrics (Prometheus text, DESIGN 4.2); `false` answers it 404. */
+    METRICS_ENABLED: bool.default(true),
+    /** When set, GET /metrics wants `Authorization: Bearer <this>` (401 otherwise). */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
+     * OpenTelemetry traces of requests and SQL go to this OTLP/HTTP collector (e.g.
+     * http://127.0.0.1:4318); unset: no tracing module is even loaded (decision 0019).
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    /** The service.name of the spans. */
+    OTEL_SERVICE_NAME: z.string().min(1).max(100).default('token-back-office-api'),
+    /** On SIGTERM/SIGINT, in-flight requests get this long to finish before the process exits. */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {

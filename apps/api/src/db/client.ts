@@ -22,6 +22,17 @@ export async function queryRows<T>(executor: Executor, query: SQLWrapper | strin
   return result.rows;
 }
 
+/** A connection pool's state, for the metrics (DESIGN 4.2). */
+export interface PoolStats {
+  /** Connections open, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  /** The pool's ceiling (DATABASE_POOL_SIZE). */
+  max: number;
+}
+
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
@@ -34,6 +45,8 @@ export interface Database {
   ): Promise<T>;
   /** True when the database answers. */
   ping(): Promise<boolean>;
+  /** The pool's state; null on PGlite, which has one connection and no pool. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -56,9 +69,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 async function createPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const max = options.poolSize ?? 20;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 20,
+    max,
     connectionTimeoutMillis: 5_000,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
   });
@@ -94,6 +108,12 @@ async function createPostgres(url: string, options: DatabaseOptions): Promise<Da
         return false;
       }
     },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max,
+    }),
     close: () => pool.end(),
   };
 }
@@ -122,6 +142,7 @@ async function createPglite(dataDir: string | undefined): Promise<Database> {
         return false;
       }
     },
+    poolStats: () => null,
     close: () => client.close(),
   };
 }

@@ -1,12 +1,15 @@
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { Clock } from './clock';
+import type { Metrics } from './metrics';
 
 /** What a service needs from the app: passed in, never reached through globals (STYLE 3). */
 export interface ServiceDeps {
   config: Config;
   database: Database;
   clock: Clock;
+  /** The app's counters (orders, refunds, resets, job runs); absent in service-level tests. */
+  metrics?: Metrics | undefined;
 }
 
 /** What a step inside a caller's transaction needs: the time and the programme's time zone. */

@@ -18,9 +18,13 @@ export default async function healthRoutes(app: FastifyInstance) {
     },
     async (_request, reply) => {
       const up = await app.deps.database.ping();
-      return reply.code(up ? 200 : 503).send({
-        status: up ? ('ready' as const) : ('unavailable' as const),
+      // Shutting down (SIGTERM): not ready, whatever the database says, so balancers move on.
+      const shuttingDown = app.lifecycle.shuttingDown;
+      const ready = up && !shuttingDown;
+      return reply.code(ready ? 200 : 503).send({
+        status: ready ? ('ready' as const) : ('unavailable' as const),
         database: up ? ('up' as const) : ('down' as const),
+        ...(shuttingDown ? { shutting_down: true } : {}),
       });
     },
   );

@@ -3,6 +3,7 @@ import { isAppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import { nextPeriod } from '../../lib/periods';
 import { deleteExpiredRateLimits } from '../../lib/rate-limits';
+import { countedJob } from '../../lib/metrics';
 import { inTransaction } from '../../lib/transaction';
 import { findCompany } from '../companies/companies.service';
 import { findCompaniesDueForReset, findOpenOrdersBefore } from '../ledger/ledger.service';
@@ -21,8 +22,19 @@ const ORDERS_PER_ARCHIVE_RUN = 500;
  * company and does nothing when nothing is due.
  */
 export async function runMonthlyResets(
-  { database, clock, config }: ServiceDeps,
+  deps: ServiceDeps,
   options: { hooks?: ResetHooks; onFailure?: (companyId: number, error: unknown) => void } = {},
+): Promise<MonthlyResetRun[]> {
+  const runs = await countedJob(deps.metrics, 'monthly_reset', () =>
+    monthlyResetsNow(deps, options),
+  );
+  for (const run of runs) deps.metrics?.monthlyResets.inc({ status: run.status });
+  return runs;
+}
+
+async function monthlyResetsNow(
+  { database, clock, config }: ServiceDeps,
+  options: { hooks?: ResetHooks; onFailure?: (companyId: number, error: unknown) => void },
 ): Promise<MonthlyResetRun[]> {
   const runs: MonthlyResetRun[] = [];
   const seen = new Set<number>();
@@ -65,8 +77,15 @@ export async function runMonthlyResets(
  * Refunds (reason auto_archived) every order still open after `olderThanHours`, each in its own
  * transaction. 0 hours means the job is off. An order refunded meanwhile is simply skipped.
  */
-export async function runAutoArchive(
-  { database, clock }: ServiceDeps,
+export function runAutoArchive(
+  deps: ServiceDeps,
+  olderThanHours: number,
+): Promise<AutoArchiveJobResult> {
+  return countedJob(deps.metrics, 'auto_archive', () => autoArchiveNow(deps, olderThanHours));
+}
+
+async function autoArchiveNow(
+  { database, clock, metrics }: ServiceDeps,
   olderThanHours: number,
 ): Promise<AutoArchiveJobResult> {
   const archived: number[] = [];
@@ -85,6 +104,7 @@ export async function runAutoArchive(
         }),
       );
       archived.push(order.id);
+      metrics?.refunds.inc({ reason: 'auto_archived' });
     } catch (error) {
       if (isAppError(error) && error.code === 'ORDER_ALREADY_REFUNDED') continue;
       throw error;
@@ -97,13 +117,19 @@ export async function runAutoArchive(
  * Deletes the rate-limit and sign-in counters that have expired (decision 0014). Reads already
  * ignore them; this only keeps the tables small. Cheap: both are index range deletes.
  */
-export async function sweepExpiredCounters({
+export function sweepExpiredCounters({
   database,
   clock,
-}: Pick<ServiceDeps, 'database' | 'clock'>): Promise<{ rate_limits: number; sign_in: number }> {
-  const now = clock.now();
-  return {
-    rate_limits: await deleteExpiredRateLimits(database.db, now),
-    sign_in: await sweepSignInThrottles(database.db, now),
-  };
+  metrics,
+}: Pick<ServiceDeps, 'database' | 'clock' | 'metrics'>): Promise<{
+  rate_limits: number;
+  sign_in: number;
+}> {
+  return countedJob(metrics, 'sweep_counters', async () => {
+    const now = clock.now();
+    return {
+      rate_limits: await deleteExpiredRateLimits(database.db, now),
+      sign_in: await sweepSignInThrottles(database.db, now),
+    };
+  });
 }

@@ -14,6 +14,8 @@ import {
 export interface TerminalAnswer {
   status: number;
   body: unknown;
+  /** True when the answer is the stored one of an earlier request with the same key (a retry). */
+  replayed: boolean;
 }
 
 const ORDER_REFUSALS = new Set<ErrorCode>([
@@ -111,8 +113,9 @@ function terminalAnswer(answer: TerminalOrderOutcome, refusals: Set<ErrorCode>):
   switch (answer.outcome) {
     case 'placed':
     case 'refunded':
+      return { status: answer.status!, body: answer.body, replayed: false };
     case 'stored':
-      return { status: answer.status!, body: answer.body };
+      return { status: answer.status!, body: answer.body, replayed: true };
     case 'reused':
       throw new AppError('IDEMPOTENCY_KEY_REUSED');
     case 'AMOUNT_REQUIRED':

@@ -94,9 +94,12 @@ export async function placeTerminalOrder(
   idempotencyKey: string,
   body: CreateOrderBody,
 ): Promise<TerminalAnswer> {
-  return retrying(() =>
+  const answer = await retrying(() =>
     placeTerminalOrderIn(deps.database.db, deps, terminal, idempotencyKey, body),
   );
+  // Counted once committed (one statement), and not again when a retry is answered from its key.
+  if (!answer.replayed) deps.metrics?.ordersPlaced.inc();
+  return answer;
 }
 
 /** POST /orders/{id}/refund. */
@@ -107,7 +110,9 @@ export async function refundTerminalOrder(
   orderId: number,
   body: RefundOrderBody,
 ): Promise<TerminalAnswer> {
-  return retrying(() =>
+  const answer = await retrying(() =>
     refundTerminalOrderIn(deps.database.db, deps, terminal, idempotencyKey, orderId, body),
   );
+  if (!answer.replayed) deps.metrics?.refunds.inc({ reason: body.reason });
+  return answer;
 }
