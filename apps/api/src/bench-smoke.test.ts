@@ -91,10 +91,19 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
     expect(employeeImport.summary).toEqual({
       create: importRows,
       override: 0,
+      unchanged: 0,
       deactivate: 0,
+      keep: 0,
       invalid: 0,
     });
-    expect(employeeImport.result).toMatchObject({ created: importRows, rejected: 0 });
+    expect(employeeImport.result).toMatchObject({
+      created: importRows,
+      updated: 0,
+      unchanged: 0,
+      deactivated: 0,
+      skipped: 0,
+      rejected: 0,
+    });
 
     expect(monthlyReset.employees).toBe(TINY_SIZE.bigCompanyEmployees);
     expect(monthlyReset.ledgerRowsWritten).toBeGreaterThan(monthlyReset.activeEmployees);
