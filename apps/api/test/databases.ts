@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { createDatabase, type Database } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 
@@ -43,11 +45,30 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+let pgliteTemplate: Blob | null | undefined;
+/**
+ * The migrated PGlite cluster that test/global-setup.ts dumped for this run, if any: starting from
+ * it skips PGlite's initdb and the migrations, which cost seconds a database on two cores.
+ */
+function migratedPgliteTemplate(): Blob | null {
+  if (pgliteTemplate === undefined) {
+    let file: string | undefined;
+    try {
+      file = inject('pgliteTemplate');
+    } catch {
+      file = undefined; // outside a Vitest run (scripts, the bench)
+    }
+    pgliteTemplate = file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : null;
+  }
+  return pgliteTemplate;
+}
+
 /** A fresh, migrated database of its own: an in-memory PGlite, or a new PostgreSQL database. */
 export async function createTestDatabase(kind: TestDatabaseKind): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const database = await createDatabase({});
-    await migrate(database);
+    const template = migratedPgliteTemplate();
+    const database = await createDatabase(template ? { loadDataDir: template } : {});
+    if (!template) await migrate(database);
     return { database, url: undefined, drop: () => database.close() };
   }
   const name = `test_${Date.now()}_${crypto.randomBytes(4).toString('hex')}`;

@@ -47,6 +47,8 @@ export interface Database {
   ping(): Promise<boolean>;
   /** The pool's state; null on PGlite, which has one connection and no pool. */
   poolStats(): PoolStats | null;
+  /** PGlite only: the whole cluster as an uncompressed tarball (a migrated template for tests). */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -58,10 +60,14 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Cut off any statement running longer than this (PostgreSQL only). */
   statementTimeoutMs?: number;
+  /** PGlite in memory only: start from this dump (`dumpDataDir`) instead of an empty cluster. */
+  loadDataDir?: Blob | undefined;
 }
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? createPostgres(options.url, options) : createPglite(options.dataDir);
+  return options.url
+    ? createPostgres(options.url, options)
+    : createPglite(options.dataDir, options.loadDataDir);
 }
 
 // int8 and numeric come back as strings from pg; token amounts are integers within 2^53,
@@ -118,10 +124,17 @@ async function createPostgres(url: string, options: DatabaseOptions): Promise<Da
   };
 }
 
-async function createPglite(dataDir: string | undefined): Promise<Database> {
+async function createPglite(
+  dataDir: string | undefined,
+  loadDataDir: Blob | undefined,
+): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   // pg_trgm serves the employee search (migration 0011); PGlite loads only the extensions named.
-  const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+  const client = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: { pg_trgm },
+  });
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     kind: 'pglite',
@@ -143,6 +156,7 @@ async function createPglite(dataDir: string | undefined): Promise<Database> {
       }
     },
     poolStats: () => null,
+    dumpDataDir: () => client.dumpDataDir('none'),
     close: () => client.close(),
   };
 }
