@@ -19,7 +19,7 @@ import { migrate } from '../src/db/migrate';
 import { ManualClock } from '../src/lib/clock';
 import { seedOnFirstStart } from '../src/seed';
 import { signIn as signInWithInject } from '../test/auth';
-import { assertLedgerInvariants } from '../test/invariants';
+import { assertLedgerInvariants } from '../src/modules/ledger/invariants';
 
 interface Session {
   cookie: string;

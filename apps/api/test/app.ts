@@ -41,10 +41,11 @@ export async function createTestApp(
   }
 }
 
-async function buildTestApp(
+/** A built app on a database the caller made (an embedded one in a directory, say). */
+export async function buildTestApp(
   db: TestDatabase,
-  env: Record<string, string>,
-  options: TestAppOptions,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -142,6 +142,11 @@ const envSchema = z
     OTEL_SERVICE_NAME: z.string().min(1).max(100).default('token-back-office-api'),
     /** On SIGTERM/SIGINT, in-flight requests get this long to finish before the process exits. */
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+    /**
+     * npm run backup / restore: the directory of pg_dump and pg_restore; unset: Debian's
+     * /usr/lib/postgresql/<server major>/bin, else the PATH's (decision 0021).
+     */
+    PG_BIN_DIR: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -170,6 +175,14 @@ export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
+}
+
+/**
+ * The environment a child process of an operations script (pg_dump, pg_restore) runs with: this
+ * process's, with `extra` on top (PGPASSWORD, so that no password is in the arguments).
+ */
+export function childProcessEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
 }
 
 /** Parses the environment once; fails with every bad key listed (STYLE 7). */
