@@ -45,6 +45,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The tarball of a migrated PGlite cluster (test/global-setup.ts). */
+    pgliteTemplate: string;
+  }
+}
+
 let pgliteTemplate: Blob | null | undefined;
 /**
  * The migrated PGlite cluster that test/global-setup.ts dumped for this run, if any: starting from

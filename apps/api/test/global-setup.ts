@@ -4,15 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import './databases';
 import { createDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The tarball of a migrated PGlite cluster. */
-    pgliteTemplate: string;
-  }
-}
 
 export default async function setup(project: TestProject) {
   const database = await createDatabase({});
