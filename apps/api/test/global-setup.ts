@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import './databases';
 import { createDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 
