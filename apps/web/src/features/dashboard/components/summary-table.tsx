@@ -26,7 +26,7 @@ export function SummaryTable({
   const { t } = useTranslation();
   const keys = CARDS_BY_VIEW.all;
   return (
-    <Table>
+    <Table aria-label={t('dashboard.summary_title')}>
       <TableCaption className="mt-0 mb-4 caption-top text-left" data-testid="summary-caption">
         {caption}
       </TableCaption>

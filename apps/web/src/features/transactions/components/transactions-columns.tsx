@@ -96,31 +96,21 @@ export function transactionsColumns(
       header: t('transactions.event'),
       className: 'whitespace-normal min-w-56',
       cell: (row) => {
+        // The event in words, with its counterparty; the filter above names the event kinds.
         const text = describeTransaction(t, row);
-        const kind = (
-          <span className="block text-xs text-muted-foreground">
-            {t(`transactions.events.${row.event}`)}
-          </span>
-        );
         return onOpen ? (
-          <>
-            <button
-              type="button"
-              className="text-left font-medium underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
-              onClick={(event) => {
-                event.stopPropagation();
-                onOpen(row);
-              }}
-            >
-              {text}
-            </button>
-            {kind}
-          </>
+          <button
+            type="button"
+            className="text-left font-medium underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
+            onClick={(event) => {
+              event.stopPropagation();
+              onOpen(row);
+            }}
+          >
+            {text}
+          </button>
         ) : (
-          <>
-            <span className="font-medium">{text}</span>
-            {kind}
-          </>
+          <span className="font-medium">{text}</span>
         );
       },
     },

@@ -202,7 +202,6 @@ describe('Token Transaction', () => {
     expect(within(sentRow).getByText('\u22121,500')).toBeInTheDocument();
     expect(within(sentRow).getByText('1,234,567')).toBeInTheDocument();
     expect(within(sentRow).getByText('1,233,067')).toBeInTheDocument();
-    expect(within(sentRow).getByText('Order purchased')).toBeInTheDocument();
     expect(within(sentRow).getByRole('button', { name: 'Order ORD1 at SHOP' })).toBeInTheDocument();
     expect(within(sentRow).getByText('Dine in')).toBeInTheDocument();
     expect(within(sentRow).getByText('Sent')).toBeInTheDocument();
