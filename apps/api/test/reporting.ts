@@ -129,6 +129,8 @@ export function expectedDaily(
   month: string,
   timeZone: string,
   include: (r: LedgerRow) => boolean = () => true,
+  /** `calendar`: the rows written in the calendar month, of any token month (the chart's). */
+  by: 'period' | 'calendar' = 'period',
 ): Map<string, { tokens_from_admin: number; distributed: number; consumed: number }> {
   const day = new Intl.DateTimeFormat('en-CA', {
     timeZone,
@@ -138,8 +140,9 @@ export function expectedDaily(
   });
   const days = new Map<string, LedgerRow[]>();
   for (const r of all) {
-    if (r.period !== month || !include(r) || r.event.endsWith('_expired')) continue;
     const key = day.format(r.occurredAt);
+    const inMonth = by === 'period' ? r.period === month : key.startsWith(`${month}-`);
+    if (!inMonth || !include(r) || r.event.endsWith('_expired')) continue;
     days.set(key, [...(days.get(key) ?? []), r]);
   }
   return new Map(

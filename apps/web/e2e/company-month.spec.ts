@@ -355,11 +355,12 @@ describe("a company's month, from the CSV import to the reports", () => {
     });
     // Newest first in the ledger's write order: read bottom-up, the distribution chains.
     expect(company).toEqual([
-      companyRow('Employee issued', -REWARDS.E05, afterFirst - REWARDS.E04, 'Sent'),
-      companyRow('Employee issued', -REWARDS.E04, afterFirst, 'Sent'),
-      companyRow('Employee issued', -REWARDS.E01, FROM_ADMIN, 'Sent'),
-      companyRow('Company issued', ISSUED, OPENING, 'Received'),
-      companyRow('Monthly tokens added', OPENING, 0, 'Received'),
+      // Each event in words with its counterparty (issue 19).
+      companyRow('Issued to E05 Eve New', -REWARDS.E05, afterFirst - REWARDS.E04, 'Sent'),
+      companyRow('Issued to E04 Dan New', -REWARDS.E04, afterFirst, 'Sent'),
+      companyRow('Issued to E01 Ann Updated', -REWARDS.E01, FROM_ADMIN, 'Sent'),
+      companyRow('Received from the platform', ISSUED, OPENING, 'Received'),
+      companyRow('Monthly allocation from the platform', OPENING, 0, 'Received'),
     ]);
 
     await sidebar.getByRole('link', { name: 'Employee Transaction' }).click();
@@ -390,18 +391,20 @@ describe("a company's month, from the CSV import to the reports", () => {
       'Order status': order?.status ?? '—',
       Subtotal: order ? n(order.subtotal) : '—',
     });
-    const orderA = { no: orderNo.A, status: 'Ordered', subtotal: SUBTOTAL_A };
+    // 30 of 120 refunded: partially refunded, though the API's status stays `ordered`.
+    const orderA = { no: orderNo.A, status: 'Partially refunded', subtotal: SUBTOTAL_A };
     const orderB = { no: orderNo.B, status: 'Refunded', subtotal: SUBTOTAL_B };
     const afterA = REWARDS.E01 - SUBTOTAL_A;
+    const fromCompany = `Received from ${companyName} (${companyCode})`;
     const afterB = REWARDS.E04 - SUBTOTAL_B;
     expect(employees).toEqual([
-      row('E04', 'Order refunded', SUBTOTAL_B, afterB, orderB),
-      row('E01', 'Order refunded', REFUND_A, afterA, orderA),
-      row('E04', 'Order purchased', -SUBTOTAL_B, REWARDS.E04, orderB),
-      row('E01', 'Order purchased', -SUBTOTAL_A, REWARDS.E01, orderA),
-      row('E05', 'Employee issued', REWARDS.E05, 0),
-      row('E04', 'Employee issued', REWARDS.E04, 0),
-      row('E01', 'Employee issued', REWARDS.E01, 0),
+      row('E04', `Refund of order ${orderNo.B} at SHOP (Cancelled)`, SUBTOTAL_B, afterB, orderB),
+      row('E01', `Refund of order ${orderNo.A} at SHOP (Item removed)`, REFUND_A, afterA, orderA),
+      row('E04', `Order ${orderNo.B} at SHOP`, -SUBTOTAL_B, REWARDS.E04, orderB),
+      row('E01', `Order ${orderNo.A} at SHOP`, -SUBTOTAL_A, REWARDS.E01, orderA),
+      row('E05', fromCompany, REWARDS.E05, 0),
+      row('E04', fromCompany, REWARDS.E04, 0),
+      row('E01', fromCompany, REWARDS.E01, 0),
     ]);
   });
 
@@ -507,7 +510,7 @@ describe("a company's month, from the CSV import to the reports", () => {
         Employee: 'E01 · Ann Updated',
         Subtotal: n(SUBTOTAL_A),
         Refunded: n(REFUND_A),
-        Status: 'Ordered',
+        Status: 'Partially refunded',
       },
     ]);
   });

@@ -74,7 +74,16 @@ export const dashboardSchema = z.object({
   employee_id: z.number().int().nullable(),
   merchant_id: z.number().int().nullable(),
   totals: dashboardViewTotalsSchema,
-  /** Every day of the month's window up to today, and any other day with activity, in order. */
+  /**
+   * The chart's window, YYYY-MM-DD, both ends included: the calendar month `month` in the
+   * programme's time zone (decision 0022). The totals count the token month labelled `month`.
+   */
+  window_start: z.string(),
+  window_end: z.string(),
+  /**
+   * The flows of the rows written on each day of the window up to today (a day: the programme's
+   * time zone), in order; every day listed, days without movement as zeros.
+   */
   daily: z.array(dashboardDaySchema),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

@@ -1,6 +1,7 @@
 export * from './roles';
 export * from './statuses';
 export * from './events';
+export * from './labels';
 export * from './permissions';
 export * from './errors';
 export * from './validation';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { orderSchema } from './orders';
-import { orderStatusSchema } from './statuses';
+import { orderStatusSchema, refundStateSchema } from './statuses';
 import { refundReasonSchema } from './events';
 import { datesInOrder, daySchema as calendarDaySchema, orderCursor } from './calendar';
 import { idSchema } from './validation';
@@ -19,6 +19,8 @@ export const orderHistoryItemSchema = orderSchema.extend({
   terminal_code: z.string(),
   terminal_name: z.string(),
   last_refunded_at: z.string().nullable(),
+  /** `partial` when 0 < refunded_amount < subtotal; `status` stays `ordered` then (DESIGN 3.3). */
+  refund_state: refundStateSchema,
 });
 export type OrderHistoryItem = z.infer<typeof orderHistoryItemSchema>;
 
@@ -45,6 +47,8 @@ export const ORDER_HISTORY_COUNT_LIMIT = 10_000;
 
 const filterShape = {
   status: orderStatusSchema.optional(),
+  /** Narrows by how much came back: `partial` finds the orders `status` calls `ordered` yet part-refunded. */
+  refund_state: refundStateSchema.optional(),
   company_id: idSchema.optional(),
   merchant_id: idSchema.optional(),
   terminal_id: idSchema.optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { directionSchema, refundReasonSchema, tokenEventSchema } from './events';
-import { orderStatusSchema } from './statuses';
+import { orderStatusSchema, refundStateSchema } from './statuses';
 import { idSchema } from './validation';
 import { datesInOrder, daySchema, transactionCursor } from './calendar';
 
@@ -15,6 +15,9 @@ export const tokenTransactionSchema = z.object({
   occurred_at: z.string(),
   event: tokenEventSchema,
   company_id: z.number().int(),
+  /** The company the wallet belongs to, named (lists spanning companies show it). */
+  company_code: z.string(),
+  company_name: z.string(),
   /** Our employee id; null for the company wallet. */
   employee_id: z.number().int().nullable(),
   /** The employee's staff number. */
@@ -31,12 +34,25 @@ export const tokenTransactionSchema = z.object({
   order_type: z.string().nullable(),
   order_status: orderStatusSchema.nullable(),
   order_subtotal: tokens.nullable(),
+  order_refunded_amount: tokens.nullable(),
+  /** The order's refund state (`partial`: 0 < refunded < subtotal); null off order rows. */
+  order_refund_state: refundStateSchema.nullable(),
   ordered_at: z.string().nullable(),
   refund_reason: refundReasonSchema.nullable(),
   transfer_id: z.string().nullable(),
   actor_user_id: z.number().int().nullable(),
   terminal_id: z.number().int().nullable(),
   merchant_id: z.number().int().nullable(),
+  merchant_code: z.string().nullable(),
+  merchant_name: z.string().nullable(),
+  /**
+   * The other row of a transfer (employee_issued, monthly_tokens_reset): on the company's row the
+   * employee who received, on the employee's row the company's row. Null off transfers.
+   */
+  counterparty_transaction_id: z.number().int().nullable(),
+  counterparty_employee_id: z.number().int().nullable(),
+  counterparty_employee_number: z.string().nullable(),
+  counterparty_employee_name: z.string().nullable(),
   note: z.string().nullable(),
 });
 export type TokenTransaction = z.infer<typeof tokenTransactionSchema>;

@@ -51,3 +51,28 @@ export function stripSixDigitPrefix(value: string): string {
 export function capitalise(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1);
 }
+
+const intlLocale = (lang: string | undefined) => (lang?.startsWith('zh') ? 'zh-CN' : 'en-GB');
+
+/** `2025-01` in words: "January 2025", "2025年1月". */
+export function formatMonthWords(month: string, lang: string | undefined): string {
+  const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+  if (!year || !monthNumber) return month;
+  return new Intl.DateTimeFormat(intlLocale(lang), {
+    year: 'numeric',
+    month: 'long',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(year, monthNumber - 1, 1)));
+}
+
+/** `2025-01-31` in words: "31 January 2025", "2025年1月31日". */
+export function formatDayWords(day: string, lang: string | undefined): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  if (!year || !month || !date) return day;
+  return new Intl.DateTimeFormat(intlLocale(lang), {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(year, month - 1, date)));
+}

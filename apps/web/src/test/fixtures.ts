@@ -1,11 +1,12 @@
-import type {
-  Company,
-  ManagedUser,
-  Merchant,
-  OrderHistoryItem,
-  Role,
-  SelfUser,
-  Terminal,
+import {
+  refundStateOf,
+  type Company,
+  type ManagedUser,
+  type Merchant,
+  type OrderHistoryItem,
+  type Role,
+  type SelfUser,
+  type Terminal,
 } from '@app/contract';
 
 let nextId = 1;
@@ -96,7 +97,9 @@ export function buildTerminal(overrides: Partial<Terminal> = {}): Terminal {
 
 export function buildOrder(overrides: Partial<OrderHistoryItem> = {}): OrderHistoryItem {
   const id = nextId++;
+  const amounts = { subtotal: 1500, refunded_amount: 0, ...overrides };
   return {
+    refund_state: refundStateOf(amounts),
     id,
     order_no: `ORD${String(id).padStart(10, '0')}`,
     status: 'ordered',

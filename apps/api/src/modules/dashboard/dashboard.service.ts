@@ -15,10 +15,9 @@ import type { TenantScope } from '../../lib/scope';
 import {
   findCompanyInScope,
   findCompanyMonthTotals,
-  findDailyFlows,
+  findDailyFlowsBetween,
   findEmployeeMonth,
   findMerchantMonth,
-  findResetDayRange,
   type LedgerSlice,
   type MonthFlows,
 } from '../reports/reports.service';
@@ -42,21 +41,31 @@ const dayAfter = (day: string) => {
 };
 
 /**
- * The days of a token month's window up to today: from the earliest opening among the companies
- * in view (their reset days differ) to the day before the latest close.
+ * The chart's window (decision 0022): the calendar month chosen, first to last day in the
+ * programme's time zone, whatever the companies' reset days. Never a union of token months.
  */
-export function monthWindowDays(
+export function calendarMonthWindow(
   month: string,
-  resetDays: { min: number; max: number },
   timeZone: string,
-  now: Date,
-): string[] {
-  const start = periodStart(month, resetDays.min, timeZone);
-  const end = new Date(periodStart(nextPeriod(month), resetDays.max, timeZone).getTime() - 1);
-  if (start > now) return [];
-  const last = localDay(end < now ? end : now, timeZone);
+): { from: Date; to: Date; firstDay: string; lastDay: string } {
+  const from = periodStart(month, 1, timeZone);
+  const to = periodStart(nextPeriod(month), 1, timeZone);
+  return {
+    from,
+    to,
+    firstDay: localDay(from, timeZone),
+    lastDay: localDay(new Date(to.getTime() - 1), timeZone),
+  };
+}
+
+/** The days of the chosen calendar month up to today (none for a month still to come). */
+export function monthWindowDays(month: string, timeZone: string, now: Date): string[] {
+  const window = calendarMonthWindow(month, timeZone);
+  if (window.from > now) return [];
+  const today = localDay(now, timeZone);
+  const last = window.lastDay < today ? window.lastDay : today;
   const days: string[] = [];
-  for (let day = localDay(start, timeZone); day <= last; day = dayAfter(day)) days.push(day);
+  for (let day = window.firstDay; day <= last; day = dayAfter(day)) days.push(day);
   return days;
 }
 
@@ -91,8 +100,6 @@ interface View {
   merchantId: number | null;
   totals: DashboardViewTotals;
   slice: LedgerSlice | null;
-  /** The companies whose reset days bound the month's window. */
-  windowCompanyId: number | undefined;
 }
 
 async function companyView(
@@ -113,7 +120,6 @@ async function companyView(
     merchantId: null,
     totals: row ? totalsOf(row) : ZERO_TOTALS,
     slice: { kind: 'company', companyId },
-    windowCompanyId: companyId,
   };
 }
 
@@ -138,7 +144,6 @@ async function resolveView(
         merchantId: null,
         totals: sumTotals(rows),
         slice: { kind: 'all' },
-        windowCompanyId: undefined,
       };
     }
     case 'company':
@@ -174,7 +179,6 @@ async function resolveView(
         merchantId: null,
         totals,
         slice: wallet ? { kind: 'employee', employeeId: wallet.id } : null,
-        windowCompanyId: scope.companyId,
       };
     }
     case 'merchant': {
@@ -189,7 +193,6 @@ async function resolveView(
         // Nothing of any wallet: the unused amounts are balances (DESIGN 2).
         totals: viewTotals(scope, { ...ZERO_TOTALS, ...consumption(flows) }),
         slice: { kind: 'merchant', merchantId: scope.merchantId, companyId: query.company_id },
-        windowCompanyId: query.company_id,
       };
     }
   }
@@ -207,19 +210,16 @@ export async function getDashboard(
 ): Promise<Dashboard> {
   const view = await resolveView(deps, scope, query);
   const timeZone = deps.config.APP_TIMEZONE;
-  const [days, resetDays] = await Promise.all([
-    view.slice ? findDailyFlows(deps.database.db, view.slice, view.month, timeZone) : [],
-    findResetDayRange(deps.database.db, view.windowCompanyId),
-  ]);
+  const window = calendarMonthWindow(view.month, timeZone);
+  const days = view.slice
+    ? await findDailyFlowsBetween(deps.database.db, view.slice, window, timeZone)
+    : [];
   const active: DashboardDay[] = days.map((d) => ({
     date: localDay(d.dayStart, timeZone),
     tokens_from_admin: d.tokensFromAdmin,
     distributed_to_employees: d.distributed,
     ...consumption(d),
   }));
-  const window = resetDays
-    ? monthWindowDays(view.month, resetDays, timeZone, deps.clock.now())
-    : [];
   return {
     month: view.month,
     view: view.view,
@@ -227,7 +227,9 @@ export async function getDashboard(
     employee_id: view.employeeId,
     merchant_id: view.merchantId,
     totals: view.totals,
-    daily: fillDays(window, active),
+    window_start: window.firstDay,
+    window_end: window.lastDay,
+    daily: fillDays(monthWindowDays(view.month, timeZone, deps.clock.now()), active),
   };
 }
 

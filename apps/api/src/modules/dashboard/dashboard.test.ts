@@ -13,32 +13,30 @@ import {
   type LedgerRow,
   type Programme,
 } from '../../../test/reporting';
-import { monthWindowDays } from './dashboard.service';
+import { calendarMonthWindow, monthWindowDays } from './dashboard.service';
 
 const TZ = 'Asia/Shanghai';
 const MONTHS = ['2025-12', '2026-01', '2026-02', '2026-03'];
 
 describe('monthWindowDays', () => {
-  it('lists the days of a token month in the time zone, up to today', () => {
-    const days = monthWindowDays(
-      '2026-02',
-      { min: 1, max: 1 },
-      TZ,
-      new Date('2026-02-03T18:00:00Z'),
-    );
+  it('lists the days of the calendar month in the time zone, up to today', () => {
+    const days = monthWindowDays('2026-02', TZ, new Date('2026-02-03T18:00:00Z'));
     expect(days).toEqual(['2026-02-01', '2026-02-02', '2026-02-03', '2026-02-04']);
   });
 
-  it('spans from the earliest opening to the latest close when reset days differ', () => {
-    const days = monthWindowDays('2026-02', { min: 10, max: 25 }, 'UTC', new Date('2027-01-01'));
-    expect(days[0]).toBe('2026-02-10');
-    expect(days[days.length - 1]).toBe('2026-03-24');
+  it('is the calendar month whatever the reset days: never a union of token months', () => {
+    const days = monthWindowDays('2025-01', 'UTC', new Date('2027-01-01'));
+    expect(days).toHaveLength(31);
+    expect(days[0]).toBe('2025-01-01');
+    expect(days[days.length - 1]).toBe('2025-01-31');
+    expect(calendarMonthWindow('2024-02', TZ)).toMatchObject({
+      firstDay: '2024-02-01',
+      lastDay: '2024-02-29',
+    });
   });
 
   it('is empty for a month that has not opened', () => {
-    expect(monthWindowDays('2026-05', { min: 1, max: 1 }, 'UTC', new Date('2026-04-30'))).toEqual(
-      [],
-    );
+    expect(monthWindowDays('2026-05', 'UTC', new Date('2026-04-30'))).toEqual([]);
   });
 });
 
@@ -128,18 +126,18 @@ describe.each(await testDatabaseKinds())('dashboard on %s', (kind) => {
     });
   }
 
-  it('gives a daily series whose days add up to the month and match the ledger by local day', async () => {
+  it('gives a daily series of the calendar month chosen that matches the ledger by local day', async () => {
     for (const [query, include] of [
       ['', () => true],
       [`&company_id=${p.a.id}`, inCompany(p.a.id)],
     ] as const) {
       const jan = await dashboard('admin', `?month=2026-01${query}`);
-      const expected = expectedDaily(rows, '2026-01', TZ, include);
-      // Every day of January (in Shanghai), in order, then the days January's rows fell on after it.
-      expect(jan.daily.slice(0, 31).map((d) => d.date)).toEqual(
+      const expected = expectedDaily(rows, '2026-01', TZ, include, 'calendar');
+      // The window is January in Shanghai, stated and listed: every day, nothing after it.
+      expect(jan).toMatchObject({ window_start: '2026-01-01', window_end: '2026-01-31' });
+      expect(jan.daily.map((d) => d.date)).toEqual(
         Array.from({ length: 31 }, (_, i) => `2026-01-${String(i + 1).padStart(2, '0')}`),
       );
-      expect(jan.daily.map((d) => d.date)).toEqual([...jan.daily.map((d) => d.date)].sort());
       for (const day of jan.daily) {
         const e = expected.get(day.date) ?? { tokens_from_admin: 0, distributed: 0, consumed: 0 };
         expect(
@@ -147,18 +145,26 @@ describe.each(await testDatabaseKinds())('dashboard on %s', (kind) => {
           day.date,
         ).toEqual([e.tokens_from_admin, e.distributed, e.consumed]);
       }
-      for (const key of [
-        'tokens_from_admin',
-        'distributed_to_employees',
-        'consumed_by_employees',
-      ] as const) {
-        expect(jan.daily.reduce((s, d) => s + d[key], 0)).toBe(jan.totals[key]);
+      for (const [date, e] of expected) {
+        expect(date.startsWith('2026-01-'), date).toBe(true);
+        expect(
+          jan.daily.find((d) => d.date === date),
+          date,
+        ).toBeDefined();
+        expect(e).toBeDefined();
       }
     }
     // The refunds of 20 January 17:00 UTC fall on 21 January in Shanghai.
     const jan = await dashboard('admin', `?month=2026-01&company_id=${p.a.id}`);
     expect(jan.daily.find((d) => d.date === '2026-01-21')).toMatchObject({ refunded: 30 });
     expect(jan.daily.find((d) => d.date === '2026-01-20')).toMatchObject({ refunded: 0 });
+  });
+
+  it('states an empty month as an all-zero window of its own days', async () => {
+    const empty = await dashboard('admin', '?month=2025-01');
+    expect(empty).toMatchObject({ window_start: '2025-01-01', window_end: '2025-01-31' });
+    expect(empty.daily).toHaveLength(31);
+    expect(empty.daily.every((d) => d.tokens_from_admin === 0 && d.purchased === 0)).toBe(true);
   });
 
   it('shows the current month up to today only', async () => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -9,9 +9,11 @@ import {
   orderHistoryFilterSchema,
   reportSummaryFilterSchema,
   transactionListQuerySchema,
+  type Lang,
 } from '@app/contract';
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
+import { requestLanguage } from '../../plugins/errors';
 import { sendCsv } from './csv';
 import {
   exportCompanyReport,
@@ -29,6 +31,18 @@ const responses = {
   404: errorEnvelopeSchema,
   422: errorEnvelopeSchema,
 };
+
+/**
+ * The language of an export's enum cells: a `lang` query parameter (`en`/`zh`, for a link opened
+ * outside the app), else the caller's as errors pick it (the `lang` cookie, Accept-Language),
+ * else English (decision 0022). Read from the URL: the list schemas it shares stay the lists'.
+ */
+function exportLanguage(request: FastifyRequest): Lang {
+  const lang = new URL(request.url, 'http://localhost').searchParams.get('lang')?.toLowerCase();
+  if (lang?.startsWith('zh')) return 'zh';
+  if (lang?.startsWith('en')) return 'en';
+  return requestLanguage(request);
+}
 
 /**
  * /api/v1/exports: each list as a CSV download (decision 0007). Each takes its list's filters
@@ -49,7 +63,12 @@ export default async function exportsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const csv = await exportTransactions(app.deps, scopeOf(currentUser(request)), request.query);
+      const csv = await exportTransactions(
+        app.deps,
+        scopeOf(currentUser(request)),
+        request.query,
+        exportLanguage(request),
+      );
       return sendCsv(reply, csv.filename, csv.body);
     },
   );
@@ -66,7 +85,12 @@ export default async function exportsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const csv = await exportOrders(app.deps, scopeOf(currentUser(request)), request.query);
+      const csv = await exportOrders(
+        app.deps,
+        scopeOf(currentUser(request)),
+        request.query,
+        exportLanguage(request),
+      );
       return sendCsv(reply, csv.filename, csv.body);
     },
   );

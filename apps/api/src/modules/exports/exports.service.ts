@@ -1,6 +1,15 @@
 import type { Readable } from 'node:stream';
+import {
+  DIRECTION_LABELS,
+  ORDER_STATUS_LABELS,
+  REFUND_REASON_LABELS,
+  REFUND_STATE_LABELS,
+  TOKEN_EVENT_LABELS,
+  orderTypeLabel,
+} from '@app/contract';
 import type {
   CompanyReportFilter,
+  Lang,
   CompanyTotals,
   EmployeeExportQuery,
   EmployeeReportRow,
@@ -48,15 +57,19 @@ function assertWithinCap(counted: number, maxRows: number): void {
 // ---------------------------------------------------------------------------------------------
 // Token transactions
 
-/** The columns of a transactions export; a merchant's has no balances (DESIGN 2). */
+/**
+ * The columns of a transactions export; a merchant's has no balances (DESIGN 2). Headers are
+ * English field names (stable for scripts); enum cells speak the caller's language (decision 0022).
+ */
 const transactionColumns = (
   timeZone: string,
+  lang: Lang,
   { withBalances }: { withBalances: boolean },
 ): CsvColumn<TokenTransaction>[] => [
   { header: 'id', value: (t) => t.id },
   { header: 'occurred_at', value: (t) => localTime(t.occurred_at, timeZone) },
-  { header: 'event', value: (t) => t.event },
-  { header: 'direction', value: (t) => t.direction },
+  { header: 'event', value: (t) => TOKEN_EVENT_LABELS[t.event][lang] },
+  { header: 'direction', value: (t) => DIRECTION_LABELS[t.direction][lang] },
   { header: 'token_change', value: (t) => (t.direction === 'received' ? t.amount : -t.amount) },
   ...(withBalances
     ? [
@@ -66,14 +79,31 @@ const transactionColumns = (
     : []),
   { header: 'period', value: (t) => t.period },
   { header: 'company_id', value: (t) => t.company_id },
-  { header: 'employee_id', value: (t) => t.employee_number },
-  { header: 'employee_name', value: (t) => t.employee_name },
+  { header: 'company_code', value: (t) => t.company_code },
+  { header: 'company_name', value: (t) => t.company_name },
+  { header: 'employee_id', value: (t) => t.employee_number ?? t.counterparty_employee_number },
+  { header: 'employee_name', value: (t) => t.employee_name ?? t.counterparty_employee_name },
+  { header: 'merchant_code', value: (t) => t.merchant_code },
+  { header: 'merchant_name', value: (t) => t.merchant_name },
   { header: 'order_no', value: (t) => t.order_no },
   { header: 'order_time', value: (t) => localTime(t.ordered_at, timeZone) },
-  { header: 'order_type', value: (t) => t.order_type },
-  { header: 'order_status', value: (t) => t.order_status },
+  {
+    header: 'order_type',
+    value: (t) => (t.order_type ? orderTypeLabel(t.order_type, lang) : null),
+  },
+  {
+    header: 'order_status',
+    value: (t) => (t.order_status ? ORDER_STATUS_LABELS[t.order_status][lang] : null),
+  },
+  {
+    header: 'refund_state',
+    value: (t) => (t.order_refund_state ? REFUND_STATE_LABELS[t.order_refund_state][lang] : null),
+  },
   { header: 'subtotal', value: (t) => t.order_subtotal },
-  { header: 'refund_reason', value: (t) => t.refund_reason },
+  {
+    header: 'refund_reason',
+    value: (t) => (t.refund_reason ? REFUND_REASON_LABELS[t.refund_reason][lang] : null),
+  },
   { header: 'note', value: (t) => t.note },
 ];
 
@@ -82,6 +112,7 @@ export async function exportTransactions(
   deps: ServiceDeps,
   scope: TenantScope,
   query: TransactionListQuery,
+  lang: Lang = 'en',
 ): Promise<CsvExport> {
   const { database, config, clock } = deps;
   const filter = await transactionFilterFor(deps, scope, query);
@@ -106,7 +137,7 @@ export async function exportTransactions(
   return {
     filename: `transactions-${localDate(clock.now(), config.APP_TIMEZONE)}.csv`,
     body: csvStream(
-      transactionColumns(config.APP_TIMEZONE, { withBalances: scope.kind !== 'merchant' }),
+      transactionColumns(config.APP_TIMEZONE, lang, { withBalances: scope.kind !== 'merchant' }),
       rows,
     ),
   };
@@ -115,11 +146,12 @@ export async function exportTransactions(
 // ---------------------------------------------------------------------------------------------
 // Order history
 
-const orderColumns = (timeZone: string): CsvColumn<OrderHistoryRow>[] => [
+const orderColumns = (timeZone: string, lang: Lang): CsvColumn<OrderHistoryRow>[] => [
   { header: 'id', value: (o) => o.id },
   { header: 'order_no', value: (o) => o.order_no },
   { header: 'ordered_at', value: (o) => localTime(o.ordered_at, timeZone) },
-  { header: 'status', value: (o) => o.status },
+  { header: 'status', value: (o) => ORDER_STATUS_LABELS[o.status][lang] },
+  { header: 'refund_state', value: (o) => REFUND_STATE_LABELS[o.refund_state][lang] },
   { header: 'subtotal', value: (o) => o.subtotal },
   { header: 'refunded_amount', value: (o) => o.refunded_amount },
   { header: 'company_code', value: (o) => o.company_code },
@@ -130,7 +162,7 @@ const orderColumns = (timeZone: string): CsvColumn<OrderHistoryRow>[] => [
   { header: 'merchant_name', value: (o) => o.merchant_name },
   { header: 'terminal_code', value: (o) => o.terminal_code },
   { header: 'terminal_name', value: (o) => o.terminal_name },
-  { header: 'order_type', value: (o) => o.order_type },
+  { header: 'order_type', value: (o) => orderTypeLabel(o.order_type, lang) },
   {
     header: 'items',
     value: (o) => o.items.map((i) => `${i.name} x${i.quantity} @${i.unit_tokens}`).join('; '),
@@ -143,6 +175,7 @@ export async function exportOrders(
   { database, config, clock }: ServiceDeps,
   scope: TenantScope,
   query: OrderHistoryFilter,
+  lang: Lang = 'en',
 ): Promise<CsvExport> {
   const filter = toOrderFilter(query, config.APP_TIMEZONE);
   const batch = config.EXPORT_BATCH_SIZE;
@@ -160,7 +193,7 @@ export async function exportOrders(
   }, config.EXPORT_MAX_ROWS);
   return {
     filename: `orders-${localDate(clock.now(), config.APP_TIMEZONE)}.csv`,
-    body: csvStream(orderColumns(config.APP_TIMEZONE), rows),
+    body: csvStream(orderColumns(config.APP_TIMEZONE, lang), rows),
   };
 }
 

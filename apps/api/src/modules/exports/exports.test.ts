@@ -1,11 +1,13 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  CompanyReport,
-  Employee,
-  OrderHistoryList,
-  ReportSummary,
-  TokenTransaction,
+import {
+  DIRECTION_LABELS,
+  TOKEN_EVENT_LABELS,
+  type CompanyReport,
+  type Employee,
+  type OrderHistoryList,
+  type ReportSummary,
+  type TokenTransaction,
 } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
 import { injectAs, type TestSession } from '../../../test/auth';
@@ -79,8 +81,9 @@ describe.each(await testDatabaseKinds())('CSV exports on %s', (kind) => {
     const lines = res.rawPayload.subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe(
       'id,occurred_at,event,direction,token_change,balance_before,balance_after,period,' +
-        'company_id,employee_id,employee_name,order_no,order_time,order_type,order_status,' +
-        'subtotal,refund_reason,note',
+        'company_id,company_code,company_name,employee_id,employee_name,merchant_code,' +
+        'merchant_name,order_no,order_time,order_type,order_status,refund_state,subtotal,' +
+        'refund_reason,note',
     );
     expect(lines[lines.length - 1]).toBe('');
   });
@@ -102,9 +105,11 @@ describe.each(await testDatabaseKinds())('CSV exports on %s', (kind) => {
       ).toEqual(listed.map((t) => t.id));
       for (const [i, row] of exported.entries()) {
         const tx = listed[i]!;
+        // Enum cells in words, English by default (decision 0022).
         expect(row).toMatchObject({
-          event: tx.event,
-          direction: tx.direction,
+          event: TOKEN_EVENT_LABELS[tx.event].en,
+          direction: DIRECTION_LABELS[tx.direction].en,
+          company_code: tx.company_code,
           token_change: String(tx.direction === 'received' ? tx.amount : -tx.amount),
           period: tx.period,
           order_no: tx.order_no ?? '',
@@ -184,7 +189,8 @@ describe.each(await testDatabaseKinds())('CSV exports on %s', (kind) => {
     }
     const [o1] = await csv('hr', `/api/v1/exports/orders?order_no=${await orderNo(p.orders.o1)}`);
     expect(o1).toMatchObject({
-      status: 'ordered',
+      status: 'Ordered',
+      refund_state: 'Partially refunded',
       subtotal: '40',
       refunded_amount: '10',
       company_code: p.a.code,

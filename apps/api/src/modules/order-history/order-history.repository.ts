@@ -1,5 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { OrderDetail, OrderHistoryItem, OrderRefund, OrderStatus } from '@app/contract';
+import {
+  refundStateOf,
+  type OrderDetail,
+  type OrderHistoryItem,
+  type OrderRefund,
+  type OrderStatus,
+  type RefundState,
+} from '@app/contract';
 import { queryRows, type Executor } from '../../db/client';
 import { iso, isoOrNull, toInt, toIntOrNull } from '../../lib/numbers';
 import type { TenantScope } from '../../lib/scope';
@@ -7,6 +14,7 @@ import type { TenantScope } from '../../lib/scope';
 /** The filters of the order history, already in database terms. */
 export interface OrderFilter {
   status?: OrderStatus | undefined;
+  refundState?: RefundState | undefined;
   companyId?: number | undefined;
   merchantId?: number | undefined;
   terminalId?: number | undefined;
@@ -42,6 +50,10 @@ function orderScope(scope: TenantScope): SQL {
 function whereOf(scope: TenantScope, f: OrderFilter): SQL {
   const where: SQL[] = [orderScope(scope)];
   if (f.status) where.push(sql`o.status = ${f.status}`);
+  // `full` is `status = 'refunded'` (invariant 4), so the status indexes serve all three.
+  if (f.refundState === 'none') where.push(sql`o.status = 'ordered' AND o.refunded_amount = 0`);
+  if (f.refundState === 'partial') where.push(sql`o.status = 'ordered' AND o.refunded_amount > 0`);
+  if (f.refundState === 'full') where.push(sql`o.status = 'refunded'`);
   if (f.companyId !== undefined) where.push(sql`o.company_id = ${f.companyId}`);
   if (f.merchantId !== undefined) where.push(sql`o.merchant_id = ${f.merchantId}`);
   if (f.terminalId !== undefined) where.push(sql`o.terminal_id = ${f.terminalId}`);
@@ -101,6 +113,10 @@ const toItem = (r: Row): OrderHistoryRow => ({
   items: r.items,
   ordered_at: iso(r.ordered_at),
   last_refunded_at: isoOrNull(r.last_refunded_at),
+  refund_state: refundStateOf({
+    subtotal: toInt(r.subtotal),
+    refunded_amount: toInt(r.refunded_amount),
+  }),
   cursor: { orderedAt: r.cursor_at, id: toInt(r.id) },
 });
 

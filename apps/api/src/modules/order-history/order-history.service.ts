@@ -44,6 +44,7 @@ export function decodeOrderCursor(cursor: string): OrderCursor {
 export function toOrderFilter(query: OrderHistoryFilter, timeZone: string): OrderFilter {
   return {
     status: query.status,
+    refundState: query.refund_state,
     companyId: query.company_id,
     merchantId: query.merchant_id,
     terminalId: query.terminal_id,

@@ -142,6 +142,33 @@ describe.each(await testDatabaseKinds())('order history on %s', (kind) => {
     expect(ordered.data.every((o) => o.status === 'ordered')).toBe(true);
   });
 
+  it('derives a refund state, partial when some but not all came back, and filters by it', async () => {
+    const all = await list('page_size=50');
+    const stateOf = (id: number) => all.data.find((o) => o.id === id)!.refund_state;
+    // Order 0: 4 of 10 refunded, yet its status stays `ordered` (DESIGN 3.3 invariant 4).
+    expect(all.data.find((o) => o.id === placed[0]!.id)).toMatchObject({
+      status: 'ordered',
+      refund_state: 'partial',
+    });
+    expect(stateOf(placed[3]!.id)).toBe('full');
+    expect(stateOf(placed[7]!.id)).toBe('full');
+    expect(stateOf(placed[1]!.id)).toBe('none');
+
+    const partial = await list('refund_state=partial&page_size=50');
+    expect(partial.data.map((o) => o.id)).toEqual([placed[0]!.id]);
+    expect(partial.total).toBe(1);
+    const full = await list('refund_state=full&page_size=50');
+    expect(full.data.map((o) => o.id)).toEqual(
+      newestFirst(placed.filter((o) => o.status === 'refunded')),
+    );
+    const none = await list('refund_state=none&page_size=50');
+    expect(none.total).toBe(14 - 3);
+    expect((await get('admin', '/api/v1/orders/admin?refund_state=some')).statusCode).toBe(400);
+
+    const detail = await get('admin', `/api/v1/orders/admin/${placed[0]!.id}`);
+    expect(detail.json().data).toMatchObject({ refund_state: 'partial' });
+  });
+
   it('filters by company, merchant, terminal and employee', async () => {
     const cases: [string, (o: Placed) => boolean][] = [
       [`company_id=${b.id}`, (o) => o.company === b.id],

@@ -312,6 +312,50 @@ export async function findDailyFlows(
   return [...byDay.values()].sort((x, y) => x.dayStart.getTime() - y.dayStart.getTime());
 }
 
+/**
+ * The flows per day in `timeZone` of the rows written in [from, to) — whatever token month they
+ * count in — only days with any (decision 0022: the dashboard's chart is the calendar month
+ * chosen). Every company's, or one company's, from the quarter-hour views of migration 0010; an
+ * employee's or a merchant's from the ledger rows.
+ */
+export async function findDailyFlowsBetween(
+  executor: Executor,
+  slice: LedgerSlice,
+  range: { from: Date; to: Date },
+  timeZone: string,
+): Promise<(MonthFlows & { dayStart: Date })[]> {
+  const from = range.from.toISOString();
+  const to = range.to.toISOString();
+  if (slice.kind === 'all' || slice.kind === 'company') {
+    const rows = await queryRows<RollupRow & { day_start: Date | string }>(
+      executor,
+      sql`SELECT date_trunc('day', q.bucket, ${timeZone}) AS day_start, ${sumsOf('q', FLOW_COLUMNS)}
+            FROM ${slice.kind === 'all' ? sql`ledger_quarter_hours` : sql`ledger_company_quarter_hours`} q
+           WHERE q.bucket >= ${from}::timestamptz AND q.bucket < ${to}::timestamptz
+             ${slice.kind === 'company' ? sql`AND q.company_id = ${slice.companyId}` : sql``}
+           GROUP BY 1
+           ORDER BY 1`,
+    );
+    return rows.map((r) => ({ ...flowsOfRollup(r), dayStart: new Date(r.day_start) }));
+  }
+  const rows = await queryRows<EventSumRow & { day_start: Date | string }>(
+    executor,
+    sql`SELECT date_trunc('day', t.occurred_at, ${timeZone}) AS day_start, ${EVENT_SUMS}
+          FROM token_transactions t
+         WHERE t.occurred_at >= ${from}::timestamptz AND t.occurred_at < ${to}::timestamptz
+           AND t.event IN ${FLOW_EVENTS} AND ${sliceCondition(slice)}
+         GROUP BY 1, t.event, t.employee_id IS NOT NULL`,
+  );
+  const byDay = new Map<number, MonthFlows & { dayStart: Date }>();
+  for (const r of rows) {
+    const dayStart = new Date(r.day_start);
+    const day = byDay.get(dayStart.getTime()) ?? { ...noFlows(), dayStart };
+    addFlow(day, r);
+    byDay.set(dayStart.getTime(), day);
+  }
+  return [...byDay.values()].sort((x, y) => x.dayStart.getTime() - y.dayStart.getTime());
+}
+
 /** The earliest and latest reset day of the companies in a view (a token month's bounds). */
 export async function findResetDayRange(
   executor: Executor,

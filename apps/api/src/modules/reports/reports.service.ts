@@ -26,6 +26,7 @@ export {
   findCompanyInScope,
   findCompanyMonthTotals,
   findDailyFlows,
+  findDailyFlowsBetween,
   findEmployeeMonth,
   findEmployeeMonthBatch,
   findMerchantMonth,

@@ -1,5 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Direction, TokenEvent, TokenTransaction } from '@app/contract';
+import {
+  refundStateOf,
+  type Direction,
+  type TokenEvent,
+  type TokenTransaction,
+} from '@app/contract';
 import type { Executor } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { iso, isoOrNull, toInt, toIntOrNull } from '../../lib/numbers';
@@ -34,6 +39,8 @@ interface Row {
   occurred_at: Date | string;
   event: TokenEvent;
   company_id: unknown;
+  company_code: string;
+  company_name: string;
   employee_id: unknown;
   employee_number: string | null;
   employee_name: string | null;
@@ -47,14 +54,29 @@ interface Row {
   order_type: string | null;
   order_status: 'ordered' | 'refunded' | null;
   order_subtotal: unknown;
+  order_refunded_amount: unknown;
   ordered_at: Date | string | null;
   refund_reason: TokenTransaction['refund_reason'];
   transfer_id: string | null;
   actor_user_id: unknown;
   terminal_id: unknown;
   merchant_id: unknown;
+  merchant_code: string | null;
+  merchant_name: string | null;
+  counterparty_transaction_id: unknown;
+  counterparty_employee_id: unknown;
+  counterparty_employee_number: string | null;
+  counterparty_employee_name: string | null;
   note: string | null;
 }
+
+const refundStateOfRow = (r: Row): TokenTransaction['order_refund_state'] =>
+  r.order_subtotal === null || r.order_refunded_amount === null
+    ? null
+    : refundStateOf({
+        subtotal: toInt(r.order_subtotal),
+        refunded_amount: toInt(r.order_refunded_amount),
+      });
 
 const toTransaction = (r: Row): TokenTransaction => ({
   id: toInt(r.id),
@@ -62,6 +84,8 @@ const toTransaction = (r: Row): TokenTransaction => ({
   occurred_at: iso(r.occurred_at),
   event: r.event,
   company_id: toInt(r.company_id),
+  company_code: r.company_code,
+  company_name: r.company_name,
   employee_id: toIntOrNull(r.employee_id),
   employee_number: r.employee_number,
   employee_name: r.employee_name,
@@ -75,12 +99,20 @@ const toTransaction = (r: Row): TokenTransaction => ({
   order_type: r.order_type,
   order_status: r.order_status,
   order_subtotal: toIntOrNull(r.order_subtotal),
+  order_refunded_amount: toIntOrNull(r.order_refunded_amount),
+  order_refund_state: refundStateOfRow(r),
   ordered_at: isoOrNull(r.ordered_at),
   refund_reason: r.refund_reason,
   transfer_id: r.transfer_id,
   actor_user_id: toIntOrNull(r.actor_user_id),
   terminal_id: toIntOrNull(r.terminal_id),
   merchant_id: toIntOrNull(r.merchant_id),
+  merchant_code: r.merchant_code,
+  merchant_name: r.merchant_name,
+  counterparty_transaction_id: toIntOrNull(r.counterparty_transaction_id),
+  counterparty_employee_id: toIntOrNull(r.counterparty_employee_id),
+  counterparty_employee_number: r.counterparty_employee_number,
+  counterparty_employee_name: r.counterparty_employee_name,
   note: r.note,
 });
 
@@ -128,16 +160,28 @@ export async function findTransactions(
     : sql`t.balance_before, t.balance_after`;
   const rows = await queryRows<Row>(
     executor,
-    sql`SELECT t.id, t.seq, t.occurred_at, t.event, t.company_id, t.employee_id,
+    sql`SELECT t.id, t.seq, t.occurred_at, t.event, t.company_id,
+               c.code AS company_code, c.name AS company_name, t.employee_id,
                e.employee_id AS employee_number, e.name AS employee_name,
                t.direction, t.amount, ${balances}, t.period,
                t.order_id, o.order_no, o.order_type, o.status AS order_status,
-               o.subtotal AS order_subtotal, o.ordered_at,
+               o.subtotal AS order_subtotal, o.refunded_amount AS order_refunded_amount,
+               o.ordered_at,
                t.refund_reason, t.transfer_id::text AS transfer_id, t.actor_user_id,
-               t.terminal_id, t.merchant_id, t.note
+               t.terminal_id, t.merchant_id, m.code AS merchant_code, m.name AS merchant_name,
+               p.id AS counterparty_transaction_id, p.employee_id AS counterparty_employee_id,
+               pe.employee_id AS counterparty_employee_number,
+               pe.name AS counterparty_employee_name,
+               t.note
           FROM token_transactions t
+          JOIN companies c ON c.id = t.company_id
           LEFT JOIN employees e ON e.id = t.employee_id
           LEFT JOIN orders o ON o.id = t.order_id
+          LEFT JOIN merchants m ON m.id = t.merchant_id
+          -- The other row of a transfer (token_tx_transfer_idx); unique per side (0002).
+          LEFT JOIN token_transactions p
+            ON t.transfer_id IS NOT NULL AND p.transfer_id = t.transfer_id AND p.id <> t.id
+          LEFT JOIN employees pe ON pe.id = p.employee_id
          WHERE ${where}
          ORDER BY t.seq DESC
          LIMIT ${f.limit + 1}`,

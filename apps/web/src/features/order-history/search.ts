@@ -1,4 +1,4 @@
-import { ORDER_STATUSES } from '@app/contract';
+import { ORDER_STATUSES, REFUND_STATES } from '@app/contract';
 import {
   dateFilter,
   defineTableSearch,
@@ -8,13 +8,14 @@ import {
 } from '@/components/data-table';
 
 /**
- * The order history's state in the URL: GET /orders/admin filters by status, company, merchant,
+ * The order history's state in the URL: GET /orders/admin filters by status, refund state (partially refunded), company, merchant,
  * order number and a range of order days.
  */
 export const orderHistorySearch = defineTableSearch({
   filters: {
     order_no: textFilter(50),
     status: oneOf(ORDER_STATUSES),
+    refund_state: oneOf(REFUND_STATES),
     company_id: idFilter(),
     merchant_id: idFilter(),
     date_from: dateFilter(),

@@ -15,17 +15,26 @@ import { withThousands } from '@/lib/format';
 import { CARDS_BY_VIEW } from './total-cards';
 
 /** GET /dashboard/summary as a table: one row per company and the grand total. */
-export function SummaryTable({ summary }: { summary: DashboardSummary }) {
+export function SummaryTable({
+  summary,
+  caption,
+}: {
+  summary: DashboardSummary;
+  /** The month the figures count, in words: the table follows the month chosen. */
+  caption: string;
+}) {
   const { t } = useTranslation();
   const keys = CARDS_BY_VIEW.all;
   return (
-    <Table>
-      <TableCaption className="sr-only">{t('dashboard.summary_title')}</TableCaption>
+    <Table aria-label={t('dashboard.summary_title')}>
+      <TableCaption className="mt-0 mb-4 caption-top text-left" data-testid="summary-caption">
+        {caption}
+      </TableCaption>
       <TableHeader>
         <TableRow>
           <TableHead>{t('dashboard.company')}</TableHead>
           <TableHead>{t('table.status')}</TableHead>
-          <TableHead>{t('dashboard.token_month')}</TableHead>
+          <TableHead>{t('dashboard.current_token_month')}</TableHead>
           {keys.map((key) => (
             <TableHead key={key} className="text-right">
               {t(`dashboard.cards.${key}`)}

@@ -24,6 +24,8 @@ const dashboardOf = (overrides: Partial<Dashboard> = {}): Dashboard => ({
   employee_id: null,
   merchant_id: null,
   totals,
+  window_start: '2026-01-01',
+  window_end: '2026-01-31',
   daily: [
     {
       date: '2026-01-01',
@@ -151,6 +153,9 @@ describe('Dashboard', () => {
     expect(within(row).getByText('Active')).toBeInTheDocument();
     expect(screen.getByRole('rowheader', { name: 'Total' })).toBeInTheDocument();
     expect(summaries[0]?.query).toEqual({ month: '2026-01' });
+    // The table says which month it counts; the companies' own current month is labelled so.
+    expect(screen.getByTestId('summary-caption')).toHaveTextContent('Token month January 2026');
+    expect(screen.getByRole('columnheader', { name: 'Current token month' })).toBeInTheDocument();
   });
 
   it('shows a failure by the display rule and retries', async () => {
@@ -169,9 +174,64 @@ describe('Dashboard', () => {
     expect(await screen.findByRole('list', { name: 'Totals' })).toBeInTheDocument();
   });
 
-  it('says so when the month has no activity', async () => {
+  it('says so in the chart when the month moved no token but holds some', async () => {
     await openDashboard('company_admin', dashboardOf({ daily: [] }));
-    expect(await screen.findByText('No activity this month.')).toBeInTheDocument();
+    expect(await screen.findByTestId('chart-empty')).toHaveTextContent(
+      'No token movements in January 2026',
+    );
+    expect(screen.getByRole('list', { name: 'Totals' })).toBeInTheDocument();
+  });
+
+  it('shows an empty month in words instead of five zeros and a blank chart', async () => {
+    const zero = Object.fromEntries(Object.keys(totals).map((key) => [key, 0])) as DashboardTotals;
+    await openDashboard(
+      'admin',
+      dashboardOf({
+        month: '2025-01',
+        view: 'all',
+        company_id: null,
+        totals: zero,
+        window_start: '2025-01-01',
+        window_end: '2025-01-31',
+        daily: Array.from({ length: 31 }, (_, i) => ({
+          date: `2025-01-${String(i + 1).padStart(2, '0')}`,
+          tokens_from_admin: 0,
+          distributed_to_employees: 0,
+          consumed_by_employees: 0,
+          purchased: 0,
+          refunded: 0,
+        })),
+      }),
+      '/dashboard?month=2025-01',
+    );
+    expect(await screen.findByTestId('dashboard-empty')).toHaveTextContent(
+      'No token movements in January 2025',
+    );
+    expect(screen.queryByRole('list', { name: 'Totals' })).toBeNull();
+    expect(screen.getByTestId('dashboard-window')).toHaveTextContent(
+      'Chart: 1 January 2025 – 31 January 2025',
+    );
+    expect(screen.getByTestId('dashboard-window')).toHaveTextContent('token month January 2025');
+  });
+
+  it('states the window in words, labels the axes and shows a day on hover and by keyboard', async () => {
+    await openDashboard('company_admin', dashboardOf());
+    expect(await screen.findByTestId('dashboard-window')).toHaveTextContent(
+      'Chart: 1 January 2026 – 31 January 2026, each day the tokens moved.',
+    );
+    expect(screen.getByTestId('axis-tokens')).toHaveTextContent('Tokens');
+    expect(screen.getByTestId('axis-days')).toHaveTextContent('Day of January 2026');
+    expect(screen.queryByTestId('chart-tooltip')).toBeNull();
+    const region = screen.getByRole('region', { name: 'Tokens by day' });
+    fireEvent.mouseEnter(region.querySelector('svg g[transform^="translate(5"]')!);
+    expect(screen.getByTestId('chart-tooltip')).toHaveTextContent(
+      '1 January 2026Total distributed to employees: 4,000Total consumed by employees: 1,200',
+    );
+    fireEvent.blur(region);
+    expect(screen.queryByTestId('chart-tooltip')).toBeNull();
+    region.focus();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(screen.getByTestId('chart-tooltip')).toHaveTextContent('1 January 2026');
   });
 
   it('speaks Chinese', async () => {

@@ -10,9 +10,10 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessageLines } from '@/lib/error-display';
+import { formatDayWords, formatMonthWords } from '@/lib/format';
 import { useDashboard } from '../api/get-dashboard';
 import { useDashboardSummary } from '../api/get-dashboard-summary';
-import { DailyChart } from '../components/daily-chart';
+import { DailyChart, isQuiet } from '../components/daily-chart';
 import { SummaryTable } from '../components/summary-table';
 import { TotalCards, TotalCardsSkeleton } from '../components/total-cards';
 import type { DashboardSearch } from '../search';
@@ -65,7 +66,7 @@ export function DashboardPage({
   companyOptions: Option[];
   canFilterCompanies: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const monthId = useId();
   const companyId = useId();
   const { query } = search;
@@ -124,10 +125,43 @@ export function DashboardPage({
           <LoadError query={dashboard} />
         ) : (
           <>
-            <TotalCards view={dashboard.data.view} totals={dashboard.data.totals} />
-            <Section title={t('dashboard.daily_title')}>
-              <DailyChart daily={dashboard.data.daily} />
-            </Section>
+            <p className="text-sm text-muted-foreground" data-testid="dashboard-window">
+              {t('dashboard.window_description', {
+                range: t('dashboard.window', {
+                  start: formatDayWords(dashboard.data.window_start, i18n.language),
+                  end: formatDayWords(dashboard.data.window_end, i18n.language),
+                }),
+                month: formatMonthWords(dashboard.data.month, i18n.language),
+              })}
+            </p>
+            {isQuiet(dashboard.data.daily) &&
+            Object.values(dashboard.data.totals).every((value) => !value) ? (
+              // Nothing moved and nothing is held: words, not five zeros and a blank chart.
+              <div
+                role="status"
+                className="rounded-md border p-10 text-center text-muted-foreground"
+                data-testid="dashboard-empty"
+              >
+                {t('dashboard.empty_month', {
+                  month: formatMonthWords(dashboard.data.month, i18n.language),
+                })}
+              </div>
+            ) : (
+              <>
+                <TotalCards view={dashboard.data.view} totals={dashboard.data.totals} />
+                <Section title={t('dashboard.daily_title')}>
+                  <DailyChart
+                    daily={dashboard.data.daily}
+                    emptyText={t('dashboard.empty_month', {
+                      month: formatMonthWords(dashboard.data.month, i18n.language),
+                    })}
+                    daysAxisLabel={t('dashboard.axis_days', {
+                      month: formatMonthWords(dashboard.data.month, i18n.language),
+                    })}
+                  />
+                </Section>
+              </>
+            )}
           </>
         )}
         {showSummary && (
@@ -141,7 +175,12 @@ export function DashboardPage({
             ) : summary.isError ? (
               <LoadError query={summary} />
             ) : (
-              <SummaryTable summary={summary.data} />
+              <SummaryTable
+                summary={summary.data}
+                caption={t('dashboard.summary_caption', {
+                  month: formatMonthWords(summary.data.month, i18n.language),
+                })}
+              />
             )}
           </Section>
         )}

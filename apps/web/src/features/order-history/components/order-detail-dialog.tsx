@@ -22,7 +22,8 @@ import {
 import { errorMessageLines } from '@/lib/error-display';
 import { formatDateTime, withThousands } from '@/lib/format';
 import { useOrder } from '../api/get-order';
-import { OrderStatusBadge } from './order-status-badge';
+import { orderTypeLabel } from '@/components/ledger/labels';
+import { RefundStateBadge } from '@/components/ledger/refund-state-badge';
 
 /** An order's detail: who, where, its items and its refunds. */
 export function OrderDetailDialog({
@@ -86,10 +87,10 @@ function OrderDetailBody({ order }: { order: OrderDetail }) {
     <div className="grid gap-6">
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3">
         <Field label={t('table.status')}>
-          <OrderStatusBadge status={order.status} />
+          <RefundStateBadge state={order.refund_state} />
         </Field>
         <Field label={t('order_history.ordered_at')}>{formatDateTime(order.ordered_at)}</Field>
-        <Field label={t('order_history.order_type')}>{order.order_type}</Field>
+        <Field label={t('order_history.order_type')}>{orderTypeLabel(t, order.order_type)}</Field>
         <Field label={t('order_history.company')}>
           {order.company_name} ({order.company_code})
         </Field>

@@ -4,7 +4,8 @@ import { Eye } from 'lucide-react';
 import type { OrderHistoryItem } from '@app/contract';
 import { DateTime, Tokens } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
-import { OrderStatusBadge } from './order-status-badge';
+import { orderTypeLabel } from '@/components/ledger/labels';
+import { RefundStateBadge } from '@/components/ledger/refund-state-badge';
 
 export function ordersColumns(
   t: TFunction,
@@ -33,7 +34,11 @@ export function ordersColumns(
     },
     { accessorKey: 'merchant_name', header: t('order_history.merchant') },
     { accessorKey: 'terminal_code', header: t('order_history.terminal') },
-    { accessorKey: 'order_type', header: t('order_history.order_type') },
+    {
+      accessorKey: 'order_type',
+      header: t('order_history.order_type'),
+      cell: ({ row }) => orderTypeLabel(t, row.original.order_type),
+    },
     {
       accessorKey: 'subtotal',
       header: t('order_history.subtotal'),
@@ -49,7 +54,8 @@ export function ordersColumns(
     {
       accessorKey: 'status',
       header: t('table.status'),
-      cell: ({ row }) => <OrderStatusBadge status={row.original.status} />,
+      // Ordered, Partially refunded or Refunded: `status` alone calls a part-refund "ordered".
+      cell: ({ row }) => <RefundStateBadge state={row.original.refund_state} />,
     },
     {
       id: 'actions',

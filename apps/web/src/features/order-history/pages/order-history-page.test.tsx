@@ -49,6 +49,18 @@ describe('Order History', () => {
     expect(within(row).getByText('Ordered')).toBeInTheDocument();
     const refunded = screen.getByRole('cell', { name: 'ORD0000000041' }).closest('tr')!;
     expect(within(refunded).getByText('Refunded')).toBeInTheDocument();
+    expect(within(row).getByText('Dine in')).toBeInTheDocument();
+  });
+
+  it('shows a partly refunded order as Partially refunded and filters by it', async () => {
+    const { requests } = await openOrders(
+      [buildOrder({ order_no: 'ORD0000000070', subtotal: 70, refunded_amount: 23 })],
+      '/order-history?refund_state=partial',
+    );
+    const row = (await screen.findByRole('cell', { name: 'ORD0000000070' })).closest('tr')!;
+    expect(within(row).getByText('Partially refunded')).toBeInTheDocument();
+    expect(requests[0]?.query).toMatchObject({ refund_state: 'partial' });
+    expect(screen.getByRole('button', { name: /Refund state/ })).toBeInTheDocument();
   });
 
   it('sends every filter of a shared link: status, company, merchant and the date range', async () => {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ORDER_STATUSES } from '@app/contract';
+import { ORDER_STATUSES, REFUND_STATES } from '@app/contract';
 import {
   DataTable,
   DataTableDateFilter,
@@ -64,6 +64,15 @@ export function OrderHistoryPage({
               options={ORDER_STATUSES.map((status) => ({
                 value: status,
                 label: t(`statuses.${status}`),
+              }))}
+            />
+            <DataTableFacetedFilter
+              table={table}
+              filterKey="refund_state"
+              title={t('order_history.refund_state')}
+              options={REFUND_STATES.map((state) => ({
+                value: state,
+                label: t(`order_states.${state}`),
               }))}
             />
             <DataTableFacetedFilter

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import type { TokenTransaction } from '@app/contract';
 import { DateTime, Tokens } from '@/components/data-table';
+import { describeTransaction, orderTypeLabel } from '@/components/ledger/labels';
+import { RefundStateBadge } from '@/components/ledger/refund-state-badge';
 import { withThousands } from '@/lib/format';
 import type { TransactionScope } from '../search';
 
@@ -20,9 +22,52 @@ export function signedTokens(row: Pick<TokenTransaction, 'amount' | 'direction'>
 
 const dash = <span className="text-muted-foreground">—</span>;
 
-/** Spec 3's columns of Token Transaction; the employee's staff number and name on that scope. */
-export function transactionsColumns(t: TFunction, scope: TransactionScope): TransactionColumn[] {
+/**
+ * Spec 3's columns of Token Transaction; the employee's staff number and name on that scope, the
+ * company whenever the list spans companies, the merchant beside orders. The event reads as a
+ * sentence with its counterparty and is the row's button: it opens the row's order or transfer.
+ */
+export function transactionsColumns(
+  t: TFunction,
+  scope: TransactionScope,
+  {
+    spansCompanies = false,
+    onOpen,
+  }: { spansCompanies?: boolean; onOpen?: (row: TokenTransaction) => void } = {},
+): TransactionColumn[] {
   const amount = 'text-right';
+  const company: TransactionColumn[] = spansCompanies
+    ? [
+        {
+          id: 'company',
+          header: t('transactions.company'),
+          cell: (row) => (
+            <span>
+              {row.company_name}{' '}
+              <span className="font-mono text-muted-foreground">({row.company_code})</span>
+            </span>
+          ),
+        },
+      ]
+    : [];
+  const merchant: TransactionColumn[] =
+    scope === 'employee'
+      ? [
+          {
+            id: 'merchant',
+            header: t('transactions.merchant'),
+            cell: (row) =>
+              row.merchant_code ? (
+                <span>
+                  {row.merchant_name}{' '}
+                  <span className="font-mono text-muted-foreground">({row.merchant_code})</span>
+                </span>
+              ) : (
+                dash
+              ),
+          },
+        ]
+      : [];
   const employee: TransactionColumn[] =
     scope === 'employee'
       ? [
@@ -44,11 +89,30 @@ export function transactionsColumns(t: TFunction, scope: TransactionScope): Tran
       header: t('transactions.date'),
       cell: (row) => <DateTime value={row.occurred_at} />,
     },
+    ...company,
     ...employee,
     {
       id: 'event',
       header: t('transactions.event'),
-      cell: (row) => t(`transactions.events.${row.event}`),
+      className: 'whitespace-normal min-w-56',
+      cell: (row) => {
+        // The event in words, with its counterparty; the filter above names the event kinds.
+        const text = describeTransaction(t, row);
+        return onOpen ? (
+          <button
+            type="button"
+            className="text-left font-medium underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
+            onClick={(event) => {
+              event.stopPropagation();
+              onOpen(row);
+            }}
+          >
+            {text}
+          </button>
+        ) : (
+          <span className="font-medium">{text}</span>
+        );
+      },
     },
     {
       id: 'amount',
@@ -97,12 +161,14 @@ export function transactionsColumns(t: TFunction, scope: TransactionScope): Tran
     {
       id: 'order_type',
       header: t('transactions.order_type'),
-      cell: (row) => row.order_type ?? dash,
+      cell: (row) => (row.order_type ? orderTypeLabel(t, row.order_type) : dash),
     },
+    ...merchant,
     {
       id: 'order_status',
       header: t('transactions.order_status'),
-      cell: (row) => (row.order_status ? t(`statuses.${row.order_status}`) : dash),
+      cell: (row) =>
+        row.order_refund_state ? <RefundStateBadge state={row.order_refund_state} /> : dash,
     },
     {
       id: 'order_subtotal',

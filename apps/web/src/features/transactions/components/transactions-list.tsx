@@ -36,10 +36,13 @@ export function TransactionsList({
   label,
   columns,
   list,
+  onOpen,
 }: {
   label: string;
   columns: TransactionColumn[];
   list: InfiniteListState;
+  /** Opens a row (its order or transfer); keyboard users reach it by the event's button. */
+  onOpen?: (row: TokenTransaction) => void;
 }) {
   const { t } = useTranslation();
   const sentinel = useRef<HTMLDivElement>(null);
@@ -98,7 +101,12 @@ export function TransactionsList({
     );
   } else {
     body = list.rows.map((row) => (
-      <TableRow key={row.id}>
+      <TableRow
+        key={row.id}
+        data-transaction-id={row.id}
+        className={onOpen ? 'cursor-pointer' : undefined}
+        onClick={onOpen ? () => onOpen(row) : undefined}
+      >
         {columns.map((column) => (
           <TableCell key={column.id} className={column.className}>
             {column.cell(row)}

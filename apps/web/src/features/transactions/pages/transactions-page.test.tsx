@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { browser } from '@/lib/browser';
 import type { Role, TokenTransaction } from '@app/contract';
 import { answer, errorBody, listOf, signedIn, type Recorded } from '@/test/api';
-import { buildCompany } from '@/test/fixtures';
+import { buildCompany, buildOrder } from '@/test/fixtures';
 import { locationOf, renderApp } from '@/test/render';
 
 let nextId = 1000;
@@ -19,6 +19,8 @@ function buildTransaction(overrides: Partial<TokenTransaction> = {}): TokenTrans
     occurred_at: '2026-01-31T14:05:00.000Z',
     event: 'order_purchased',
     company_id: 1,
+    company_code: 'ACME',
+    company_name: 'Acme',
     employee_id: null,
     employee_number: null,
     employee_name: null,
@@ -32,12 +34,20 @@ function buildTransaction(overrides: Partial<TokenTransaction> = {}): TokenTrans
     order_type: 'dine_in',
     order_status: 'ordered',
     order_subtotal: 1500,
+    order_refunded_amount: 0,
+    order_refund_state: 'none',
     ordered_at: '2026-01-31T14:00:00.000Z',
     refund_reason: null,
     transfer_id: null,
     actor_user_id: null,
     terminal_id: 1,
     merchant_id: 1,
+    merchant_code: 'SHOP',
+    merchant_name: 'Campus Shop',
+    counterparty_transaction_id: null,
+    counterparty_employee_id: null,
+    counterparty_employee_number: null,
+    counterparty_employee_name: null,
     note: null,
     ...overrides,
   };
@@ -192,12 +202,13 @@ describe('Token Transaction', () => {
     expect(within(sentRow).getByText('\u22121,500')).toBeInTheDocument();
     expect(within(sentRow).getByText('1,234,567')).toBeInTheDocument();
     expect(within(sentRow).getByText('1,233,067')).toBeInTheDocument();
-    expect(within(sentRow).getByText('Order purchased')).toBeInTheDocument();
+    expect(within(sentRow).getByRole('button', { name: 'Order ORD1 at SHOP' })).toBeInTheDocument();
+    expect(within(sentRow).getByText('Dine in')).toBeInTheDocument();
     expect(within(sentRow).getByText('Sent')).toBeInTheDocument();
     expect(within(sentRow).getByText('Ordered')).toBeInTheDocument();
     // The date and the order time, DD/MM/YYYY HH:mm.
     expect(within(sentRow).getAllByText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/)).toHaveLength(2);
-    const receivedRow = screen.getByText('Company issued', { selector: 'td' }).closest('tr')!;
+    const receivedRow = screen.getByText('Received from the platform').closest('tr')!;
     expect(within(receivedRow).getByText('+12,345')).toBeInTheDocument();
     expect(within(receivedRow).getByText('13,345')).toBeInTheDocument();
     expect(within(receivedRow).getByText('Received')).toBeInTheDocument();
@@ -269,5 +280,118 @@ describe('Token Transaction', () => {
     await openTransactions({ data: [], next_cursor: null });
     expect(await screen.findByText('No transactions found.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it("names each row's company when the list spans companies, and not once a company is chosen", async () => {
+    await openTransactions({
+      data: [buildTransaction({ event: 'company_expired', order_id: null, order_no: null })],
+      next_cursor: null,
+    });
+    expect(await screen.findByRole('columnheader', { name: 'Company' })).toBeInTheDocument();
+    const row = (await screen.findByText('Unused company tokens expired')).closest('tr')!;
+    expect(within(row).getByText('Acme')).toBeInTheDocument();
+    expect(within(row).getByText('(ACME)')).toBeInTheDocument();
+  });
+
+  it('shows no Company column for one company, nor to a company admin', async () => {
+    await openTransactions(
+      { data: pageOf(1), next_cursor: null },
+      '/company-transaction?company_id=1',
+    );
+    await screen.findByRole('button', { name: /^Order ORD/ });
+    expect(screen.queryByRole('columnheader', { name: 'Company' })).toBeNull();
+  });
+
+  it('reads each event with its counterparty and shows a partial refund as such', async () => {
+    await openTransactions(
+      {
+        data: [
+          buildTransaction({
+            event: 'employee_issued',
+            direction: 'received',
+            employee_id: 7,
+            employee_number: 'E0001',
+            employee_name: 'Ava Chen',
+            order_id: null,
+            order_no: null,
+            order_type: null,
+            order_status: null,
+            order_refund_state: null,
+            merchant_code: null,
+            transfer_id: 'f0e1',
+            counterparty_transaction_id: 90,
+          }),
+          buildTransaction({
+            employee_id: 7,
+            employee_number: 'E0001',
+            employee_name: 'Ava Chen',
+            order_no: 'ORD23',
+            order_subtotal: 70,
+            order_refunded_amount: 23,
+            order_refund_state: 'partial',
+          }),
+        ],
+        next_cursor: null,
+      },
+      '/employee-transaction',
+      'company_admin',
+    );
+    expect(
+      await screen.findByRole('button', { name: 'Received from Acme (ACME)' }),
+    ).toBeInTheDocument();
+    const order = screen.getByRole('button', { name: 'Order ORD23 at SHOP' }).closest('tr')!;
+    expect(within(order).getByText('Partially refunded')).toBeInTheDocument();
+    expect(within(order).getByText('Campus Shop')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Merchant' })).toBeInTheDocument();
+  });
+
+  it('opens a transfer from its row by click and by keyboard, with the other side named', async () => {
+    const companySide = buildTransaction({
+      event: 'employee_issued',
+      order_id: null,
+      order_no: null,
+      order_type: null,
+      order_status: null,
+      order_refund_state: null,
+      merchant_code: null,
+      transfer_id: 'f0e1',
+      counterparty_transaction_id: 91,
+      counterparty_employee_id: 7,
+      counterparty_employee_number: 'E0001',
+      counterparty_employee_name: 'Ava Chen',
+    });
+    await openTransactions(
+      { data: [companySide], next_cursor: null },
+      '/company-transaction',
+      'company_admin',
+    );
+    const button = await screen.findByRole('button', { name: 'Issued to E0001 Ava Chen' });
+    await userEvent.click(button.closest('tr')!.querySelector('td')!);
+    let dialog = await screen.findByRole('dialog', { name: 'Issued to E0001 Ava Chen' });
+    expect(within(dialog).getByText('E0001 Ava Chen (row 91)')).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    dialog = await screen.findByRole('dialog', { name: 'Issued to E0001 Ava Chen' });
+    expect(within(dialog).getByRole('heading', { name: 'Transfer' })).toBeInTheDocument();
+  });
+
+  it("opens a row's order in full for admin", async () => {
+    await openTransactions({
+      data: [buildTransaction({ order_id: 40, order_no: 'ORD40' })],
+      next_cursor: null,
+    });
+    answer('get', '/api/v1/orders/admin/40', {
+      data: {
+        ...buildOrder({ id: 40, order_no: 'ORD40' }),
+        purchase_transaction_id: 1,
+        refunds: [],
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Order ORD40 at SHOP' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Order ORD40 at SHOP' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Open order ORD40' }));
+    expect(await screen.findByRole('dialog', { name: 'Order ORD40' })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DIRECTIONS, TOKEN_EVENTS } from '@app/contract';
+import { DIRECTIONS, TOKEN_EVENTS, type TokenTransaction } from '@app/contract';
 import {
   DataTableDateFilter,
   DataTableExportButton,
@@ -14,6 +14,7 @@ import { cleanEmptyFilters } from '@/lib/filters';
 import { exportTransactions } from '../api/export-transactions';
 import { useTransactions, type TransactionFilters } from '../api/get-transactions';
 import { transactionsColumns } from '../components/transactions-columns';
+import { TransactionDetailDialog } from '../components/transaction-detail-dialog';
 import { TransactionsList } from '../components/transactions-list';
 import type { TransactionScope, transactionsSearch } from '../search';
 
@@ -27,19 +28,28 @@ export function TransactionsPage({
   scope,
   table,
   companyOptions,
+  onOpenOrder,
 }: {
   scope: TransactionScope;
   table: TableSearch<typeof transactionsSearch.filters>;
   companyOptions?: Option[];
+  /** Whoever may read an order's detail (admin, Group HR) gets it from a row's order. */
+  onOpenOrder?: (orderId: number) => void;
 }) {
   const { t } = useTranslation();
   const { filters } = table;
+  const [opened, setOpened] = useState<TokenTransaction>();
+  // Admin and Group HR with no company chosen see every company's rows: name each row's company.
+  const spansCompanies = companyOptions !== undefined && filters.company_id === undefined;
   const query: TransactionFilters = useMemo(
     () => cleanEmptyFilters({ scope, ...filters }),
     [scope, filters],
   );
   const transactions = useTransactions(query);
-  const columns = useMemo(() => transactionsColumns(t, scope), [t, scope]);
+  const columns = useMemo(
+    () => transactionsColumns(t, scope, { spansCompanies, onOpen: setOpened }),
+    [t, scope, spansCompanies],
+  );
   const rows = useMemo(
     () => transactions.data?.pages.flatMap((page) => page.data) ?? [],
     [transactions.data],
@@ -96,6 +106,7 @@ export function TransactionsPage({
         <TransactionsList
           label={t(`transactions.table_label_${scope}`)}
           columns={columns}
+          onOpen={setOpened}
           list={{
             rows,
             isPending: transactions.isPending,
@@ -109,6 +120,18 @@ export function TransactionsPage({
           }}
         />
       </div>
+      <TransactionDetailDialog
+        row={opened}
+        onClose={() => setOpened(undefined)}
+        onOpenOrder={
+          onOpenOrder
+            ? (orderId) => {
+                setOpened(undefined);
+                onOpenOrder(orderId);
+              }
+            : undefined
+        }
+      />
     </>
   );
 }
