@@ -325,7 +325,8 @@ export async function findDailyFlowsBetween(
   timeZone: string,
 ): Promise<(MonthFlows & { dayStart: Date })[]> {
   const from = range.from.toISOString();
-  const to = range.to.toISOString();
+  // The month after 9999-12 starts in year 10000, which PostgreSQL cannot read: no upper bound.
+  const to = range.to.getUTCFullYear() > 9999 ? 'infinity' : range.to.toISOString();
   if (slice.kind === 'all' || slice.kind === 'company') {
     const rows = await queryRows<RollupRow & { day_start: Date | string }>(
       executor,
