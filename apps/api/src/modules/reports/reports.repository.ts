@@ -270,6 +270,20 @@ function sliceCondition(slice: Extract<LedgerSlice, { kind: 'employee' | 'mercha
   }
 }
 
+/** Ledger sums by (day, event, wallet) folded into one flows row per day, in day order. */
+function flowsByDay(
+  rows: (EventSumRow & { day_start: Date | string })[],
+): (MonthFlows & { dayStart: Date })[] {
+  const byDay = new Map<number, MonthFlows & { dayStart: Date }>();
+  for (const r of rows) {
+    const dayStart = new Date(r.day_start);
+    const day = byDay.get(dayStart.getTime()) ?? { ...noFlows(), dayStart };
+    addFlow(day, r);
+    byDay.set(dayStart.getTime(), day);
+  }
+  return [...byDay.values()].sort((x, y) => x.dayStart.getTime() - y.dayStart.getTime());
+}
+
 /**
  * The month's flows per day in `timeZone`, only days with any. Every company's, or one
  * company's, from the quarter-hour views of migration 0010: the month's few thousand
@@ -302,14 +316,7 @@ export async function findDailyFlows(
          WHERE t.period = ${month} AND t.event IN ${FLOW_EVENTS} AND ${sliceCondition(slice)}
          GROUP BY 1, t.event, t.employee_id IS NOT NULL`,
   );
-  const byDay = new Map<number, MonthFlows & { dayStart: Date }>();
-  for (const r of rows) {
-    const dayStart = new Date(r.day_start);
-    const day = byDay.get(dayStart.getTime()) ?? { ...noFlows(), dayStart };
-    addFlow(day, r);
-    byDay.set(dayStart.getTime(), day);
-  }
-  return [...byDay.values()].sort((x, y) => x.dayStart.getTime() - y.dayStart.getTime());
+  return flowsByDay(rows);
 }
 
 /**
@@ -347,14 +354,7 @@ export async function findDailyFlowsBetween(
            AND t.event IN ${FLOW_EVENTS} AND ${sliceCondition(slice)}
          GROUP BY 1, t.event, t.employee_id IS NOT NULL`,
   );
-  const byDay = new Map<number, MonthFlows & { dayStart: Date }>();
-  for (const r of rows) {
-    const dayStart = new Date(r.day_start);
-    const day = byDay.get(dayStart.getTime()) ?? { ...noFlows(), dayStart };
-    addFlow(day, r);
-    byDay.set(dayStart.getTime(), day);
-  }
-  return [...byDay.values()].sort((x, y) => x.dayStart.getTime() - y.dayStart.getTime());
+  return flowsByDay(rows);
 }
 
 /** The earliest and latest reset day of the companies in a view (a token month's bounds). */
