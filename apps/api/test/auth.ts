@@ -110,6 +110,19 @@ export async function signIn(
 }
 
 /** `app.inject` as the signed-in session: its cookies and the X-XSRF-TOKEN header. */
+/** One session's verbs on an app: `requestsAs(app, session).post(url, body)`. */
+export function requestsAs(app: FastifyInstance, session: Pick<TestSession, 'cookie' | 'xsrf'>) {
+  return {
+    get: (url: string) => injectAs(app, session, { method: 'GET', url }),
+    post: (url: string, payload: object) =>
+      injectAs(app, session, { method: 'POST', url, payload }),
+    put: (url: string, payload: object) => injectAs(app, session, { method: 'PUT', url, payload }),
+    patch: (url: string, payload: object) =>
+      injectAs(app, session, { method: 'PATCH', url, payload }),
+    delete: (url: string) => injectAs(app, session, { method: 'DELETE', url }),
+  };
+}
+
 export function injectAs(
   app: FastifyInstance,
   session: Pick<TestSession, 'cookie' | 'xsrf'>,

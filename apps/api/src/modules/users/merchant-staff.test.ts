@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedUserSchema, type ManagedUser } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
-import { injectAs, type TestSession } from '../../../test/auth';
+import { requestsAs, type TestSession } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
 import {
   auditRowsOf,
@@ -36,16 +36,7 @@ describe.each(await testDatabaseKinds())('a merchant admin’s staff on %s', (ki
   });
   afterAll(() => t.close());
 
-  const as = (session: Pick<TestSession, 'cookie' | 'xsrf'>) => ({
-    get: (url: string) => injectAs(t.app, session, { method: 'GET', url }),
-    post: (url: string, payload: object) =>
-      injectAs(t.app, session, { method: 'POST', url, payload }),
-    put: (url: string, payload: object) =>
-      injectAs(t.app, session, { method: 'PUT', url, payload }),
-    patch: (url: string, payload: object) =>
-      injectAs(t.app, session, { method: 'PATCH', url, payload }),
-    delete: (url: string) => injectAs(t.app, session, { method: 'DELETE', url }),
-  });
+  const as = (session: Pick<TestSession, 'cookie' | 'xsrf'>) => requestsAs(t.app, session);
   const asShopAdmin = () => as(shopAdmin.session);
   const login = (username: string, password: string) =>
     t.app.inject({ method: 'POST', url: '/api/v1/iam/login', payload: { username, password } });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { managedUserSchema, type Role } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
-import { createUser, injectAs, signIn, type TestSession } from '../../../test/auth';
+import { createUser, injectAs, requestsAs, signIn, type TestSession } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
 import {
   auditRowsOf,
@@ -31,16 +31,7 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
   afterAll(() => t.close());
 
   const db = () => t.db.database.db;
-  const as = (session: Pick<TestSession, 'cookie' | 'xsrf'>) => ({
-    get: (url: string) => injectAs(t.app, session, { method: 'GET', url }),
-    post: (url: string, payload: object) =>
-      injectAs(t.app, session, { method: 'POST', url, payload }),
-    put: (url: string, payload: object) =>
-      injectAs(t.app, session, { method: 'PUT', url, payload }),
-    patch: (url: string, payload: object) =>
-      injectAs(t.app, session, { method: 'PATCH', url, payload }),
-    delete: (url: string) => injectAs(t.app, session, { method: 'DELETE', url }),
-  });
+  const as = (session: Pick<TestSession, 'cookie' | 'xsrf'>) => requestsAs(t.app, session);
   const asAdmin = () => as(admin.session);
   const selfInfo = (session: TestSession) =>
     injectAs(t.app, session, { url: '/api/v1/iam/self-info' });
