@@ -1,13 +1,16 @@
-// Once per `vitest run`: one PGlite cluster, migrated by this checkout's migrations, dumped to a
-// file that every test file's in-memory PGlite starts from (test/databases.ts).
+// Once per `vitest run`: the migrated starting points that every test database copies
+// (test/databases.ts): a PGlite cluster dumped to a file, and, when the server is reachable, a
+// PostgreSQL database used as a template. Both are made by this checkout's migrations.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
+import { adminQuery, isPostgresReachable, postgresDatabaseUrl } from './postgres-admin';
 
-export default async function setup(project: TestProject) {
+async function pgliteTemplate(): Promise<{ file: string; remove(): void }> {
   const database = await createDatabase({});
   try {
     await migrate(database);
@@ -15,9 +18,38 @@ export default async function setup(project: TestProject) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-template-'));
     const file = path.join(dir, 'migrated.tar');
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-    project.provide('pgliteTemplate', file);
-    return () => fs.rmSync(dir, { recursive: true, force: true });
+    return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
   } finally {
     await database.close();
   }
+}
+
+async function postgresTemplate(): Promise<{ name: string; remove(): Promise<void> } | null> {
+  if (!(await isPostgresReachable())) return null;
+  const name = `test_template_${crypto.randomBytes(6).toString('hex')}`;
+  const remove = () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await adminQuery(`CREATE DATABASE ${name}`);
+  try {
+    const database = await createDatabase({ url: postgresDatabaseUrl(name) });
+    try {
+      await migrate(database);
+    } finally {
+      // A template must have no session open while it is copied.
+      await database.close();
+    }
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { name, remove };
+}
+
+export default async function setup(project: TestProject) {
+  const [pglite, postgres] = await Promise.all([pgliteTemplate(), postgresTemplate()]);
+  project.provide('pgliteTemplate', pglite.file);
+  project.provide('postgresTemplate', postgres?.name ?? '');
+  return async () => {
+    pglite.remove();
+    await postgres?.remove();
+  };
 }
