@@ -158,7 +158,12 @@ async function resolveView(
       const company = await findCompanyInScope(database.read, scope, scope.companyId);
       if (!company) throw new AppError('RECORD_NOT_FOUND');
       const month = query.month ?? company.tokenMonth;
-      const wallet = await findEmployeeMonth(database.read, scope.companyId, scope.employeeId, month);
+      const wallet = await findEmployeeMonth(
+        database.read,
+        scope.companyId,
+        scope.employeeId,
+        month,
+      );
       // An employee user without a wallet has nothing to show rather than an error.
       const totals: DashboardTotals = wallet
         ? {
@@ -183,7 +188,12 @@ async function resolveView(
     }
     case 'merchant': {
       const month = query.month ?? calendarMonth(clock, config.APP_TIMEZONE);
-      const flows = await findMerchantMonth(database.read, scope.merchantId, month, query.company_id);
+      const flows = await findMerchantMonth(
+        database.read,
+        scope.merchantId,
+        month,
+        query.company_id,
+      );
       return {
         view: 'merchant',
         month,
