@@ -166,6 +166,11 @@ describe.each((await testDatabaseKinds()).filter((k) => k === 'postgres'))(
       // The primary pool writes.
       await database.db.execute(sql`CREATE TEMP TABLE fine (id int)`);
       expect(database.readPoolStats()).not.toBeNull();
+      // Both pools are watched: /metrics shows the read pool beside the primary's.
+      const metrics = await app.inject({ url: '/metrics' });
+      expect(metrics.body).toMatch(/^db_pool_max_connections 4$/m);
+      expect(metrics.body).toMatch(/^db_read_pool_max_connections 4$/m);
+      expect(metrics.body).toMatch(/^db_read_pool_connections [0-4]$/m);
     });
   },
 );
