@@ -61,7 +61,14 @@ export async function sendOrder(
       ...(res.status === 201 && json.data?.id ? { orderId: json.data.id } : {}),
     };
   } catch (error) {
-    return { sentAt, doneAt: Date.now(), status: 0, error: (error as Error).name };
+    // fetch's TypeError says only "fetch failed"; its cause names the socket error.
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return {
+      sentAt,
+      doneAt: Date.now(),
+      status: 0,
+      error: `${(error as Error).name}${cause ? ` ${cause}` : ''}`,
+    };
   }
 }
 
