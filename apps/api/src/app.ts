@@ -117,7 +117,10 @@ export async function buildApp({
     config,
     database,
     clock,
-    metrics: createMetrics(() => database.poolStats()),
+    metrics: createMetrics(
+      () => database.poolStats(),
+      () => database.readPoolStats(),
+    ),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -17,6 +17,7 @@ export async function main(
 ) {
   const database = await createDatabase({
     url: config.DATABASE_URL,
+    readUrl: config.DATABASE_READ_URL,
     dataDir: config.dataDir,
     poolSize: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,

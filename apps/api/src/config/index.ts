@@ -64,6 +64,10 @@ const envSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     DATABASE_URL: z.url().optional(),
+    /**
+     * A read replica (or a balancer in front of replicas) for reports, dashboards and exports only;
+     * unset: they read DATABASE_URL. It may lag the primary (decision 0023).
+     */
     DATABASE_READ_URL: z.url().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
     /** PostgreSQL cuts off any statement running longer than this (504 TIMEOUT), freeing its connection. */
@@ -149,6 +153,13 @@ const envSchema = z
     PG_BIN_DIR: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_READ_URL'],
+        message: 'needs DATABASE_URL (the embedded database has no replicas)',
+      });
+    }
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: 'custom',

@@ -35,7 +35,13 @@ export interface PoolStats {
 
 export interface Database {
   kind: 'pglite' | 'postgres';
+  /** The primary: every write, and every read that must see a just-made write. */
   db: Db;
+  /**
+   * Reports, dashboards and exports only: the read-only pool of DATABASE_READ_URL (a streaming
+   * replica, which may lag the primary), or `db` itself when none is configured (decision 0023).
+   */
+  read: Db;
   /** Runs SQL text that may hold several statements (migrations). */
   exec(sqlText: string): Promise<void>;
   /** Runs `fn` while holding a session-level advisory lock, on one connection. */
@@ -47,6 +53,8 @@ export interface Database {
   ping(): Promise<boolean>;
   /** The pool's state; null on PGlite, which has one connection and no pool. */
   poolStats(): PoolStats | null;
+  /** The read pool's state; null when reads share the primary's pool (or on PGlite). */
+  readPoolStats(): PoolStats | null;
   /** PGlite only: the whole cluster as an uncompressed tarball (a migrated template for tests). */
   dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
@@ -55,6 +63,11 @@ export interface Database {
 export interface DatabaseOptions {
   /** postgres://… for a real server; absent for the embedded PGlite. */
   url?: string | undefined;
+  /**
+   * postgres://… of a read replica for reports, dashboards and exports (PostgreSQL only); absent:
+   * they read `url`. Its sessions are read-only whatever the server is, so no write can land there.
+   */
+  readUrl?: string | undefined;
   /** Directory of the embedded database; absent means in memory (tests). */
   dataDir?: string | undefined;
   poolSize?: number;
@@ -74,20 +87,42 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
 // which the schema enforces, so parsing them as numbers is exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-async function createPostgres(url: string, options: DatabaseOptions): Promise<Database> {
-  const max = options.poolSize ?? 20;
+/** Gives up on a connection that cannot be made within this: a failover answers 503 quickly. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+function createPool(url: string, max: number, options: DatabaseOptions, readOnly: boolean) {
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
+    // A replica refuses writes anyway; this makes a read pool on any server refuse them too.
+    ...(readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
+  return pool;
+}
+
+const statsOf = (pool: pg.Pool, max: number): PoolStats => ({
+  total: pool.totalCount,
+  idle: pool.idleCount,
+  waiting: pool.waitingCount,
+  max,
+});
+
+async function createPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const max = options.poolSize ?? 20;
+  const pool = createPool(url, max, options, false);
+  const readPool = options.readUrl ? createPool(options.readUrl, max, options, true) : null;
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  const read = readPool
+    ? (drizzlePg({ client: readPool, schema, casing: 'snake_case' }) as unknown as Db)
+    : db;
   return {
     kind: 'postgres',
     db,
+    read,
     exec: async (sqlText) => {
       await pool.query(sqlText);
     },
@@ -114,13 +149,11 @@ async function createPostgres(url: string, options: DatabaseOptions): Promise<Da
         return false;
       }
     },
-    poolStats: () => ({
-      total: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
-      max,
-    }),
-    close: () => pool.end(),
+    poolStats: () => statsOf(pool, max),
+    readPoolStats: () => (readPool ? statsOf(readPool, max) : null),
+    close: async () => {
+      await Promise.all([pool.end(), readPool?.end()]);
+    },
   };
 }
 
@@ -139,6 +172,7 @@ async function createPglite(
   return {
     kind: 'pglite',
     db,
+    read: db,
     exec: async (sqlText) => {
       await client.exec(sqlText);
     },
@@ -156,6 +190,7 @@ async function createPglite(
       }
     },
     poolStats: () => null,
+    readPoolStats: () => null,
     dumpDataDir: () => client.dumpDataDir('none'),
     close: () => client.close(),
   };

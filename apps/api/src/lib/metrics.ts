@@ -43,8 +43,14 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-/** A fresh registry holding this app's metrics; `poolStats` feeds the database pool gauges. */
-export function createMetrics(poolStats: () => PoolStats | null = () => null): Metrics {
+/**
+ * A fresh registry holding this app's metrics; `poolStats` feeds the database pool gauges, and
+ * `readPoolStats` those of the read pool (DATABASE_READ_URL, decision 0023) when there is one.
+ */
+export function createMetrics(
+  poolStats: () => PoolStats | null = () => null,
+  readPoolStats: () => PoolStats | null = () => null,
+): Metrics {
   const registry = new Registry();
   const counter = <L extends string>(config: CounterConfiguration<L>) =>
     new Counter<L>({ ...config, registers: [registry] });
@@ -57,13 +63,18 @@ export function createMetrics(poolStats: () => PoolStats | null = () => null): M
     registers: [registry],
   });
 
-  const poolGauge = (name: string, help: string, pick: (stats: PoolStats) => number) =>
+  const poolGauge = (
+    name: string,
+    help: string,
+    pick: (stats: PoolStats) => number,
+    source = poolStats,
+  ) =>
     new Gauge({
       name,
       help,
       registers: [registry],
       collect() {
-        const stats = poolStats();
+        const stats = source();
         if (stats) this.set(pick(stats));
       },
     });
@@ -77,6 +88,18 @@ export function createMetrics(poolStats: () => PoolStats | null = () => null): M
       (s) => s.waiting,
     );
     poolGauge('db_pool_max_connections', 'PostgreSQL pool size (DATABASE_POOL_SIZE)', (s) => s.max);
+  }
+  if (readPoolStats() !== null) {
+    const read = readPoolStats;
+    poolGauge('db_read_pool_connections', 'Read pool connections open', (s) => s.total, read);
+    poolGauge('db_read_pool_idle_connections', 'Read pool connections idle', (s) => s.idle, read);
+    poolGauge(
+      'db_read_pool_waiting_requests',
+      'Queries waiting for a read pool connection',
+      (s) => s.waiting,
+      read,
+    );
+    poolGauge('db_read_pool_max_connections', 'Read pool size', (s) => s.max, read);
   }
 
   const metrics: Metrics = {

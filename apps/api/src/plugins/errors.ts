@@ -101,8 +101,11 @@ const BY_STATUS: Record<number, ErrorCode> = {
   429: 'TOO_MANY_REQUESTS',
 };
 
-// Connection-level failures and a server shutting down: the database is away, not our bug.
+// Connection-level failures, a server shutting down or starting, and a primary just demoted to a
+// replica (25006, a write reaching it through a balancer that has not yet moved): the database is
+// away or moving, not our bug, and the same request will work again shortly (a failover).
 const DB_UNAVAILABLE = new Set([
+  '25006',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
@@ -116,6 +119,9 @@ const DB_UNAVAILABLE = new Set([
   '08006',
 ]);
 
+/** The Retry-After of a 503 for a database that is unreachable or moving. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 function databaseCode(error: unknown): ErrorCode | null {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth += 1) {
@@ -127,7 +133,7 @@ function databaseCode(error: unknown): ErrorCode | null {
     }
     if (
       typeof message === 'string' &&
-      /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+      /Connection terminated|timeout exceeded when trying to connect|not queryable/i.test(message)
     ) {
       return 'SERVICE_UNAVAILABLE';
     }
@@ -242,6 +248,9 @@ export default fp(
       }
       if (isAppError(error) && error.retryAfterSeconds !== undefined) {
         reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      } else if (body.statusCode === 503) {
+        // The database is away (a failover takes seconds): tell clients when to try again.
+        reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       }
       // Only a genuine 5xx is an error of ours, logged whole (never sent); a refusal is one line
       // with its code, without the error's text (issue 14: no SQL in the logs for client input).

@@ -132,6 +132,8 @@ describe.skipIf(unavailable !== null)('database faults on a private PostgreSQL',
       for (const [what, res] of Object.entries(await everyKind())) {
         expect(res.statusCode, `${what}: ${res.body}`).toBe(503);
         expect(res.json().code, what).toBe('SERVICE_UNAVAILABLE');
+        // Clients are told when to come back (a failover takes seconds).
+        expect(Number(res.headers['retry-after']), what).toBeGreaterThanOrEqual(1);
         expect(envelopeProblem(res, ['SERVICE_UNAVAILABLE']), what).toBeNull();
       }
     }
@@ -158,6 +160,33 @@ describe.skipIf(unavailable !== null)('database faults on a private PostgreSQL',
       expect(logs.text).not.toContain(secret);
     }
   }, 240_000);
+
+  it('answers a write reaching a read-only server (a demoted primary) 503, and reads go on', async () => {
+    // What a write meets when a balancer still points at a primary Patroni just demoted: 25006.
+    const admin = new pg.Client({ connectionString: cluster.url('app') });
+    await admin.connect();
+    try {
+      await admin.query('ALTER SYSTEM SET default_transaction_read_only = on');
+      await admin.query('SELECT pg_reload_conf()');
+      await until('the pool to see read-only sessions', async () => {
+        const res = await order();
+        return res.statusCode === 503;
+      });
+      const { write, order: placed, read } = await everyKind();
+      for (const [what, res] of Object.entries({ write, order: placed })) {
+        expect(res.statusCode, `${what}: ${res.body}`).toBe(503);
+        expect(res.json().code, what).toBe('SERVICE_UNAVAILABLE');
+        expect(Number(res.headers['retry-after']), what).toBeGreaterThanOrEqual(1);
+      }
+      expect(read.statusCode).toBe(200);
+    } finally {
+      await admin.query('ALTER SYSTEM RESET default_transaction_read_only');
+      await admin.query('SELECT pg_reload_conf()');
+      await admin.end();
+    }
+    await until('writes to work again', async () => (await order()).statusCode === 201);
+    await assertLedgerInvariants(database.db);
+  }, 120_000);
 
   it('cuts a query stuck behind a lock off at the statement timeout (504), within the pool size', async () => {
     const locker = new pg.Client({ connectionString: cluster.url('app') });

@@ -108,10 +108,10 @@ async function companyView(
   companyId: number,
   month: string | undefined,
 ): Promise<View> {
-  const company = await findCompanyInScope(database.db, scope, companyId);
+  const company = await findCompanyInScope(database.read, scope, companyId);
   if (!company) throw new AppError('RECORD_NOT_FOUND');
   const resolved = month ?? company.tokenMonth;
-  const [row] = await findCompanyMonthTotals(database.db, scope, resolved, { companyId });
+  const [row] = await findCompanyMonthTotals(database.read, scope, resolved, { companyId });
   return {
     view: 'company',
     month: resolved,
@@ -135,7 +135,7 @@ async function resolveView(
         return companyView(deps, scope, query.company_id, query.month);
       }
       const month = query.month ?? calendarMonth(clock, config.APP_TIMEZONE);
-      const rows = await findCompanyMonthTotals(database.db, scope, month);
+      const rows = await findCompanyMonthTotals(database.read, scope, month);
       return {
         view: 'all',
         month,
@@ -155,10 +155,15 @@ async function resolveView(
       if (query.company_id !== undefined && query.company_id !== scope.companyId) {
         throw new AppError('RECORD_NOT_FOUND');
       }
-      const company = await findCompanyInScope(database.db, scope, scope.companyId);
+      const company = await findCompanyInScope(database.read, scope, scope.companyId);
       if (!company) throw new AppError('RECORD_NOT_FOUND');
       const month = query.month ?? company.tokenMonth;
-      const wallet = await findEmployeeMonth(database.db, scope.companyId, scope.employeeId, month);
+      const wallet = await findEmployeeMonth(
+        database.read,
+        scope.companyId,
+        scope.employeeId,
+        month,
+      );
       // An employee user without a wallet has nothing to show rather than an error.
       const totals: DashboardTotals = wallet
         ? {
@@ -183,7 +188,12 @@ async function resolveView(
     }
     case 'merchant': {
       const month = query.month ?? calendarMonth(clock, config.APP_TIMEZONE);
-      const flows = await findMerchantMonth(database.db, scope.merchantId, month, query.company_id);
+      const flows = await findMerchantMonth(
+        database.read,
+        scope.merchantId,
+        month,
+        query.company_id,
+      );
       return {
         view: 'merchant',
         month,
@@ -212,7 +222,7 @@ export async function getDashboard(
   const timeZone = deps.config.APP_TIMEZONE;
   const window = calendarMonthWindow(view.month, timeZone);
   const days = view.slice
-    ? await findDailyFlowsBetween(deps.database.db, view.slice, window, timeZone)
+    ? await findDailyFlowsBetween(deps.database.read, view.slice, window, timeZone)
     : [];
   const active: DashboardDay[] = days.map((d) => ({
     date: localDay(d.dayStart, timeZone),
@@ -240,6 +250,6 @@ export async function getDashboardSummary(
   query: DashboardSummaryQuery,
 ): Promise<DashboardSummary> {
   const month = query.month ?? calendarMonth(clock, config.APP_TIMEZONE);
-  const companies = await findCompanyMonthTotals(database.db, scope, month);
+  const companies = await findCompanyMonthTotals(database.read, scope, month);
   return { month, totals: sumTotals(companies), companies };
 }

@@ -120,12 +120,12 @@ export async function exportTransactions(
   let rows: AsyncIterable<TokenTransaction> | TokenTransaction[] = [];
   if (filter) {
     assertWithinCap(
-      await countTransactionsUpTo(database.db, filter, config.EXPORT_MAX_ROWS + 1),
+      await countTransactionsUpTo(database.read, filter, config.EXPORT_MAX_ROWS + 1),
       config.EXPORT_MAX_ROWS,
     );
     rows = inBatches<TokenTransaction, TransactionCursor>(async (cursor) => {
       // findTransactions answers up to limit + 1 rows; the extra one says there is more.
-      const found = await findTransactions(database.db, { ...filter, cursor, limit: batch });
+      const found = await findTransactions(database.read, { ...filter, cursor, limit: batch });
       const page = found.slice(0, batch);
       const last = page[page.length - 1];
       return {
@@ -180,11 +180,14 @@ export async function exportOrders(
   const filter = toOrderFilter(query, config.APP_TIMEZONE);
   const batch = config.EXPORT_BATCH_SIZE;
   assertWithinCap(
-    await countOrdersUpTo(database.db, scope, filter, config.EXPORT_MAX_ROWS + 1),
+    await countOrdersUpTo(database.read, scope, filter, config.EXPORT_MAX_ROWS + 1),
     config.EXPORT_MAX_ROWS,
   );
   const rows = inBatches<OrderHistoryRow, OrderCursor>(async (cursor) => {
-    const found = await findOrderHistory(database.db, scope, filter, { cursor, limit: batch + 1 });
+    const found = await findOrderHistory(database.read, scope, filter, {
+      cursor,
+      limit: batch + 1,
+    });
     const page = found.slice(0, batch);
     return {
       rows: page,
@@ -228,11 +231,11 @@ export async function exportEmployees(
   };
   const batch = config.EXPORT_BATCH_SIZE;
   assertWithinCap(
-    await countEmployeesUpTo(database.db, scope, filter, config.EXPORT_MAX_ROWS + 1),
+    await countEmployeesUpTo(database.read, scope, filter, config.EXPORT_MAX_ROWS + 1),
     config.EXPORT_MAX_ROWS,
   );
   const rows = inBatches<EmployeeExportRow, number>(async (afterId) => {
-    const found = await findEmployeeBatch(database.db, scope, filter, afterId, batch);
+    const found = await findEmployeeBatch(database.read, scope, filter, afterId, batch);
     return {
       rows: found,
       next: found.length === batch ? found[found.length - 1]?.id : undefined,
@@ -311,11 +314,18 @@ export async function exportCompanyReport(
   const filter = { status: query.status, search: query.search };
   const batch = config.EXPORT_BATCH_SIZE;
   assertWithinCap(
-    await countEmployeeRowsUpTo(database.db, companyId, filter, config.EXPORT_MAX_ROWS + 1),
+    await countEmployeeRowsUpTo(database.read, companyId, filter, config.EXPORT_MAX_ROWS + 1),
     config.EXPORT_MAX_ROWS,
   );
   const rows = inBatches<EmployeeReportRow, string>(async (after) => {
-    const found = await findEmployeeMonthBatch(database.db, companyId, month, filter, after, batch);
+    const found = await findEmployeeMonthBatch(
+      database.read,
+      companyId,
+      month,
+      filter,
+      after,
+      batch,
+    );
     return {
       rows: found,
       next: found.length === batch ? found[found.length - 1]?.employee_id : undefined,

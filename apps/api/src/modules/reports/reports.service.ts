@@ -94,10 +94,10 @@ export async function findSummaryRows(
 ): Promise<{ month: string; rows: CompanyTotals[] }> {
   let month = filter.month;
   if (month === undefined && scope.kind === 'company') {
-    month = (await findCompanyInScope(database.db, scope, scope.companyId))?.tokenMonth;
+    month = (await findCompanyInScope(database.read, scope, scope.companyId))?.tokenMonth;
   }
   month ??= calendarMonth(clock, config.APP_TIMEZONE);
-  const rows = await findCompanyMonthTotals(database.db, scope, month, {
+  const rows = await findCompanyMonthTotals(database.read, scope, month, {
     companyId: filter.company_id,
     search: filter.search,
   });
@@ -130,10 +130,10 @@ export async function getCompanyMonth(
   companyId: number,
   month: string | undefined,
 ): Promise<{ month: string; company: CompanyTotals }> {
-  const found = await findCompanyInScope(database.db, scope, companyId);
+  const found = await findCompanyInScope(database.read, scope, companyId);
   if (!found) throw new AppError('RECORD_NOT_FOUND');
   const resolved = month ?? found.tokenMonth;
-  const [company] = await findCompanyMonthTotals(database.db, scope, resolved, { companyId });
+  const [company] = await findCompanyMonthTotals(database.read, scope, resolved, { companyId });
   if (!company) throw new AppError('RECORD_NOT_FOUND');
   return { month: resolved, company };
 }
@@ -149,7 +149,7 @@ export async function getCompanyReport(
   query: CompanyReportQuery,
 ): Promise<CompanyReport> {
   const { month, company } = await getCompanyMonth(deps, scope, companyId, query.month);
-  const { rows, total } = await findEmployeeMonthRows(deps.database.db, companyId, month, {
+  const { rows, total } = await findEmployeeMonthRows(deps.database.read, companyId, month, {
     status: query.status,
     search: query.search,
     page: query.page,
