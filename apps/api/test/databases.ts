@@ -8,6 +8,7 @@ import {
   isPostgresReachable,
   POSTGRES_ADMIN_URL,
   postgresDatabaseUrl,
+  TEST_CONNECT_TIMEOUT_MS,
 } from './postgres-admin';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
@@ -88,7 +89,11 @@ export async function createTestDatabase(kind: TestDatabaseKind): Promise<TestDa
   const template = migratedPostgresTemplate();
   await adminQuery(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(postgresDatabaseUrl(name));
-  const database = await createDatabase({ url: url.toString(), poolSize: 30 });
+  const database = await createDatabase({
+    url: url.toString(),
+    poolSize: 30,
+    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+  });
   if (!template) await migrate(database);
   return {
     database,

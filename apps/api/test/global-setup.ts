@@ -8,7 +8,12 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
-import { adminQuery, isPostgresReachable, postgresDatabaseUrl } from './postgres-admin';
+import {
+  adminQuery,
+  isPostgresReachable,
+  postgresDatabaseUrl,
+  TEST_CONNECT_TIMEOUT_MS,
+} from './postgres-admin';
 
 async function pgliteTemplate(): Promise<{ file: string; remove(): void }> {
   const database = await createDatabase({});
@@ -30,7 +35,10 @@ async function postgresTemplate(): Promise<{ name: string; remove(): Promise<voi
   const remove = () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await adminQuery(`CREATE DATABASE ${name}`);
   try {
-    const database = await createDatabase({ url: postgresDatabaseUrl(name) });
+    const database = await createDatabase({
+      url: postgresDatabaseUrl(name),
+      connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+    });
     try {
       await migrate(database);
     } finally {

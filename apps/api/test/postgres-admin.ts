@@ -9,7 +9,7 @@ export const POSTGRES_ADMIN_URL =
 export async function isPostgresReachable(): Promise<boolean> {
   const client = new pg.Client({
     connectionString: POSTGRES_ADMIN_URL,
-    connectionTimeoutMillis: 2_000,
+    connectionTimeoutMillis: 5_000,
   });
   try {
     await client.connect();
@@ -32,6 +32,12 @@ export async function adminQuery(sql: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * How long the suites' own test databases wait for a connection: two suites side by side on two
+ * cores (npm test) can keep a new backend waiting past the servers' 5 s.
+ */
+export const TEST_CONNECT_TIMEOUT_MS = 30_000;
 
 /** The URL of database `name` on the same server. */
 export function postgresDatabaseUrl(name: string): string {

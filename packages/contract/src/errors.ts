@@ -146,6 +146,11 @@ export const ERROR_CATALOGUE = {
     en: 'The service is temporarily unavailable. Please try again shortly.',
     zh: '服务暂时不可用，请稍后重试。',
   },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    en: 'The database is unreachable for a moment (a restart or failover). Please try again shortly.',
+    zh: '数据库暂时无法连接（正在重启或切换），请稍后重试。',
+  },
   INSUFFICIENT_TOKENS: {
     status: 409,
     en: 'The balance does not cover this amount.',

@@ -224,10 +224,10 @@ export function behaviourChecks(options: {
   const dbPhaseNames = new Set(databasePhases.map((p) => p.name));
   const outage = attempts.filter((a) => dbPhaseNames.has(a.phase) && a.status !== 201);
   const badOutage = outage.filter(
-    (a) => !(a.status === 503 && a.code === 'SERVICE_UNAVAILABLE' && Number(a.retryAfter) >= 1),
+    (a) => !(a.status === 503 && a.code === 'DATABASE_UNAVAILABLE' && Number(a.retryAfter) >= 1),
   );
   checks.push({
-    name: 'during the database outages every failed order was 503 SERVICE_UNAVAILABLE with Retry-After',
+    name: 'during the database outages every failed order was 503 DATABASE_UNAVAILABLE with Retry-After',
     ok: badOutage.length === 0,
     detail:
       `${outage.length} failed, ${outage.length - badOutage.length} of them 503 with Retry-After` +

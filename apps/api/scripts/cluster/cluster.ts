@@ -54,7 +54,8 @@ export interface ClusterOptions {
 export class Cluster {
   readonly nodes: PgNode[] = [];
   readonly apis: ApiInstance[] = [];
-  readonly adminPassword = `Cl-${crypto.randomBytes(9).toString('base64url')}`;
+  // Upper and lower case, a digit and a symbol whatever the random part holds (spec 5's rules).
+  readonly adminPassword = `Cl-9${crypto.randomBytes(9).toString('base64url')}`;
   private readonly mfaKey = crypto.randomBytes(32).toString('hex');
   private haproxy: Managed | null = null;
 

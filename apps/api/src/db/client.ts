@@ -73,6 +73,11 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Cut off any statement running longer than this (PostgreSQL only). */
   statementTimeoutMs?: number;
+  /**
+   * Give up on a new connection after this (PostgreSQL only; 5 s, so a failover answers 503
+   * quickly). The test suites' own databases wait longer on a machine running every suite at once.
+   */
+  connectTimeoutMs?: number;
   /** PGlite in memory only: start from this dump (`dumpDataDir`) instead of an empty cluster. */
   loadDataDir?: Blob | undefined;
 }
@@ -94,7 +99,7 @@ function createPool(url: string, max: number, options: DatabaseOptions, readOnly
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
     // A replica refuses writes anyway; this makes a read pool on any server refuse them too.
     ...(readOnly ? { options: '-c default_transaction_read_only=on' } : {}),

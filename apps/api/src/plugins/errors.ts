@@ -129,13 +129,13 @@ function databaseCode(error: unknown): ErrorCode | null {
     const message = (current as { message?: unknown }).message;
     if (typeof code === 'string') {
       if (code === '57014') return 'TIMEOUT';
-      if (DB_UNAVAILABLE.has(code)) return 'SERVICE_UNAVAILABLE';
+      if (DB_UNAVAILABLE.has(code)) return 'DATABASE_UNAVAILABLE';
     }
     if (
       typeof message === 'string' &&
       /Connection terminated|timeout exceeded when trying to connect|not queryable/i.test(message)
     ) {
-      return 'SERVICE_UNAVAILABLE';
+      return 'DATABASE_UNAVAILABLE';
     }
     current = (current as { cause?: unknown }).cause;
   }

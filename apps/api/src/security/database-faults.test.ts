@@ -131,10 +131,10 @@ describe.skipIf(unavailable !== null)('database faults on a private PostgreSQL',
     for (let round = 0; round < 2; round += 1) {
       for (const [what, res] of Object.entries(await everyKind())) {
         expect(res.statusCode, `${what}: ${res.body}`).toBe(503);
-        expect(res.json().code, what).toBe('SERVICE_UNAVAILABLE');
+        expect(res.json().code, what).toBe('DATABASE_UNAVAILABLE');
         // Clients are told when to come back (a failover takes seconds).
         expect(Number(res.headers['retry-after']), what).toBeGreaterThanOrEqual(1);
-        expect(envelopeProblem(res, ['SERVICE_UNAVAILABLE']), what).toBeNull();
+        expect(envelopeProblem(res, ['DATABASE_UNAVAILABLE']), what).toBeNull();
       }
     }
     const ready = await app.inject({ url: '/readyz' });
@@ -175,7 +175,7 @@ describe.skipIf(unavailable !== null)('database faults on a private PostgreSQL',
       const { write, order: placed, read } = await everyKind();
       for (const [what, res] of Object.entries({ write, order: placed })) {
         expect(res.statusCode, `${what}: ${res.body}`).toBe(503);
-        expect(res.json().code, what).toBe('SERVICE_UNAVAILABLE');
+        expect(res.json().code, what).toBe('DATABASE_UNAVAILABLE');
         expect(Number(res.headers['retry-after']), what).toBeGreaterThanOrEqual(1);
       }
       expect(read.statusCode).toBe(200);
@@ -203,7 +203,7 @@ describe.skipIf(unavailable !== null)('database faults on a private PostgreSQL',
       const codes = answers.map((res) => (res.json() as { code?: string }).code);
       for (const res of answers) {
         expect([503, 504], res.body).toContain(res.statusCode);
-        expect(envelopeProblem(res, ['TIMEOUT', 'SERVICE_UNAVAILABLE'])).toBeNull();
+        expect(envelopeProblem(res, ['TIMEOUT', 'DATABASE_UNAVAILABLE'])).toBeNull();
       }
       expect(codes.filter((c) => c === 'TIMEOUT').length).toBeGreaterThanOrEqual(4);
       // Nothing of ours is still waiting on the lock, and we never held more than the pool.
