@@ -39,6 +39,7 @@ import companiesRoutes from './modules/companies/companies.routes';
 import employeesRoutes from './modules/employees/employees.routes';
 // Employee CSV import (issue 4): preview, import, template.
 import employeeImportRoutes from './modules/employee-import/employee-import.routes';
+import rewardImportRoutes from './modules/reward-import/reward-import.routes';
 import merchantsRoutes from './modules/merchants/merchants.routes';
 import terminalsRoutes from './modules/terminals/terminals.routes';
 import tokensRoutes from './modules/tokens/tokens.routes';
@@ -170,6 +171,7 @@ export async function buildApp({
   await app.register(employeesRoutes, { prefix: '/api/v1/employees' });
   await app.register(merchantsRoutes, { prefix: '/api/v1/merchants' });
   await app.register(terminalsRoutes, { prefix: '/api/v1/terminals' });
+  await app.register(rewardImportRoutes, { prefix: '/api/v1/tokens/topup-token/employees' });
   await app.register(tokensRoutes, { prefix: '/api/v1/tokens' });
   await app.register(ordersRoutes, { prefix: '/api/v1/orders' });
   await app.register(jobsRoutes, { prefix: '/api/v1/jobs' });

@@ -16,6 +16,7 @@ export * from './employee-import';
 export * from './merchants';
 export * from './terminals';
 export * from './tokens';
+export * from './reward-import';
 export * from './orders';
 export * from './transactions';
 export * from './jobs';
