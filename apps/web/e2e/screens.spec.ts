@@ -361,7 +361,7 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
               });
               await row.check();
               await button(ui, 'employees.reward_selected', { n: 1 });
-              const found = await dialog(ui, ui.t('employees.reward_title'));
+              const found = await dialog(ui, ui.t('rewards.title'));
               await found.getByTestId('reward-balance').locator('[data-slot="skeleton"]').waitFor({
                 state: 'detached',
               });

@@ -23,7 +23,7 @@ import type { employeesSearch } from '../search';
 
 /**
  * Employees (/employees, company admin): list, the employee modal, activate/deactivate, delete,
- * the CSV import and the reward-token dialog for the selected rows.
+ * the CSV import and the reward-token dialog (the selected rows, kept across pages, or a file).
  */
 export function EmployeesPage({
   table,
@@ -39,10 +39,12 @@ export function EmployeesPage({
   const { mutate: remove } = useDeleteEmployee();
   const [dialog, setDialog] = useState<EmployeeDialogState>(null);
   const [selected, setSelected] = useState<Map<number, Employee>>(() => new Map());
-  const [rewarding, setRewarding] = useState<Employee[] | null>(null);
+  const [isRewarding, setRewarding] = useState(false);
   const [isImporting, setImporting] = useState(false);
 
   const pageRows = employees.data?.data;
+  // In the order they were picked, across pages; the dialog may also take its amounts from a file.
+  const rewardees = useMemo(() => [...selected.values()], [selected]);
   const columns = useMemo(() => {
     const rows = pageRows ?? [];
     const onPage = rows.filter((employee) => selected.has(employee.id)).length;
@@ -86,11 +88,7 @@ export function EmployeesPage({
         description={t('employees.description')}
         actions={
           <>
-            <Button
-              variant="outline"
-              disabled={selected.size === 0}
-              onClick={() => setRewarding([...selected.values()])}
-            >
+            <Button variant="outline" onClick={() => setRewarding(true)}>
               <Coins aria-hidden />
               {selected.size > 0
                 ? t('employees.reward_selected', { n: selected.size })
@@ -135,9 +133,10 @@ export function EmployeesPage({
       <EmployeeFormDialog state={dialog} onClose={() => setDialog(null)} />
       <ImportEmployeesDialog open={isImporting} onClose={() => setImporting(false)} />
       <RewardTokensDialog
-        employees={rewarding}
+        open={isRewarding}
+        employees={rewardees}
         balance={companyBalance}
-        onClose={() => setRewarding(null)}
+        onClose={() => setRewarding(false)}
         onRewarded={() => setSelected(new Map())}
       />
     </>
