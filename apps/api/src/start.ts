@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { demoSignInBanner, seedOnFirstStart } from './seed';
 import { createDemoProgramme, DEMO_TERMINAL_KEY } from './seed/demo-programme';
 import { systemClock } from './lib/clock';
+import { createMailer, loadMailConfig } from './lib/mailer';
 import { startJobTimer } from './modules/jobs/jobs.timer';
 
 /**
@@ -21,7 +22,9 @@ export async function main(
     poolSize: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
-  const app = await buildApp({ config, database });
+  // SMTP_URL / MAIL_FROM: read beside the rest of the environment (decision 0025).
+  const mailer = createMailer(loadMailConfig(process.env));
+  const app = await buildApp({ config, database, mailer });
   const applied = await migrate(database);
   app.log.info({ applied, database: database.kind }, 'migrations applied');
   const seed = await seedOnFirstStart({
@@ -58,6 +61,7 @@ export async function main(
       await drained;
       await app.close();
       await database.close();
+      mailer?.close();
       await stopTracing();
       app.log.info({ signal }, 'shut down');
       process.exit(0);

@@ -180,7 +180,7 @@ describe('bulk rewards at HR scale', () => {
       expect(await dialog.getByRole('row').count()).toBe(PEOPLE + 1);
       await expectAxeClean(`reward dialog, ${lng} ${width}`);
       await expectNoSidewaysScroll(`reward dialog, ${lng} ${width}`);
-      await dialog.getByRole('button', { name: t('rewards.review') }).click();
+      await dialog.getByRole('button', { name: t('rewards.review'), exact: true }).click();
 
       const review = dialog.getByTestId('reward-review');
       await review.getByTestId('reward-people').getByText(n(PEOPLE)).waitFor();
@@ -232,7 +232,7 @@ describe('bulk rewards at HR scale', () => {
       await dialog.getByTestId('reward-total').getByText('150').waitFor();
       await expectAxeClean(`reward file preview, ${lng} ${width}`);
       await expectNoSidewaysScroll(`reward file preview, ${lng} ${width}`);
-      await dialog.getByRole('button', { name: t('rewards.review') }).click();
+      await dialog.getByRole('button', { name: t('rewards.review'), exact: true }).click();
       await dialog.getByTestId('reward-people').getByText('2').waitFor();
       await dialog
         .getByRole('button', { name: t('rewards.confirm', { total: '150', count: 2 }) })

@@ -21,6 +21,7 @@ export * from './orders';
 export * from './transactions';
 export * from './jobs';
 export * from './users';
+export * from './invitations';
 export * from './audit';
 export * from './system';
 export * from './dashboard';

@@ -4,10 +4,7 @@ import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
 import { findCompany } from '../companies/companies.service';
 import { parseRewardCsv, type ParsedRewardRow } from './reward-import.csv';
-import {
-  findEmployeesByStaffNumbers,
-  type RewardableEmployee,
-} from './reward-import.repository';
+import { findEmployeesByStaffNumbers, type RewardableEmployee } from './reward-import.repository';
 
 /** Rewards act on the company admin's own company (only company admins hold tokens.distribute). */
 function rewardCompany(scope: TenantScope): number {

@@ -61,9 +61,9 @@ describe.each(await testDatabaseKinds())('bulk rewards on %s', (kind) => {
             FROM employees WHERE company_id = ${companyId} ORDER BY employee_id`,
     );
   const companyBalance = async (as: SignedInUser, companyId: number) =>
-    (await injectAs(t.app, as.session, { method: 'GET', url: `/api/v1/companies/${companyId}` }))
-      .json()
-      .data.token_balance as number;
+    (
+      await injectAs(t.app, as.session, { method: 'GET', url: `/api/v1/companies/${companyId}` })
+    ).json().data.token_balance as number;
 
   it('rewards 200 employees one amount each, all of them, in one request, audited once', async () => {
     const { company, as, staff } = await companyWithStaff(10_000, 200);
