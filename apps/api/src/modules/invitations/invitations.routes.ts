@@ -90,8 +90,8 @@ export default async function invitationsRoutes(app: FastifyInstance) {
   r.post(
     '/iam/invitations/lookup',
     {
-      // Whoever holds the link: nothing to forge before an account has a password.
-      config: { public: true, csrf: false },
+      // Whoever holds the link; a signed-in browser still sends its CSRF token (auth plugin).
+      config: { public: true },
       schema: {
         tags: ['iam'],
         summary:
@@ -110,7 +110,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
   r.post(
     '/iam/invitations/accept',
     {
-      config: { public: true, csrf: false },
+      config: { public: true },
       schema: {
         tags: ['iam'],
         summary: 'Set the password with a one-time link; the link is spent',

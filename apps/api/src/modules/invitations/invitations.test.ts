@@ -199,6 +199,18 @@ describe.each(await testDatabaseKinds())('invitations on %s', (kind) => {
     expect(unknown.json().code).toBe('INVITATION_INVALID');
   });
 
+  it('counts each company’s admins on the company list (an invited one included)', async () => {
+    const fresh = await signedIn(t, 'admin');
+    const lonely = await newCompany(t);
+    const res = await injectAs(t.app, fresh.session, {
+      method: 'GET',
+      url: '/api/v1/companies?page=1&page_size=50',
+    });
+    const rows = res.json().data as { id: number; admin_count: number }[];
+    expect(rows.find((row) => row.id === company.id)?.admin_count).toBe(1);
+    expect(rows.find((row) => row.id === lonely.id)?.admin_count).toBe(0);
+  });
+
   it('is for those who may create the account', async () => {
     // A fresh session: the clock moved past the first one's lifetime above.
     const freshAdmin = await signedIn(t, 'admin');
