@@ -80,9 +80,12 @@ type View =
 export function CompanyAdminsDialog({
   company,
   onClose,
+  startWith = 'list',
 }: {
   company: Company | null;
   onClose: () => void;
+  /** Open straight at the new-admin form (the next step after creating a company). */
+  startWith?: 'list' | 'create';
 }) {
   const { t } = useTranslation();
   return (
@@ -94,15 +97,21 @@ export function CompanyAdminsDialog({
             {company ? t('company_admins.description', { name: company.name }) : null}
           </DialogDescription>
         </DialogHeader>
-        {company && <CompanyAdminsBody company={company} />}
+        {company && <CompanyAdminsBody company={company} startWith={startWith} />}
       </DialogContent>
     </Dialog>
   );
 }
 
-function CompanyAdminsBody({ company }: { company: Company }) {
+function CompanyAdminsBody({
+  company,
+  startWith,
+}: {
+  company: Company;
+  startWith: 'list' | 'create';
+}) {
   const { t } = useTranslation();
-  const [view, setView] = useState<View>({ mode: 'list' });
+  const [view, setView] = useState<View>({ mode: startWith });
   if (view.mode === 'list') {
     return (
       <CompanyAdminsList
@@ -258,12 +267,13 @@ function CompanyAdminForm({
     const create = zodResolver(createCompanyAdminFormSchema);
     const invite = zodResolver(inviteCompanyAdminFormSchema);
     const edit = zodResolver(editCompanyAdminFormSchema);
-    return ((values, context, options) =>
-      (isEdit ? edit : modeRef.current === 'invite' ? invite : create)(
-        values as never,
-        context,
-        options as never,
-      )) as Resolver<AdminFormValues, unknown, AdminFormValues>;
+    // Each schema is strict: an invitation is handed no password fields.
+    return ((values, context, options) => {
+      if (isEdit) return edit(values as never, context, options as never);
+      if (modeRef.current === 'password') return create(values as never, context, options as never);
+      const { password: _password, confirm_password: _confirm, ...account } = values;
+      return invite(account as never, context, options as never);
+    }) as Resolver<AdminFormValues, unknown, AdminFormValues>;
   }, [isEdit]);
   const form = useForm<AdminFormValues, unknown, AdminFormValues>({
     resolver,

@@ -262,12 +262,21 @@ function UserForm({
     const create = zodResolver(createFormSchemaFor(isMerchantImplied));
     const invite = zodResolver(inviteFormSchemaFor(isMerchantImplied));
     const edit = zodResolver(editFormSchema);
-    return ((values, context, options) =>
-      (isEdit ? edit : modeRef.current === 'invite' ? invite : create)(
-        values as never,
-        context,
-        options as never,
-      )) as Resolver<UserFormInput, unknown, UserFormOutput>;
+    // Each schema is strict: it is handed only the fields it knows.
+    return ((values, context, options) => {
+      const { type, merchant_id: merchantId, password, confirm_password, ...account } = values;
+      if (isEdit) {
+        return edit({ ...account, password, confirm_password } as never, context, options as never);
+      }
+      const tenant = { type, ...(merchantId === undefined ? {} : { merchant_id: merchantId }) };
+      return modeRef.current === 'invite'
+        ? invite({ ...account, ...tenant } as never, context, options as never)
+        : create(
+            { ...account, ...tenant, password, confirm_password } as never,
+            context,
+            options as never,
+          );
+    }) as Resolver<UserFormInput, unknown, UserFormOutput>;
   }, [isEdit, isMerchantImplied]);
   const form = useForm<UserFormInput, unknown, UserFormOutput>({
     resolver,
