@@ -5,7 +5,8 @@ import { buildApp } from './app';
 import { demoSignInBanner, seedOnFirstStart } from './seed';
 import { createDemoProgramme, DEMO_TERMINAL_KEY } from './seed/demo-programme';
 import { systemClock } from './lib/clock';
-import { createMailer, loadMailConfig } from './lib/mailer';
+import { loadMailConfig } from './config/mail';
+import { createMailer } from './lib/mailer';
 import { startJobTimer } from './modules/jobs/jobs.timer';
 
 /**
@@ -22,8 +23,8 @@ export async function main(
     poolSize: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
-  // SMTP_URL / MAIL_FROM: read beside the rest of the environment (decision 0025).
-  const mailer = createMailer(loadMailConfig(process.env));
+  // SMTP_URL / MAIL_FROM (decision 0025); no SMTP_URL, no mailer: links are handed over.
+  const mailer = createMailer(loadMailConfig());
   const app = await buildApp({ config, database, mailer });
   const applied = await migrate(database);
   app.log.info({ applied, database: database.kind }, 'migrations applied');

@@ -262,7 +262,10 @@ function CompanyAdminForm({
   const isEdit = admin !== undefined;
   const [passwordMode, setPasswordMode] = useState<PasswordMode>('invite');
   const modeRef = useRef(passwordMode);
-  modeRef.current = passwordMode;
+  const choosePasswordMode = (mode: PasswordMode) => {
+    modeRef.current = mode;
+    setPasswordMode(mode);
+  };
   const resolver = useMemo(() => {
     const create = zodResolver(createCompanyAdminFormSchema);
     const invite = zodResolver(inviteCompanyAdminFormSchema);
@@ -316,7 +319,7 @@ function CompanyAdminForm({
   return (
     <Form {...form}>
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        {!isEdit && <PasswordModeChoice value={passwordMode} onChange={setPasswordMode} />}
+        {!isEdit && <PasswordModeChoice value={passwordMode} onChange={choosePasswordMode} />}
         <AccountFields isEdit={isEdit} passwordMode={passwordMode} />
         <StatusField />
         <FormDialogFooter

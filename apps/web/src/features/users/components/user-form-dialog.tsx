@@ -257,7 +257,10 @@ function UserForm({
   const [passwordMode, setPasswordMode] = useState<PasswordMode>('invite');
   // The resolver reads the mode when it validates, so the password is asked for only when typed now.
   const modeRef = useRef(passwordMode);
-  modeRef.current = passwordMode;
+  const choosePasswordMode = (mode: PasswordMode) => {
+    modeRef.current = mode;
+    setPasswordMode(mode);
+  };
   const resolver = useMemo(() => {
     const create = zodResolver(createFormSchemaFor(isMerchantImplied));
     const invite = zodResolver(inviteFormSchemaFor(isMerchantImplied));
@@ -338,7 +341,7 @@ function UserForm({
   return (
     <Form {...form}>
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        {!isEdit && <PasswordModeChoice value={passwordMode} onChange={setPasswordMode} />}
+        {!isEdit && <PasswordModeChoice value={passwordMode} onChange={choosePasswordMode} />}
         <AccountFields isEdit={isEdit} passwordMode={passwordMode} />
         {user ? (
           <>
