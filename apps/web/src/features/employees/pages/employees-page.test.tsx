@@ -140,7 +140,7 @@ describe('Employees', () => {
     await fill(form, 'Email (optional)', '');
     await fill(form, 'Name', 'Alice Tan');
     await userEvent.click(form.getByRole('button', { name: 'Create' }));
-    expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
+    expect(await screen.findByText('Alice Tan (E0011) added')).toBeInTheDocument();
     expect(posts[1]?.body).toEqual({ employee_id: 'E0011', name: 'Alice Tan', status: 'active' });
   });
 
@@ -173,7 +173,7 @@ describe('Employees', () => {
     await fill(form, 'Employee ID', 'E0099');
     await fill(form, 'Email (optional)', '');
     await userEvent.click(form.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Updated successfully.')).toBeInTheDocument();
+    expect(await screen.findByText('Alice Tan (E0011) updated')).toBeInTheDocument();
     expect(puts[0]?.body).toEqual({
       employee_id: 'E0099',
       name: 'Alice Tan',
