@@ -182,7 +182,12 @@ const ADMIN_SCREENS: Screen[] = [
         name: 'status-confirm',
         open: async (ui) => {
           await rowAction(ui, DEMO_COMPANY, 'actions.deactivate');
-          return dialog(ui, ui.t('confirm.deactivate_title'), 'alertdialog');
+          // The company's own confirm, which says what deactivating does (decision 0025).
+          return dialog(
+            ui,
+            ui.t('companies.deactivate_title', { name: DEMO_COMPANY }),
+            'alertdialog',
+          );
         },
       },
     ],
