@@ -20,6 +20,7 @@ const errors = {
   403: errorEnvelopeSchema,
   413: errorEnvelopeSchema,
   415: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
 };
 
 /** The header row and two example rows (decision 0025). */
