@@ -21,6 +21,7 @@ import errorsPlugin, { handleClientError, sendError, toEnvelope } from './plugin
 import inputGuardsPlugin from './plugins/input-guards';
 // Operations (issue 15): Prometheus metrics, readiness while shutting down.
 import { createMetrics, type Metrics } from './lib/metrics';
+import type { Mailer } from './lib/mailer';
 import metricsPlugin, { METRICS_PATH } from './plugins/metrics';
 import lifecyclePlugin from './plugins/lifecycle';
 import healthRoutes from './modules/health/health.routes';
@@ -39,6 +40,8 @@ import companiesRoutes from './modules/companies/companies.routes';
 import employeesRoutes from './modules/employees/employees.routes';
 // Employee CSV import (issue 4): preview, import, template.
 import employeeImportRoutes from './modules/employee-import/employee-import.routes';
+import rewardImportRoutes from './modules/reward-import/reward-import.routes';
+import invitationsRoutes from './modules/invitations/invitations.routes';
 import merchantsRoutes from './modules/merchants/merchants.routes';
 import terminalsRoutes from './modules/terminals/terminals.routes';
 import tokensRoutes from './modules/tokens/tokens.routes';
@@ -61,6 +64,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Pino options or `false`; tests pass `false` or a capturing stream. */
   logger?: FastifyServerOptions['logger'];
+  /** Sends the invitation emails; without it links are only handed over (decision 0025). */
+  mailer?: Mailer | undefined;
 }
 
 declare module 'fastify' {
@@ -68,6 +73,7 @@ declare module 'fastify' {
     deps: Required<Pick<AppDeps, 'config' | 'database' | 'clock'>> & {
       /** This app's own metrics registry and counters (decision 0019). */
       metrics: Metrics;
+      mailer?: Mailer | undefined;
     };
   }
 }
@@ -90,6 +96,7 @@ export async function buildApp({
   database,
   clock = systemClock,
   logger,
+  mailer,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Redaction applies to any logger options given, including a test's capturing stream.
@@ -121,6 +128,7 @@ export async function buildApp({
       () => database.poolStats(),
       () => database.readPoolStats(),
     ),
+    mailer,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -173,6 +181,7 @@ export async function buildApp({
   await app.register(employeesRoutes, { prefix: '/api/v1/employees' });
   await app.register(merchantsRoutes, { prefix: '/api/v1/merchants' });
   await app.register(terminalsRoutes, { prefix: '/api/v1/terminals' });
+  await app.register(rewardImportRoutes, { prefix: '/api/v1/tokens/topup-token/employees' });
   await app.register(tokensRoutes, { prefix: '/api/v1/tokens' });
   await app.register(ordersRoutes, { prefix: '/api/v1/orders' });
   await app.register(jobsRoutes, { prefix: '/api/v1/jobs' });
@@ -181,6 +190,7 @@ export async function buildApp({
   // Sign-in protection (issue 14): an administrator clears a user's sign-in throttle.
   await app.register(signInThrottleRoutes, { prefix: '/api/v1/users' });
   await app.register(companyAdminsRoutes, { prefix: '/api/v1/companies/admin' });
+  await app.register(invitationsRoutes, { prefix: '/api/v1' });
   await app.register(auditRoutes, { prefix: '/api/v1/audit-log' });
   await app.register(systemRoutes, { prefix: '/api/v1/sys' });
   // Reporting (issue 4): order history, dashboard, summary reports, CSV exports.

@@ -5,6 +5,8 @@ import { buildApp } from './app';
 import { demoSignInBanner, seedOnFirstStart } from './seed';
 import { createDemoProgramme, DEMO_TERMINAL_KEY } from './seed/demo-programme';
 import { systemClock } from './lib/clock';
+import { loadMailConfig } from './config/mail';
+import { createMailer } from './lib/mailer';
 import { startJobTimer } from './modules/jobs/jobs.timer';
 
 /**
@@ -22,7 +24,9 @@ export async function main(
     poolSize: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
-  const app = await buildApp({ config, database });
+  // SMTP_URL / MAIL_FROM (decision 0025); no SMTP_URL, no mailer: links are handed over.
+  const mailer = createMailer(loadMailConfig());
+  const app = await buildApp({ config, database, mailer });
   const applied = await migrate(database);
   app.log.info({ applied, database: database.kind }, 'migrations applied');
   const seed = await seedOnFirstStart({
@@ -59,6 +63,7 @@ export async function main(
       await drained;
       await app.close();
       await database.close();
+      mailer?.close();
       await stopTracing();
       app.log.info({ signal }, 'shut down');
       process.exit(0);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { ManualClock } from '../src/lib/clock';
+import type { Mailer } from '../src/lib/mailer';
 import { createDatabase } from '../src/db/client';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases';
 
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
   /** The clock to drive (a second instance shares the first one's); a new one otherwise. */
   clock?: ManualClock;
+  /** Sends mail (the invitation tests pass one on a real SMTP server). */
+  mailer?: Mailer;
 }
 
 /** A built app on a fresh database of the given kind, with a hand-driven clock. */
@@ -69,6 +72,7 @@ export async function buildTestApp(
     database: db.database,
     clock,
     logger: options.logger ?? false,
+    mailer: options.mailer,
   });
   await options.beforeReady?.(app);
   await app.ready();

@@ -82,15 +82,23 @@ describe('the admin sets up the programme', () => {
     await form.getByLabel('Reset day').fill('10');
     await form.getByLabel('Initial token').fill('5000');
     await form.getByRole('button', { name: 'Create' }).click();
-    await page.getByText('Created successfully.').waitFor();
+    await page.getByText(`E2E Foods ${suffix} created`).waitFor();
+    // The next step is offered; later, and the list flags the company as having no admin.
+    const next = page.getByRole('dialog', { name: `E2E Foods ${suffix} is created` });
+    await next.getByRole('button', { name: 'Add its admin' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await next.getByRole('button', { name: 'Later' }).click();
     await row(companyCode).getByText('5,000').first().waitFor();
+    await row(companyCode)
+      .getByRole('button', { name: `E2E Foods ${suffix} has no admin: add one` })
+      .waitFor();
 
     await rowAction(`E2E Foods ${suffix}`, 'Issue tokens');
     const issue = page.getByRole('dialog');
     await issue.getByLabel('Amount').fill('12345');
     await issue.getByTestId('balance-after').getByText('17,345').waitFor();
     await issue.getByRole('button', { name: 'Issue tokens' }).click();
-    await page.getByText('Token issue completed.').waitFor();
+    await page.getByText(`12,345 tokens issued to E2E Foods ${suffix}`).waitFor();
     await row(companyCode).getByText('17,345').waitFor();
 
     await rowAction(`E2E Foods ${suffix}`, 'Company admins');
@@ -99,13 +107,37 @@ describe('the admin sets up the programme', () => {
     await admins.getByRole('button', { name: 'Add company admin' }).click();
     await admins.getByLabel('Username').fill(`e2e.${suffix.toLowerCase()}`);
     await admins.getByLabel('Email').fill(`admin.${suffix.toLowerCase()}@e2e.test`);
-    await admins.getByLabel('Password', { exact: true }).fill('Secret@2026');
-    await admins.getByLabel('Confirm password').fill('Secret@2026');
-    await admins.getByRole('button', { name: 'Create' }).click();
-    await admins.getByRole('cell', { name: `e2e.${suffix.toLowerCase()}`, exact: true }).waitFor();
-
+    // An invitation, the default: the admin gets a one-time link to hand over.
+    await admins.getByRole('button', { name: 'Create and invite' }).click();
+    const link = await admins.getByLabel('Set-password link').inputValue();
+    expect(link).toMatch(/\/set-password#token=[\w-]{43}$/);
     expect(await seriousViolations(page)).toEqual([]);
+    await admins.getByRole('button', { name: 'Done' }).click();
+    await admins.getByRole('cell', { name: `e2e.${suffix.toLowerCase()}`, exact: true }).waitFor();
     await page.keyboard.press('Escape');
+
+    // The new admin opens the link in their own browser, sets a password once, and signs in.
+    const theirs = await openSession(browser);
+    try {
+      await theirs.page.goto(link);
+      await theirs.page
+        .getByText(`Account e2e.${suffix.toLowerCase()}.`, { exact: false })
+        .waitFor();
+      expect(await seriousViolations(theirs.page)).toEqual([]);
+      await theirs.page.getByLabel('Password', { exact: true }).fill('Chosen@2026');
+      await theirs.page.getByLabel('Confirm password').fill('Chosen@2026');
+      await theirs.page.getByRole('button', { name: 'Set password' }).click();
+      await theirs.page.getByText('Your password is set').waitFor();
+      // The same link again, in a fresh load of the page: spent.
+      await theirs.page.reload();
+      await theirs.page
+        .getByText('This link is invalid, has expired or was already used')
+        .waitFor();
+      await signIn(theirs.page, `e2e.${suffix.toLowerCase()}`, 'Chosen@2026');
+      expect(theirs.problems.filter((problem) => !problem.includes('status of 410'))).toEqual([]);
+    } finally {
+      await theirs.context.close();
+    }
 
     // The filter and page are in the URL: a reload shows the same view.
     await page.getByRole('button', { name: 'Status' }).click();

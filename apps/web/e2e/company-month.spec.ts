@@ -264,17 +264,26 @@ describe("a company's month, from the CSV import to the reports", () => {
 
     const dialog = page.getByRole('dialog', { name: 'Reward tokens' });
     await dialog.getByTestId('reward-balance').getByText(n(FROM_ADMIN)).waitFor();
-    await dialog.getByLabel('Amount for Ann Updated').fill(String(FROM_ADMIN));
-    await dialog.getByLabel('Amount for Dan New').fill('1');
+    await dialog.getByLabel('Amount for everyone').fill(String(FROM_ADMIN));
     await dialog.getByText('Total tokens exceed available limit!').waitFor();
-    expect(await dialog.getByRole('button', { name: 'Reward tokens' }).isDisabled()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Review' }).isDisabled()).toBe(true);
 
+    // One amount for everyone (Eve's), and Ann's and Dan's changed on their rows.
+    await dialog.getByLabel('Amount for everyone').fill(String(REWARDS.E05));
+    await dialog.getByRole('button', { name: 'Change the amount for Ann Updated' }).click();
     await dialog.getByLabel('Amount for Ann Updated').fill(String(REWARDS.E01));
+    await dialog.getByRole('button', { name: 'Change the amount for Dan New' }).click();
     await dialog.getByLabel('Amount for Dan New').fill(String(REWARDS.E04));
-    await dialog.getByLabel('Amount for Eve New').fill(String(REWARDS.E05));
     await dialog.getByTestId('reward-total').getByText(n(DISTRIBUTED)).waitFor();
-    await dialog.getByRole('button', { name: 'Reward tokens' }).click();
-    await page.getByText('Tokens rewarded successfully.').waitFor();
+    await dialog.getByRole('button', { name: 'Review' }).click();
+    await dialog
+      .getByTestId('reward-balance-after')
+      .getByText(n(FROM_ADMIN - DISTRIBUTED))
+      .waitFor();
+    await dialog
+      .getByRole('button', { name: `Reward ${n(DISTRIBUTED)} tokens to 3 employees` })
+      .click();
+    await page.getByText(`${n(DISTRIBUTED)} tokens rewarded to 3 employees`).waitFor();
 
     await expect
       .poll(async () =>

@@ -111,6 +111,7 @@ describe('a merchant admin manages its staff', () => {
     const form = page.getByRole('dialog');
     await form.getByLabel(t('users.username')).fill(username);
     await form.getByLabel(t('users.email')).fill(`${username}@example.com`);
+    await form.getByRole('radio', { name: t('invitations.mode_password') }).check();
     await form.getByLabel(t('users.password'), { exact: true }).fill(PASSWORD);
     await form.getByLabel(t('users.confirm_password')).fill(PASSWORD);
     await form.getByRole('combobox', { name: t('users.type') }).click();
@@ -123,7 +124,7 @@ describe('a merchant admin manages its staff', () => {
     expect(await form.getByRole('combobox', { name: t('users.merchant') }).count()).toBe(0);
     await expectAxeClean('users create dialog en desktop');
     await form.getByRole('button', { name: t('actions.create') }).click();
-    await page.getByText(t('toasts.created')).waitFor();
+    await page.getByText(t('toasts.user_created', { name: username })).waitFor();
     await form.waitFor({ state: 'detached' });
 
     const row = page.getByRole('row', { name: new RegExp(username.replace('.', '\\.')) });
@@ -137,7 +138,7 @@ describe('a merchant admin manages its staff', () => {
     await edit.getByLabel(t('users.password'), { exact: true }).fill(NEW_PASSWORD);
     await edit.getByLabel(t('users.confirm_password')).fill(NEW_PASSWORD);
     await edit.getByRole('button', { name: t('actions.save') }).click();
-    await page.getByText(t('toasts.updated')).waitFor();
+    await page.getByText(t('toasts.user_updated', { name: username })).waitFor();
     expect(await canSignIn(username, PASSWORD)).toBe(401);
     expect(await canSignIn(username, NEW_PASSWORD)).toBe(200);
   });
@@ -168,6 +169,7 @@ describe('a merchant admin manages its staff', () => {
     await form.getByText(VALIDATION_MESSAGES['v.username_required'].zh).waitFor();
     await form.getByLabel(t('users.username')).fill(username);
     await form.getByLabel(t('users.email')).fill(`${username}@example.com`);
+    await form.getByRole('radio', { name: t('invitations.mode_password') }).check();
     await form.getByLabel(t('users.password'), { exact: true }).fill(PASSWORD);
     await form.getByLabel(t('users.confirm_password')).fill(PASSWORD);
     await form.getByRole('combobox', { name: t('users.type') }).click();
@@ -178,7 +180,7 @@ describe('a merchant admin manages its staff', () => {
     await page.getByRole('option', { name: t('users.types.merchant_supervisor') }).click();
     await expectAxeClean('users create dialog zh mobile');
     await form.getByRole('button', { name: t('actions.create') }).click();
-    await page.getByText(t('toasts.created')).waitFor();
+    await page.getByText(t('toasts.user_created', { name: username })).waitFor();
     await form.waitFor({ state: 'detached' });
     expect(await canSignIn(username, PASSWORD)).toBe(200);
 

@@ -182,7 +182,12 @@ const ADMIN_SCREENS: Screen[] = [
         name: 'status-confirm',
         open: async (ui) => {
           await rowAction(ui, DEMO_COMPANY, 'actions.deactivate');
-          return dialog(ui, ui.t('confirm.deactivate_title'), 'alertdialog');
+          // The company's own confirm, which says what deactivating does (decision 0025).
+          return dialog(
+            ui,
+            ui.t('companies.deactivate_title', { name: DEMO_COMPANY }),
+            'alertdialog',
+          );
         },
       },
     ],
@@ -361,7 +366,7 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
               });
               await row.check();
               await button(ui, 'employees.reward_selected', { n: 1 });
-              const found = await dialog(ui, ui.t('employees.reward_title'));
+              const found = await dialog(ui, ui.t('rewards.title'));
               await found.getByTestId('reward-balance').locator('[data-slot="skeleton"]').waitFor({
                 state: 'detached',
               });

@@ -20,6 +20,8 @@ export const companySchema = z.object({
   next_reset_at: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** GET /companies rows only: how many company admins it has (0 is flagged on screen). */
+  admin_count: z.number().int().optional(),
 });
 export type Company = z.infer<typeof companySchema>;
 

@@ -172,6 +172,14 @@ export const VALIDATION_MESSAGES = {
     zh: '每行最多 50 列',
   },
   'v.invalid': { en: 'Invalid value', zh: '值无效' },
+  'v.employee_not_found': {
+    en: 'No employee of this company has this Employee ID',
+    zh: '本公司没有该员工编号的员工',
+  },
+  'v.employee_inactive': {
+    en: 'This employee is inactive and cannot receive tokens',
+    zh: '该员工已停用，无法接收代币',
+  },
   'v.mfa_code_format': { en: 'Enter the 6-digit code', zh: '请输入 6 位验证码' },
   'v.mfa_one_code': {
     en: 'Enter either a code or a recovery code',

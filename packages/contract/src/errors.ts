@@ -250,6 +250,12 @@ export const ERROR_CATALOGUE = {
     en: 'Your role requires two-factor sign-in. Please turn it on to continue.',
     zh: '您的角色要求开启两步验证登录，请先开启后再继续。',
   },
+  // Issue 19 item 5: one-time set-password links (decision 0025).
+  INVITATION_INVALID: {
+    status: 410,
+    en: 'This link is invalid, has expired or was already used. Ask your administrator for a new one.',
+    zh: '该链接无效、已过期或已被使用，请向管理员索取新的链接。',
+  },
   // Issue 14: refusals that name what went wrong, and HTTP the server could not read.
   AMOUNT_TOO_LARGE: {
     status: 422,

@@ -31,6 +31,9 @@ export const topupCompanyResultSchema = z.object({
 });
 export type TopupCompanyResult = z.infer<typeof topupCompanyResultSchema>;
 
+/** The most employees one distribution rewards. */
+export const DISTRIBUTE_MAX_ITEMS = 1000;
+
 /**
  * POST /tokens/topup-token/employees: a company admin distributes to many employees at once,
  * all or nothing. `employee_id` is our employee id (not the staff number).
@@ -46,7 +49,7 @@ export const distributeBodySchema = z.strictObject({
       'v.tokens_min_one',
     )
     .min(1, 'v.tokens_min_one')
-    .max(1000, 'v.invalid')
+    .max(DISTRIBUTE_MAX_ITEMS, 'v.invalid')
     .refine((items) => new Set(items.map((i) => i.employee_id)).size === items.length, 'v.invalid'),
   note: noteSchema.optional(),
 });

@@ -14,6 +14,9 @@ const PUBLIC_ROUTES = [
   'POST /api/v1/iam/login',
   'POST /api/v1/iam/login/mfa',
   'POST /api/v1/iam/logout',
+  // The one-time set-password link of an invitation (decision 0025).
+  'POST /api/v1/iam/invitations/lookup',
+  'POST /api/v1/iam/invitations/accept',
 ];
 /** The terminal API: an API key and nothing else. */
 const TERMINAL_ROUTES = ['POST /api/v1/orders', 'POST /api/v1/orders/:id/refund'];

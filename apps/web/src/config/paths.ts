@@ -21,6 +21,8 @@ export const paths = {
     getHref: (from?: string) =>
       from ? `/login?${new URLSearchParams({ from }).toString()}` : '/login',
   },
+  /** The public page a one-time set-password link opens (decision 0025; token in the fragment). */
+  setPassword: fixed('/set-password'),
   errors: {
     forbidden: fixed('/error/403'),
     notFound: fixed('/error/404'),

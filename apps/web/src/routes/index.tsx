@@ -23,6 +23,7 @@ export const routes: RouteObject[] = [
     HydrateFallback: LoadingScreen,
     children: [
       { path: paths.login.path, lazy: () => import('./login') },
+      { path: paths.setPassword.path, lazy: () => import('./set-password') },
       { path: paths.errors.forbidden.path, lazy: () => import('./errors/forbidden') },
       { path: paths.errors.notFound.path, lazy: () => import('./errors/not-found') },
       { path: paths.errors.accessDenied.path, lazy: () => import('./errors/access-denied') },

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
+import { NavigationProgress } from '@/components/layout/navigation-progress';
 import { resetChunkLoadCounter } from '@/lib/chunk-load';
 
 /**
@@ -10,5 +11,10 @@ export function RootRoute() {
   useEffect(() => {
     resetChunkLoadCounter();
   }, []);
-  return <Outlet />;
+  return (
+    <>
+      <NavigationProgress />
+      <Outlet />
+    </>
+  );
 }

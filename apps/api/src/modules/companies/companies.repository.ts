@@ -1,9 +1,9 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Company, Status } from '@app/contract';
-import type { Executor, Tx } from '../../db/client';
+import { queryRows, type Executor, type Tx } from '../../db/client';
 import { companies } from '../../db/schema';
 import type { TenantScope } from '../../lib/scope';
-import { iso } from '../../lib/numbers';
+import { iso, toInt } from '../../lib/numbers';
 import { likePattern } from '../../lib/sql';
 import type { CompanyRow } from '../../db/schema';
 
@@ -144,4 +144,19 @@ export async function updateCompany(
     .where(and(eq(companies.id, id), companyScope(scope)))
     .returning();
   return row;
+}
+
+/** How many company admins (users of type company_admin) each of these companies has. */
+export async function countCompanyAdmins(
+  executor: Executor,
+  companyIds: number[],
+): Promise<Map<number, number>> {
+  if (companyIds.length === 0) return new Map();
+  const rows = await queryRows<{ company_id: unknown; n: unknown }>(
+    executor,
+    sql`SELECT company_id, count(*) AS n FROM users
+         WHERE type = 'company_admin' AND company_id = ANY(${sql.param(companyIds)}::bigint[])
+         GROUP BY company_id`,
+  );
+  return new Map(rows.map((row) => [toInt(row.company_id), toInt(row.n)]));
 }

@@ -16,6 +16,7 @@ import { inTransaction, sqlState, violatedConstraint } from '../../lib/transacti
 import { lockCompany } from '../ledger/ledger.service';
 import { openCompanyWallet } from '../ledger/ledger.service';
 import {
+  countCompanyAdmins,
   findCompanies,
   findCompany,
   insertCompany,
@@ -113,7 +114,14 @@ export async function listCompanies(
     page: query.page,
     pageSize: query.page_size,
   });
-  return { data: rows.map(toCompany), total };
+  const admins = await countCompanyAdmins(
+    database.db,
+    rows.map((row) => row.id),
+  );
+  return {
+    data: rows.map((row) => ({ ...toCompany(row), admin_count: admins.get(row.id) ?? 0 })),
+    total,
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   listAccounts,
   updateAccount,
   type AccountRules,
+  type AfterCreate,
   type UpdateUserInput,
 } from '../users/users.service';
 
@@ -36,16 +37,22 @@ export const createCompanyAdmin = (
   deps: ServiceDeps,
   actor: AuditActor,
   body: CreateCompanyAdminInput,
+  afterCreate?: AfterCreate,
 ): Promise<ManagedUser> =>
-  createAccount(deps, actor, {
-    username: body.username,
-    email: body.email,
-    password: body.password,
-    confirmPassword: body.confirm_password,
-    type: 'company_admin',
-    status: body.status,
-    companyId: body.company_id,
-  });
+  createAccount(
+    deps,
+    actor,
+    {
+      username: body.username,
+      email: body.email,
+      password: body.password,
+      confirmPassword: body.confirm_password,
+      type: 'company_admin',
+      status: body.status,
+      companyId: body.company_id,
+    },
+    afterCreate,
+  );
 
 export const updateCompanyAdmin = (
   deps: ServiceDeps,

@@ -16,6 +16,7 @@ import {
 } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import { auditActorOf } from '../../lib/audit';
+import { readCsvUpload } from '../../lib/csv-upload';
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
 import { importEmployees, previewEmployeeImport } from './employee-import.service';
@@ -28,59 +29,25 @@ const errors = {
   415: errorEnvelopeSchema,
 };
 
-const MAX_MB = EMPLOYEE_IMPORT_MAX_BYTES / (1024 * 1024);
-
 /** The header row and one example row (decision 0008). */
 export const EMPLOYEE_CSV_TEMPLATE = stringify(
   [[...EMPLOYEE_CSV_COLUMNS], ['E0001', 'jane.doe@example.com', 'Jane Doe', 'active']],
   { record_delimiter: 'windows' },
 );
 
-const tooManyFiles = () =>
-  new AppError('TOO_MANY_FILES', { metadata: { file: 'v.too_many_files' } });
-const fileRequired = () => new AppError('BODY_INVALID', { metadata: { file: 'v.file_required' } });
-
-interface Upload {
-  buffer: Buffer;
-  name: string;
-  options: EmployeeImportOptions;
-}
-
-/**
- * The uploaded `file` part, read whole (it is capped at EMPLOYEE_IMPORT_MAX_BYTES), and the
- * plain fields beside it (`deactivate_missing`, in any order; other fields are ignored).
- */
-async function readUpload(request: FastifyRequest): Promise<Upload> {
-  try {
-    let upload: { buffer: Buffer; name: string } | undefined;
-    const fields: Record<string, unknown> = {};
-    // Every part is read, so a second file is refused (TOO_MANY_FILES), not silently dropped.
-    for await (const part of request.parts()) {
-      if (part.type !== 'file') {
-        if (part.fieldname === 'deactivate_missing') fields[part.fieldname] = part.value;
-        continue;
-      }
-      if (part.fieldname !== 'file') throw fileRequired();
-      if (upload) throw tooManyFiles();
-      upload = { buffer: await part.toBuffer(), name: part.filename };
-    }
-    if (!upload) throw fileRequired();
-    const options = employeeImportOptionsSchema.safeParse(fields);
-    if (!options.success) {
-      throw new AppError('BODY_INVALID', { metadata: { deactivate_missing: 'v.invalid' } });
-    }
-    return { ...upload, options: options.data };
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'FST_FILES_LIMIT') throw tooManyFiles();
-    if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError('FILE_TOO_LARGE', {
-        message: `The file is larger than ${MAX_MB} MB; split it into smaller files.`,
-        cause: error,
-      });
-    }
-    throw error;
+/** The uploaded `file` and the `deactivate_missing` field beside it (decision 0020). */
+async function readUpload(
+  request: FastifyRequest,
+): Promise<{ buffer: Buffer; name: string; options: EmployeeImportOptions }> {
+  const { buffer, name, fields } = await readCsvUpload(request, {
+    maxBytes: EMPLOYEE_IMPORT_MAX_BYTES,
+    fieldNames: ['deactivate_missing'],
+  });
+  const options = employeeImportOptionsSchema.safeParse(fields);
+  if (!options.success) {
+    throw new AppError('BODY_INVALID', { metadata: { deactivate_missing: 'v.invalid' } });
   }
+  return { buffer, name, options: options.data };
 }
 
 /** Rows per chunk of the streamed preview answer. */

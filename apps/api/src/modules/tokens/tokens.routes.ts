@@ -67,7 +67,12 @@ export default async function tokensRoutes(app: FastifyInstance) {
     async (request) => {
       const user = currentUser(request);
       return {
-        data: await distributeToEmployees(app.deps, scopeOf(user), user.id, request.body),
+        data: await distributeToEmployees(
+          app.deps,
+          scopeOf(user),
+          auditActorOf(request),
+          request.body,
+        ),
       };
     },
   );

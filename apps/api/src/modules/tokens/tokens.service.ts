@@ -70,23 +70,43 @@ export async function issueToCompany(
   });
 }
 
-/** POST /tokens/topup-token/employees: a company admin distributes, all or nothing. */
+/**
+ * POST /tokens/topup-token/employees: a company admin distributes, all or nothing; one audit row
+ * (on the company) records who got how much, in the transaction of the ledger rows.
+ */
 export async function distributeToEmployees(
   { database, clock }: ServiceDeps,
   scope: TenantScope,
-  actorUserId: number | null,
+  actor: AuditActor | number | null,
   body: DistributeBody,
 ): Promise<DistributeResult> {
   const companyId = targetCompany(scope, body.company_id);
-  return inTransaction(database, (tx) =>
-    distributeTokens(tx, {
+  const at = clock.now();
+  return inTransaction(database, async (tx) => {
+    const result = await distributeTokens(tx, {
       companyId,
       items: body.items,
       note: body.note,
-      actorUserId,
-      at: clock.now(),
-    }),
-  );
+      actorUserId: actorUserIdOf(actor),
+      at,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: 'distribute',
+      entityType: 'company',
+      entityId: companyId,
+      before: { token_balance: result.token_balance + result.total },
+      after: {
+        token_balance: result.token_balance,
+        total: result.total,
+        people: result.items.length,
+        note: body.note ?? null,
+        items: result.items.map(({ employee_id, amount }) => ({ employee_id, amount })),
+      },
+      at,
+    });
+    return result;
+  });
 }
 
 const toConfiguration = (row: CompanyRow): TokenConfiguration => ({

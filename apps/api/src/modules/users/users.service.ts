@@ -102,6 +102,9 @@ export async function listAccounts(
   return { data: rows.map(toManagedUser), total };
 }
 
+/** More to do in the transaction that creates an account (an invitation, say). */
+export type AfterCreate = (tx: Tx, user: ManagedUser) => Promise<void>;
+
 export interface NewAccountInput {
   username: string;
   email: string;
@@ -121,6 +124,7 @@ export async function createAccount(
   { database, clock }: ServiceDeps,
   actor: AuditActor,
   input: NewAccountInput,
+  afterCreate?: AfterCreate,
 ): Promise<ManagedUser> {
   assertPasswordsMatch(input.password, input.confirmPassword);
   const scope: UserScope = { types: [input.type] };
@@ -153,6 +157,7 @@ export async function createAccount(
         after,
         at: clock.now(),
       });
+      await afterCreate?.(tx, after);
       return after;
     }),
   );
@@ -354,17 +359,23 @@ export async function createUser(
   actor: AuditActor,
   scope: UserScope,
   body: CreateUserInput,
+  afterCreate?: AfterCreate,
 ): Promise<ManagedUser> {
   if (!scope.types.includes(body.type)) throw new AppError('PERMISSION_DENIED');
-  return createAccount(deps, actor, {
-    username: body.username,
-    email: body.email,
-    password: body.password,
-    confirmPassword: body.confirm_password,
-    type: body.type,
-    status: body.status,
-    merchantId: merchantOfNewUser(scope, body),
-  });
+  return createAccount(
+    deps,
+    actor,
+    {
+      username: body.username,
+      email: body.email,
+      password: body.password,
+      confirmPassword: body.confirm_password,
+      type: body.type,
+      status: body.status,
+      merchantId: merchantOfNewUser(scope, body),
+    },
+    afterCreate,
+  );
 }
 
 export const updateUser = (

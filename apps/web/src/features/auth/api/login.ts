@@ -29,6 +29,8 @@ export function useLogin() {
   const accept = useAcceptSignIn();
   return useMutation({
     mutationFn: login,
+    // The form shows every refusal itself, at its fields (issue 19 item 5), not as a toast.
+    meta: { silentError: true },
     onSuccess: (result) => {
       if (!result.mfaRequired) accept(result.user);
     },

@@ -13,6 +13,8 @@ import {
   FormMessage,
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
+import { isApiError } from '@/lib/api-error';
+import { errorMessageLines } from '@/lib/error-display';
 import { useLogin } from '../api/login';
 import { PasswordInput } from '@/components/forms/password-input';
 import { LoginSecondStep } from './login-second-step';
@@ -83,6 +85,20 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
             onSuccess: (result) => {
               if (result.mfaRequired) setStep('second');
               else onSuccess();
+            },
+            onError: (error) => {
+              // A wrong username or password is said at the password, which takes the focus;
+              // anything else (throttled, inactive, offline) above the fields.
+              if (isApiError(error) && error.code === 'INVALID_CREDENTIALS') {
+                form.setError(
+                  'password',
+                  { type: 'server', message: t('INVALID_CREDENTIALS', { ns: 'errors' }) },
+                  { shouldFocus: true },
+                );
+              } else {
+                setRestartMessage(errorMessageLines(error).join(' '));
+                form.setFocus('username');
+              }
             },
           });
         })}

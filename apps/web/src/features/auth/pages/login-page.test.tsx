@@ -110,6 +110,12 @@ describe('the login page', () => {
     const { router } = renderApp('/login');
     await signIn('admin', 'wrong');
     expect(await screen.findByText('Incorrect username or password.')).toBeInTheDocument();
+    // Said at the form, on the password, which has the focus; no toast, no dialog.
+    const password = screen.getByLabelText('Password', { selector: 'input' });
+    await waitFor(() => expect(password).toHaveFocus());
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(password).toHaveAccessibleDescription('Incorrect username or password.');
+    expect(screen.getAllByText('Incorrect username or password.')).toHaveLength(1);
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' })).not.toBeDisabled());
     expect(locationOf(router)).toBe('/login');

@@ -15,6 +15,8 @@ export interface CompanyRowHandlers {
   onEdit: (company: Company) => void;
   onIssueTokens: (company: Company) => void;
   onManageAdmins: (company: Company) => void;
+  /** The flag on a company without an admin opens the new-admin form. */
+  onAddAdmin: (company: Company) => void;
   onOpenReport: (company: Company) => void;
   onToggleStatus: (company: Company) => void;
 }
@@ -23,7 +25,30 @@ export function companiesColumns(t: TFunction, handlers: CompanyRowHandlers): Co
   const amount = { className: 'text-right' };
   return [
     { accessorKey: 'code', header: t('companies.code'), meta: { className: 'font-mono' } },
-    { accessorKey: 'name', header: t('companies.name'), meta: { className: 'font-medium' } },
+    {
+      accessorKey: 'name',
+      header: t('companies.name'),
+      meta: { className: 'font-medium' },
+      cell: ({ row }) => {
+        const company = row.original;
+        return (
+          <span className="flex flex-wrap items-center gap-2">
+            {company.name}
+            {company.admin_count === 0 && (
+              <button
+                type="button"
+                className="rounded-md border border-amber-300 bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-900 hover:bg-amber-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+                aria-label={t('companies.no_admin_add', { name: company.name })}
+                data-flag="no-admin"
+                onClick={() => handlers.onAddAdmin(company)}
+              >
+                {t('companies.no_admin')}
+              </button>
+            )}
+          </span>
+        );
+      },
+    },
     {
       accessorKey: 'status',
       header: t('table.status'),

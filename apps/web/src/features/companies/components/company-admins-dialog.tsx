@@ -1,16 +1,18 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ArrowLeft, Pencil, Plus, Power, PowerOff } from 'lucide-react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
   createCompanyAdminBodySchema,
+  inviteCompanyAdminBodySchema,
   updateCompanyAdminBodySchema,
   type Company,
+  type Invitation,
   type ManagedUser,
+  type Status,
 } from '@app/contract';
 import {
   DataTable,
@@ -18,9 +20,16 @@ import {
   StatusBadge,
   useLocalPaging,
 } from '@/components/data-table';
+import {
+  ACCOUNT_ERROR_FIELDS,
+  AccountFields,
+  PasswordModeChoice,
+  passwordsMatch,
+  StatusField,
+  type PasswordMode,
+} from '@/components/forms/account-fields';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
-import { PasswordInput } from '@/components/forms/password-input';
-import { StatusSelect } from '@/components/forms/status-select';
+import { InvitationLink } from '@/components/forms/invitation-link';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -29,57 +38,54 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
 import { applyServerErrors } from '@/lib/forms';
+import { useNotifyDone } from '@/lib/notify';
 import { toggleStatusWithConfirm } from '@/lib/status-actions';
 import { useCreateCompanyAdmin } from '../api/create-company-admin';
 import { useCompanyAdmins } from '../api/get-company-admins';
+import { useInviteCompanyAdmin } from '../api/invite-company-admin';
 import { useUpdateCompanyAdmin } from '../api/update-company-admin';
 import { useUpdateCompanyAdminStatus } from '../api/update-company-admin-status';
-
-const ADMIN_ERROR_FIELDS = {
-  USERNAME_EXISTS: 'username',
-  USERNAME_ALREADY_EXISTS: 'username',
-  USERNAME_OR_EMAIL_ALREADY_EXISTS: 'username',
-  EMAIL_EXISTS: 'email',
-  EMAIL_ALREADY_EXISTS: 'email',
-  PASSWORD_NOT_MATCH: 'confirm_password',
-} as const;
-
-const passwordsMatch = {
-  path: ['confirm_password'],
-  message: 'v.password_match',
-  when: () => true,
-};
 
 export const createCompanyAdminFormSchema = createCompanyAdminBodySchema
   .omit({ company_id: true })
   .extend({ confirm_password: z.string() })
   .refine((values) => values.password === values.confirm_password, passwordsMatch);
 
+/** An invitation: the create body without the password, which its owner sets. */
+export const inviteCompanyAdminFormSchema = inviteCompanyAdminBodySchema.omit({ company_id: true });
+
+/** What the one form holds, whichever schema checks it. */
+interface AdminFormValues {
+  username: string;
+  email: string;
+  password?: string | undefined;
+  confirm_password: string;
+  status: Status;
+}
+
 export const editCompanyAdminFormSchema = updateCompanyAdminBodySchema
   .extend({ confirm_password: z.string() })
   .refine((values) => (values.password ?? '') === values.confirm_password, passwordsMatch);
 
 /** What the modal shows: the list, or the form (spec 2: type defaulting to create). */
-type View = { mode: 'list' } | { mode: 'create' } | { mode: 'edit'; admin: ManagedUser };
+type View =
+  | { mode: 'list' }
+  | { mode: 'create' }
+  | { mode: 'edit'; admin: ManagedUser }
+  | { mode: 'invited'; invitation: Invitation };
 
 /** The company admin modal: a company's admins, created and edited in place. */
 export function CompanyAdminsDialog({
   company,
   onClose,
+  startWith = 'list',
 }: {
   company: Company | null;
   onClose: () => void;
+  /** Open straight at the new-admin form (the next step after creating a company). */
+  startWith?: 'list' | 'create';
 }) {
   const { t } = useTranslation();
   return (
@@ -91,15 +97,21 @@ export function CompanyAdminsDialog({
             {company ? t('company_admins.description', { name: company.name }) : null}
           </DialogDescription>
         </DialogHeader>
-        {company && <CompanyAdminsBody company={company} />}
+        {company && <CompanyAdminsBody company={company} startWith={startWith} />}
       </DialogContent>
     </Dialog>
   );
 }
 
-function CompanyAdminsBody({ company }: { company: Company }) {
+function CompanyAdminsBody({
+  company,
+  startWith,
+}: {
+  company: Company;
+  startWith: 'list' | 'create';
+}) {
   const { t } = useTranslation();
-  const [view, setView] = useState<View>({ mode: 'list' });
+  const [view, setView] = useState<View>({ mode: startWith });
   if (view.mode === 'list') {
     return (
       <CompanyAdminsList
@@ -118,15 +130,21 @@ function CompanyAdminsBody({ company }: { company: Company }) {
           {t('actions.back')}
         </Button>
         <h3 className="font-medium">
-          {view.mode === 'create'
-            ? t('company_admins.create_title')
-            : t('company_admins.edit_title', { name: view.admin.username })}
+          {view.mode === 'edit'
+            ? t('company_admins.edit_title', { name: view.admin.username })
+            : t('company_admins.create_title')}
         </h3>
       </div>
-      {view.mode === 'create' ? (
-        <CreateCompanyAdminForm company={company} onDone={back} />
+      {view.mode === 'invited' ? (
+        <InvitationLink invitation={view.invitation} onDone={back} />
       ) : (
-        <EditCompanyAdminForm admin={view.admin} onDone={back} />
+        <CompanyAdminForm
+          key={view.mode === 'edit' ? view.admin.user_id : 'create'}
+          company={company}
+          admin={view.mode === 'edit' ? view.admin : undefined}
+          onDone={back}
+          onInvited={(invitation) => setView({ mode: 'invited', invitation })}
+        />
       )}
     </div>
   );
@@ -221,150 +239,100 @@ function CompanyAdminsList({
   );
 }
 
-function AdminAccountFields({ isEdit }: { isEdit: boolean }) {
+/**
+ * The company-admin form, for creating and editing alike (issue 19 item 6): the shared account
+ * fields; on create, an invitation by default or a password typed now.
+ */
+function CompanyAdminForm({
+  company,
+  admin,
+  onDone,
+  onInvited,
+}: {
+  company: Company;
+  admin?: ManagedUser;
+  onDone: () => void;
+  onInvited: (invitation: Invitation) => void;
+}) {
   const { t } = useTranslation();
-  return (
-    <>
-      <FormField
-        name="username"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('users.username')}</FormLabel>
-            <FormControl>
-              <Input autoComplete="off" autoFocus {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-      <FormField
-        name="email"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('users.email')}</FormLabel>
-            <FormControl>
-              <Input type="email" autoComplete="off" {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-      <FormField
-        name="password"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('users.password')}</FormLabel>
-            <FormControl>
-              <PasswordInput autoComplete="new-password" {...field} />
-            </FormControl>
-            {isEdit && <FormDescription>{t('users.password_keep_hint')}</FormDescription>}
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-      <FormField
-        name="confirm_password"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('users.confirm_password')}</FormLabel>
-            <FormControl>
-              <PasswordInput autoComplete="new-password" {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-      <FormField
-        name="status"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('table.status')}</FormLabel>
-            <StatusSelect value={field.value} onChange={field.onChange} />
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-    </>
-  );
-}
-
-function CreateCompanyAdminForm({ company, onDone }: { company: Company; onDone: () => void }) {
-  const { t } = useTranslation();
+  const notifyDone = useNotifyDone();
   const createAdmin = useCreateCompanyAdmin();
-  const form = useForm<
-    z.input<typeof createCompanyAdminFormSchema>,
-    unknown,
-    z.output<typeof createCompanyAdminFormSchema>
-  >({
-    resolver: zodResolver(createCompanyAdminFormSchema),
+  const inviteAdmin = useInviteCompanyAdmin();
+  const updateAdmin = useUpdateCompanyAdmin();
+  const isEdit = admin !== undefined;
+  const [passwordMode, setPasswordMode] = useState<PasswordMode>('invite');
+  const modeRef = useRef(passwordMode);
+  const choosePasswordMode = (mode: PasswordMode) => {
+    modeRef.current = mode;
+    setPasswordMode(mode);
+  };
+  const resolver = useMemo(() => {
+    const create = zodResolver(createCompanyAdminFormSchema);
+    const invite = zodResolver(inviteCompanyAdminFormSchema);
+    const edit = zodResolver(editCompanyAdminFormSchema);
+    // Each schema is strict: an invitation is handed no password fields.
+    return ((values, context, options) => {
+      if (isEdit) return edit(values as never, context, options as never);
+      if (modeRef.current === 'password') return create(values as never, context, options as never);
+      const { password: _password, confirm_password: _confirm, ...account } = values;
+      return invite(account as never, context, options as never);
+    }) as Resolver<AdminFormValues, unknown, AdminFormValues>;
+  }, [isEdit]);
+  const form = useForm<AdminFormValues, unknown, AdminFormValues>({
+    resolver,
     defaultValues: {
-      username: '',
-      email: '',
+      username: admin?.username ?? '',
+      email: admin?.email ?? '',
       password: '',
       confirm_password: '',
-      status: 'active',
+      status: admin?.status ?? 'active',
     },
   });
-  const onSubmit = form.handleSubmit((values) =>
-    createAdmin.mutate(
-      { ...values, company_id: company.id },
-      {
-        onSuccess: () => {
-          toast.success(t('toasts.created'));
-          onDone();
+  const onError = (error: unknown) => applyServerErrors(form, error, ACCOUNT_ERROR_FIELDS);
+  const onSubmit = form.handleSubmit(({ password, confirm_password, ...rest }) => {
+    if (admin) {
+      updateAdmin.mutate(
+        { userId: admin.user_id, body: password ? { ...rest, password, confirm_password } : rest },
+        {
+          onSuccess: () => {
+            notifyDone(t('toasts.user_updated', { name: rest.username }));
+            onDone();
+          },
+          onError,
         },
-        onError: (error) => applyServerErrors(form, error, ADMIN_ERROR_FIELDS),
-      },
-    ),
-  );
+      );
+    } else if (passwordMode === 'invite') {
+      inviteAdmin.mutate({ ...rest, company_id: company.id }, { onSuccess: onInvited, onError });
+    } else {
+      createAdmin.mutate(
+        { ...rest, password: password ?? '', confirm_password, company_id: company.id },
+        {
+          onSuccess: () => {
+            notifyDone(t('toasts.admin_created', { name: rest.username, company: company.name }));
+            onDone();
+          },
+          onError,
+        },
+      );
+    }
+  });
   return (
     <Form {...form}>
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <AdminAccountFields isEdit={false} />
+        {!isEdit && <PasswordModeChoice value={passwordMode} onChange={choosePasswordMode} />}
+        <AccountFields isEdit={isEdit} passwordMode={passwordMode} />
+        <StatusField />
         <FormDialogFooter
-          isPending={createAdmin.isPending}
-          submitLabel={t('actions.create')}
+          isPending={createAdmin.isPending || inviteAdmin.isPending || updateAdmin.isPending}
+          submitLabel={
+            isEdit
+              ? undefined
+              : passwordMode === 'invite'
+                ? t('invitations.submit')
+                : t('actions.create')
+          }
           onCancel={onDone}
         />
-      </form>
-    </Form>
-  );
-}
-
-function EditCompanyAdminForm({ admin, onDone }: { admin: ManagedUser; onDone: () => void }) {
-  const { t } = useTranslation();
-  const updateAdmin = useUpdateCompanyAdmin();
-  const form = useForm<
-    z.input<typeof editCompanyAdminFormSchema>,
-    unknown,
-    z.output<typeof editCompanyAdminFormSchema>
-  >({
-    resolver: zodResolver(editCompanyAdminFormSchema),
-    defaultValues: {
-      username: admin.username,
-      email: admin.email ?? '',
-      password: '',
-      confirm_password: '',
-      status: admin.status,
-    },
-  });
-  const onSubmit = form.handleSubmit(({ password, confirm_password, ...rest }) =>
-    updateAdmin.mutate(
-      { userId: admin.user_id, body: password ? { ...rest, password, confirm_password } : rest },
-      {
-        onSuccess: () => {
-          toast.success(t('toasts.updated'));
-          onDone();
-        },
-        onError: (error) => applyServerErrors(form, error, ADMIN_ERROR_FIELDS),
-      },
-    ),
-  );
-  return (
-    <Form {...form}>
-      <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <AdminAccountFields isEdit />
-        <FormDialogFooter isPending={updateAdmin.isPending} onCancel={onDone} />
       </form>
     </Form>
   );

@@ -1,7 +1,6 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import {
@@ -16,8 +15,10 @@ import { ReadOnlyField } from '@/components/forms/read-only-field';
 import { StatusSelect } from '@/components/forms/status-select';
 import {
   Dialog,
+  DialogClose,
   DialogContent,
   DialogDescription,
+  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
@@ -30,8 +31,10 @@ import {
   FormLabel,
   FormMessage,
 } from '@/components/ui/form';
+import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { applyServerErrors, nullableNumberField, numberField, numberText } from '@/lib/forms';
+import { useNotifyDone } from '@/lib/notify';
 import { useCreateCompany } from '../api/create-company';
 import { useUpdateCompany } from '../api/update-company';
 
@@ -56,11 +59,39 @@ export type CompanyDialogState = { mode: 'create' } | { mode: 'edit'; company: C
 export function CompanyFormDialog({
   state,
   onClose,
+  onAddAdmin,
 }: {
   state: CompanyDialogState;
   onClose: () => void;
+  /** The next step offered once a company is created: add its admin. */
+  onAddAdmin: (company: Company) => void;
 }) {
   const { t } = useTranslation();
+  const [created, setCreated] = useState<Company | null>(null);
+  // A new opening starts at the form again.
+  if (state === null && created !== null) setCreated(null);
+  if (created) {
+    return (
+      <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>{t('companies.created_title', { name: created.name })}</DialogTitle>
+            <DialogDescription>{t('companies.created_next')}</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button type="button" variant="outline">
+                {t('companies.created_later')}
+              </Button>
+            </DialogClose>
+            <Button type="button" autoFocus onClick={() => onAddAdmin(created)}>
+              {t('companies.created_add_admin')}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    );
+  }
   return (
     <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
@@ -74,7 +105,7 @@ export function CompanyFormDialog({
               : t('companies.create_description')}
           </DialogDescription>
         </DialogHeader>
-        {state?.mode === 'create' && <CreateCompanyForm onDone={onClose} />}
+        {state?.mode === 'create' && <CreateCompanyForm onCreated={setCreated} />}
         {state?.mode === 'edit' && <EditCompanyForm company={state.company} onDone={onClose} />}
       </DialogContent>
     </Dialog>
@@ -112,9 +143,10 @@ function NumberField({
   );
 }
 
-function CreateCompanyForm({ onDone }: { onDone: () => void }) {
+function CreateCompanyForm({ onCreated }: { onCreated: (company: Company) => void }) {
   const { t } = useTranslation();
   const createCompany = useCreateCompany();
+  const notifyDone = useNotifyDone();
   const form = useForm<
     z.input<typeof createCompanyFormSchema>,
     unknown,
@@ -133,9 +165,9 @@ function CreateCompanyForm({ onDone }: { onDone: () => void }) {
 
   const onSubmit = form.handleSubmit((values) =>
     createCompany.mutate(values, {
-      onSuccess: () => {
-        toast.success(t('toasts.created'));
-        onDone();
+      onSuccess: (company) => {
+        notifyDone(t('toasts.company_created', { name: company.name }));
+        onCreated(company);
       },
       onError: (error) =>
         applyServerErrors(form, error, {
@@ -217,6 +249,7 @@ function CreateCompanyForm({ onDone }: { onDone: () => void }) {
 
 function EditCompanyForm({ company, onDone }: { company: Company; onDone: () => void }) {
   const { t } = useTranslation();
+  const notifyDone = useNotifyDone();
   const updateCompany = useUpdateCompany();
   const form = useForm<
     z.input<typeof editCompanyFormSchema>,
@@ -239,7 +272,7 @@ function EditCompanyForm({ company, onDone }: { company: Company; onDone: () => 
       { id: company.id, body },
       {
         onSuccess: () => {
-          toast.success(t('toasts.updated'));
+          notifyDone(t('toasts.company_updated', { name: company.name }));
           onDone();
         },
         onError: (error) => applyServerErrors(form, error),

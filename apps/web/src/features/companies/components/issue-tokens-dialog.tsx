@@ -1,6 +1,5 @@
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { tokenAmountSchema, topupCompanyBodySchema, type Company } from '@app/contract';
@@ -21,8 +20,10 @@ import {
   FormMessage,
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
+import { paths } from '@/config/paths';
 import { applyServerErrors, numberField } from '@/lib/forms';
 import { withThousands } from '@/lib/format';
+import { useNotifyDone } from '@/lib/notify';
 import { useIssueTokens } from '../api/issue-tokens';
 
 /** The top-up body of the contract, with the amount typed into a box (a whole number > 0). */
@@ -58,6 +59,7 @@ export function IssueTokensDialog({
 function IssueTokensForm({ company, onDone }: { company: Company; onDone: () => void }) {
   const { t } = useTranslation();
   const issueTokens = useIssueTokens();
+  const notifyDone = useNotifyDone();
   const form = useForm<
     z.input<typeof issueTokensFormSchema>,
     unknown,
@@ -74,8 +76,14 @@ function IssueTokensForm({ company, onDone }: { company: Company; onDone: () => 
     issueTokens.mutate(
       { company_id: company.id, amount: value, ...(note ? { note } : {}) },
       {
-        onSuccess: () => {
-          toast.success(t('toasts.tokens_issued'));
+        onSuccess: (result) => {
+          notifyDone(
+            t('toasts.tokens_issued_to', {
+              amount: withThousands(result.amount),
+              name: company.name,
+            }),
+            `${paths.companyTransaction.getHref()}?company_id=${company.id}`,
+          );
           onDone();
         },
         onError: (error) => applyServerErrors(form, error),

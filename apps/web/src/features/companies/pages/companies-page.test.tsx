@@ -1,10 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { Company, ManagedUser, Role } from '@app/contract';
 import { answer, errorBody, listOf, signedIn } from '@/test/api';
 import { buildCompany, buildManagedUser } from '@/test/fixtures';
 import { locationOf, renderApp } from '@/test/render';
+import { server } from '@/test/server';
 
 const acme = buildCompany({
   id: 1,
@@ -112,7 +114,16 @@ describe('Companies', () => {
       await replace(form.getByLabelText('Employee monthly tokens'), '300');
       await userEvent.click(form.getByRole('button', { name: 'Create' }));
 
-      expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
+      expect(await screen.findByText('Acme Corporation created')).toBeInTheDocument();
+      // The next step: add its admin, which opens the admin form for that company.
+      const next = await screen.findByRole('dialog', { name: 'Acme Corporation is created' });
+      answer('get', '/api/v1/companies/admin', listOf([]));
+      await userEvent.click(within(next).getByRole('button', { name: 'Add its admin' }));
+      const admins = await screen.findByRole('dialog', { name: 'Company admins' });
+      expect(
+        within(admins).getByRole('heading', { name: 'Add company admin' }),
+      ).toBeInTheDocument();
+      expect(within(admins).getByLabelText('Username')).toBeInTheDocument();
       expect(posts[0]?.body).toEqual({
         code: 'ACME',
         name: 'Acme Corporation',
@@ -167,7 +178,7 @@ describe('Companies', () => {
       await userEvent.click(await screen.findByRole('option', { name: 'Inactive' }));
       await userEvent.click(form.getByRole('button', { name: 'Save' }));
 
-      expect(await screen.findByText('Updated successfully.')).toBeInTheDocument();
+      expect(await screen.findByText('Acme Corporation updated')).toBeInTheDocument();
       expect(puts[0]?.body).toEqual({
         name: 'Acme Group',
         status: 'inactive',
@@ -221,10 +232,17 @@ describe('Companies', () => {
       await openCompanies([acme]);
       const patches = answer('patch', '/api/v1/companies/1/status', { data: acme });
       await rowAction('Acme Corporation', 'Deactivate');
-      const confirm = await screen.findByRole('alertdialog');
-      expect(confirm).toHaveTextContent('Are you sure you want to deactivate Acme Corporation?');
-      await userEvent.click(within(confirm).getByRole('button', { name: 'Deactivate' }));
-      expect(await screen.findByText('Deactivated successfully.')).toBeInTheDocument();
+      const confirm = await screen.findByRole('alertdialog', {
+        name: 'Deactivate Acme Corporation?',
+      });
+      // It says what happens to the balance, the employees and their spending.
+      expect(confirm).toHaveTextContent(/Acme Corporation holds [\d,]+ tokens\./);
+      expect(confirm).toHaveTextContent('its employees cannot spend at merchants');
+      expect(confirm).toHaveTextContent('its balance expires and no monthly tokens arrive');
+      await userEvent.click(
+        within(confirm).getByRole('button', { name: 'Deactivate the company' }),
+      );
+      expect(await screen.findByText('Acme Corporation deactivated')).toBeInTheDocument();
       expect(patches[0]?.body).toEqual({ status: 'inactive' });
     });
 
@@ -274,7 +292,10 @@ describe('Companies', () => {
       await userEvent.type(form.getByLabelText('Note (optional)'), 'November bonus');
       await userEvent.click(form.getByRole('button', { name: 'Issue tokens' }));
 
-      expect(await screen.findByText('Token issue completed.')).toBeInTheDocument();
+      expect(
+        await screen.findByText('5,000 tokens issued to Acme Corporation'),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'View' })).toBeInTheDocument();
       expect(posts[0]?.body).toEqual({ company_id: 1, amount: 5000, note: 'November bonus' });
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     });
@@ -319,6 +340,7 @@ describe('Companies', () => {
       expect(await modal.findByText('This company has no admin yet.')).toBeInTheDocument();
       const posts = answer('post', '/api/v1/companies/admin', { data: admin });
       await userEvent.click(modal.getByRole('button', { name: 'Add company admin' }));
+      await userEvent.click(modal.getByRole('radio', { name: /Type a password now/ }));
       await userEvent.click(modal.getByRole('button', { name: 'Create' }));
       expect(await modal.findByText('Username is required')).toBeInTheDocument();
       expect(modal.getByText('Email is required')).toBeInTheDocument();
@@ -329,7 +351,9 @@ describe('Companies', () => {
       await userEvent.type(modal.getByLabelText('Confirm password'), 'Secret@2026');
       await userEvent.click(modal.getByRole('button', { name: 'Create' }));
 
-      expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
+      expect(
+        await screen.findByText('acme.hr created as an admin of Acme Corporation'),
+      ).toBeInTheDocument();
       expect(posts[0]?.body).toEqual({
         company_id: 1,
         username: 'acme.hr',
@@ -341,6 +365,41 @@ describe('Companies', () => {
       // Back on the list, which is asked for again.
       expect(await modal.findByRole('button', { name: 'Add company admin' })).toBeInTheDocument();
       await waitFor(() => expect(lists.length).toBeGreaterThan(1));
+    });
+
+    it('invites an admin by default and shows the one-time link to hand over', async () => {
+      const { modal } = await openAdmins([]);
+      const posts: unknown[] = [];
+      server.use(
+        http.post('/api/v1/companies/admin/invitations', async ({ request }) => {
+          posts.push(await request.json());
+          return HttpResponse.json(
+            {
+              data: {
+                user: admin,
+                url: 'http://localhost/set-password#token=abc',
+                expires_at: '2026-01-18T08:00:00.000Z',
+                emailed: false,
+              },
+            },
+            { status: 201 },
+          );
+        }),
+      );
+      await userEvent.click(await modal.findByRole('button', { name: 'Add company admin' }));
+      expect(modal.getByRole('radio', { name: /one-time link/ })).toBeChecked();
+      expect(modal.queryByLabelText('Password', { exact: true })).toBeNull();
+      await userEvent.type(modal.getByLabelText('Username'), 'acme.hr');
+      await userEvent.type(modal.getByLabelText('Email'), 'hr@acme.test');
+      await userEvent.click(modal.getByRole('button', { name: 'Create and invite' }));
+
+      expect(await modal.findByLabelText('Set-password link')).toHaveValue(
+        'http://localhost/set-password#token=abc',
+      );
+      expect(modal.getByText(/The link was not emailed/)).toBeInTheDocument();
+      expect(posts).toEqual([
+        { company_id: 1, username: 'acme.hr', email: 'hr@acme.test', status: 'active' },
+      ]);
     });
 
     it('edits an admin, prefilled, keeping the password when left empty', async () => {

@@ -14,12 +14,12 @@ import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useAuthStore } from '@/lib/auth-store';
-import { toggleStatusWithConfirm } from '@/lib/status-actions';
 import { useCompanies } from '../api/get-companies';
 import { useUpdateCompanyStatus } from '../api/update-company-status';
 import { CompanyAdminsDialog } from '../components/company-admins-dialog';
 import { CompanyFormDialog, type CompanyDialogState } from '../components/company-form-dialog';
 import { companiesColumns } from '../components/companies-columns';
+import { toggleCompanyStatusWithConfirm } from '../components/company-status';
 import { IssueTokensDialog } from '../components/issue-tokens-dialog';
 import type { companiesSearch } from '../search';
 
@@ -36,7 +36,10 @@ export function CompaniesPage({ table }: { table: TableSearch<typeof companiesSe
   const { mutate: changeStatus } = useUpdateCompanyStatus();
   const [dialog, setDialog] = useState<CompanyDialogState>(null);
   const [issuing, setIssuing] = useState<Company | null>(null);
-  const [adminsOf, setAdminsOf] = useState<Company | null>(null);
+  const [adminsOf, setAdminsOf] = useState<{
+    company: Company;
+    startWith: 'list' | 'create';
+  } | null>(null);
 
   const columns = useMemo(
     () =>
@@ -44,10 +47,11 @@ export function CompaniesPage({ table }: { table: TableSearch<typeof companiesSe
         canIssueTokens,
         onEdit: (company) => setDialog({ mode: 'edit', company }),
         onIssueTokens: setIssuing,
-        onManageAdmins: setAdminsOf,
+        onManageAdmins: (company) => setAdminsOf({ company, startWith: 'list' }),
+        onAddAdmin: (company) => setAdminsOf({ company, startWith: 'create' }),
         onOpenReport: (company) => void navigate(paths.summaryReportCompany.getHref(company.id)),
         onToggleStatus: (company) =>
-          void toggleStatusWithConfirm(company.name, company.status, (status, callbacks) =>
+          void toggleCompanyStatusWithConfirm(company, (status, callbacks) =>
             changeStatus({ id: company.id, status }, callbacks),
           ),
       }),
@@ -91,9 +95,21 @@ export function CompaniesPage({ table }: { table: TableSearch<typeof companiesSe
           </DataTableToolbar>
         }
       />
-      <CompanyFormDialog state={dialog} onClose={() => setDialog(null)} />
+      <CompanyFormDialog
+        state={dialog}
+        onClose={() => setDialog(null)}
+        onAddAdmin={(company) => {
+          setDialog(null);
+          setAdminsOf({ company, startWith: 'create' });
+        }}
+      />
       <IssueTokensDialog company={issuing} onClose={() => setIssuing(null)} />
-      <CompanyAdminsDialog company={adminsOf} onClose={() => setAdminsOf(null)} />
+      <CompanyAdminsDialog
+        key={adminsOf ? `${adminsOf.company.id}-${adminsOf.startWith}` : 'closed'}
+        company={adminsOf?.company ?? null}
+        startWith={adminsOf?.startWith}
+        onClose={() => setAdminsOf(null)}
+      />
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
@@ -10,7 +9,7 @@ import {
   type Employee,
 } from '@app/contract';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
-import { StatusSelect } from '@/components/forms/status-select';
+import { EmailField, StatusField } from '@/components/forms/account-fields';
 import {
   Dialog,
   DialogContent,
@@ -29,6 +28,7 @@ import {
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { applyServerErrors } from '@/lib/forms';
+import { useNotifyDone } from '@/lib/notify';
 import { useCreateEmployee } from '../api/create-employee';
 import { useUpdateEmployee } from '../api/update-employee';
 
@@ -81,14 +81,19 @@ export function EmployeeFormDialog({
               : t('employees.create_description')}
           </DialogDescription>
         </DialogHeader>
-        {state?.mode === 'create' && <CreateEmployeeForm onDone={onClose} />}
-        {state?.mode === 'edit' && <EditEmployeeForm employee={state.employee} onDone={onClose} />}
+        {state && (
+          <EmployeeForm
+            key={state.mode === 'edit' ? state.employee.id : 'create'}
+            employee={state.mode === 'edit' ? state.employee : undefined}
+            onDone={onClose}
+          />
+        )}
       </DialogContent>
     </Dialog>
   );
 }
 
-/** The four fields, the same on both forms. */
+/** The four fields: employee ID, name, and the shared email and status fields. */
 function EmployeeFields() {
   const { t } = useTranslation();
   return (
@@ -118,95 +123,52 @@ function EmployeeFields() {
           </FormItem>
         )}
       />
-      <FormField
-        name="email"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('employees.email')}</FormLabel>
-            <FormControl>
-              <Input type="email" autoComplete="off" {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-      <FormField
-        name="status"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('table.status')}</FormLabel>
-            <StatusSelect value={field.value} onChange={field.onChange} />
-            <FormMessage />
-          </FormItem>
-        )}
-      />
+      <EmailField label={t('employees.email')} />
+      <StatusField />
     </>
   );
 }
 
-function CreateEmployeeForm({ onDone }: { onDone: () => void }) {
-  const { t } = useTranslation();
-  const createEmployee = useCreateEmployee();
-  const form = useForm<
-    z.input<typeof createEmployeeFormSchema>,
-    unknown,
-    z.output<typeof createEmployeeFormSchema>
-  >({
-    resolver: zodResolver(createEmployeeFormSchema),
-    defaultValues: { employee_id: '', name: '', email: '', status: 'active' },
-  });
-  const onSubmit = form.handleSubmit((values) =>
-    createEmployee.mutate(values, {
-      onSuccess: () => {
-        toast.success(t('toasts.created'));
-        onDone();
-      },
-      onError: (error) => applyServerErrors(form, error, CODE_FIELDS),
-    }),
-  );
-  return (
-    <Form {...form}>
-      <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <EmployeeFields />
-        <FormDialogFooter isPending={createEmployee.isPending} submitLabel={t('actions.create')} />
-      </form>
-    </Form>
-  );
-}
+type EmployeeFormValues = z.input<typeof createEmployeeFormSchema>;
 
-function EditEmployeeForm({ employee, onDone }: { employee: Employee; onDone: () => void }) {
+/** One form for creating and editing an employee (issue 19 item 6). */
+function EmployeeForm({ employee, onDone }: { employee?: Employee; onDone: () => void }) {
   const { t } = useTranslation();
+  const notifyDone = useNotifyDone();
+  const createEmployee = useCreateEmployee();
   const updateEmployee = useUpdateEmployee();
-  const form = useForm<
-    z.input<typeof updateEmployeeFormSchema>,
-    unknown,
-    z.output<typeof updateEmployeeFormSchema>
-  >({
-    resolver: zodResolver(updateEmployeeFormSchema),
+  const form = useForm<EmployeeFormValues, unknown, z.output<typeof createEmployeeFormSchema>>({
+    resolver: zodResolver(employee ? updateEmployeeFormSchema : createEmployeeFormSchema) as never,
     defaultValues: {
-      employee_id: employee.employee_id,
-      name: employee.name ?? '',
-      email: employee.email ?? '',
-      status: employee.status,
+      employee_id: employee?.employee_id ?? '',
+      name: employee?.name ?? '',
+      email: employee?.email ?? '',
+      status: employee?.status ?? 'active',
     },
   });
-  const onSubmit = form.handleSubmit((body) =>
-    updateEmployee.mutate(
-      { id: employee.id, body },
-      {
-        onSuccess: () => {
-          toast.success(t('toasts.updated'));
-          onDone();
-        },
-        onError: (error) => applyServerErrors(form, error, CODE_FIELDS),
-      },
-    ),
+  const callbacks = (key: 'toasts.employee_created' | 'toasts.employee_updated') => ({
+    onSuccess: (saved: Employee) => {
+      notifyDone(t(key, { name: saved.name || saved.employee_id, id: saved.employee_id }));
+      onDone();
+    },
+    onError: (error: unknown) => applyServerErrors(form, error, CODE_FIELDS),
+  });
+  const onSubmit = form.handleSubmit((values) =>
+    employee
+      ? updateEmployee.mutate(
+          { id: employee.id, body: values as z.output<typeof updateEmployeeFormSchema> },
+          callbacks('toasts.employee_updated'),
+        )
+      : createEmployee.mutate(values, callbacks('toasts.employee_created')),
   );
   return (
     <Form {...form}>
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
         <EmployeeFields />
-        <FormDialogFooter isPending={updateEmployee.isPending} />
+        <FormDialogFooter
+          isPending={createEmployee.isPending || updateEmployee.isPending}
+          submitLabel={employee ? undefined : t('actions.create')}
+        />
       </form>
     </Form>
   );

@@ -2,10 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Employee } from '@app/contract';
+import { http, HttpResponse } from 'msw';
 import { i18n } from '@/locales/i18n';
 import { answer, errorBody, listOf, signedIn } from '@/test/api';
 import { buildCompany } from '@/test/fixtures';
 import { locationOf, renderApp } from '@/test/render';
+import { server } from '@/test/server';
 
 const buildEmployee = (overrides: Partial<Employee> = {}): Employee => ({
   id: 11,
@@ -138,7 +140,7 @@ describe('Employees', () => {
     await fill(form, 'Email (optional)', '');
     await fill(form, 'Name', 'Alice Tan');
     await userEvent.click(form.getByRole('button', { name: 'Create' }));
-    expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
+    expect(await screen.findByText('Alice Tan (E0011) added')).toBeInTheDocument();
     expect(posts[1]?.body).toEqual({ employee_id: 'E0011', name: 'Alice Tan', status: 'active' });
   });
 
@@ -171,7 +173,7 @@ describe('Employees', () => {
     await fill(form, 'Employee ID', 'E0099');
     await fill(form, 'Email (optional)', '');
     await userEvent.click(form.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Updated successfully.')).toBeInTheDocument();
+    expect(await screen.findByText('Alice Tan (E0011) updated')).toBeInTheDocument();
     expect(puts[0]?.body).toEqual({
       employee_id: 'E0099',
       name: 'Alice Tan',
@@ -213,32 +215,42 @@ describe('Employees', () => {
     expect(deletes).toHaveLength(1);
   });
 
-  it('rewards the selected employees, blocking a total above the balance', async () => {
+  it('rewards the selected employees one amount with an override, after a review', async () => {
     await openEmployees([alice, bob]);
     const posts = answer('post', '/api/v1/tokens/topup-token/employees', {
       data: { company_id: 1, total: 1000, token_balance: 0, items: [] },
     });
-    expect(screen.getByRole('button', { name: 'Reward tokens' })).toBeDisabled();
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Alice Tan' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select Bob Lim' }));
     await userEvent.click(screen.getByRole('button', { name: 'Reward tokens (2)' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Reward tokens' }));
     await waitFor(() => expect(dialog.getByTestId('reward-balance')).toHaveTextContent('1,000'));
+    expect(dialog.getByRole('radio', { name: 'The 2 selected employees' })).toBeChecked();
 
-    await fill(dialog, 'Amount for Alice Tan', '600');
-    await fill(dialog, 'Amount for Bob Lim', '500');
-    expect(dialog.getByTestId('reward-total')).toHaveTextContent('1,100');
+    await fill(dialog, 'Amount for everyone', '600');
+    expect(dialog.getByTestId('reward-total')).toHaveTextContent('1,200');
+    expect(dialog.getByTestId('reward-balance-after')).toHaveTextContent('-200');
     expect(dialog.getByRole('alert')).toHaveTextContent('Total tokens exceed available limit!');
-    const submit = dialog.getByRole('button', { name: 'Reward tokens' });
-    expect(submit).toBeDisabled();
-    await userEvent.click(submit);
-    expect(posts).toHaveLength(0);
+    const review = dialog.getByRole('button', { name: 'Review' });
+    expect(review).toBeDisabled();
 
+    await userEvent.click(dialog.getByRole('button', { name: 'Change the amount for Bob Lim' }));
     await fill(dialog, 'Amount for Bob Lim', '400');
     expect(dialog.getByTestId('reward-total')).toHaveTextContent('1,000');
+    expect(dialog.getByTestId('reward-balance-after')).toHaveTextContent('0');
     expect(dialog.queryByRole('alert')).toBeNull();
-    await userEvent.click(submit);
-    expect(await screen.findByText('Tokens rewarded successfully.')).toBeInTheDocument();
+    await userEvent.click(review);
+
+    const summary = within(await dialog.findByTestId('reward-review'));
+    expect(summary.getByTestId('reward-people')).toHaveTextContent('2');
+    expect(summary.getByTestId('reward-total')).toHaveTextContent('1,000');
+    expect(summary.getByTestId('reward-balance-after')).toHaveTextContent('0');
+    expect(posts).toHaveLength(0);
+    await userEvent.click(
+      summary.getByRole('button', { name: 'Reward 1,000 tokens to 2 employees' }),
+    );
+    expect(await screen.findByText('1,000 tokens rewarded to 2 employees')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'View' })).toBeInTheDocument();
     expect(posts[0]?.body).toEqual({
       items: [
         { employee_id: 11, amount: 600 },
@@ -256,10 +268,78 @@ describe('Employees', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Reward tokens (1)' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Reward tokens' }));
     await waitFor(() => expect(dialog.getByTestId('reward-balance')).toHaveTextContent('1,000'));
-    await fill(dialog, 'Amount for Alice Tan', '0');
-    await userEvent.click(dialog.getByRole('button', { name: 'Reward tokens' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Review' }));
+    expect(await dialog.findByText('This field is required')).toBeInTheDocument();
+    await fill(dialog, 'Amount for everyone', '0');
+    await userEvent.click(dialog.getByRole('button', { name: 'Review' }));
     expect(await dialog.findByText('Amount must be greater than 0')).toBeInTheDocument();
+    expect(dialog.queryByTestId('reward-review')).toBeNull();
     expect(posts).toHaveLength(0);
+  });
+
+  it('rewards the amounts of a CSV file, previewed on the server, leaving invalid rows out', async () => {
+    await openEmployees([alice, bob]);
+    const previews: string[] = [];
+    const previewBody = {
+      data: {
+        rows: [
+          {
+            line: 2,
+            id: 11,
+            employee_id: 'E0011',
+            name: 'Alice Tan',
+            amount: 150,
+            amount_text: '150',
+            action: 'reward',
+          },
+          {
+            line: 3,
+            id: null,
+            employee_id: 'E0099',
+            name: null,
+            amount: 5,
+            amount_text: '5',
+            action: 'invalid',
+            errors: { employee_id: 'v.employee_not_found' },
+          },
+        ],
+        summary: { people: 1, invalid: 1, total: 150, balance: 1000, balance_after: 850 },
+      },
+    };
+    server.use(
+      http.post('/api/v1/tokens/topup-token/employees/preview', async ({ request }) => {
+        const file = (await request.formData()).get('file');
+        if (file && typeof file !== 'string') previews.push(await file.text());
+        return HttpResponse.json(previewBody);
+      }),
+    );
+    const posts = answer('post', '/api/v1/tokens/topup-token/employees', {
+      data: { company_id: 1, total: 150, token_balance: 850, items: [] },
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Reward tokens' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reward tokens' }));
+    expect(
+      dialog.getByRole('radio', { name: 'Employees and amounts from a CSV file' }),
+    ).toBeChecked();
+    await userEvent.click(dialog.getByRole('button', { name: 'Preview' }));
+    expect(await dialog.findByText('Please select a file')).toBeInTheDocument();
+    await userEvent.upload(
+      dialog.getByLabelText('CSV file'),
+      new File(['employee_id,amount\nE0011,150\nE0099,5\n'], 'rewards.csv', { type: 'text/csv' }),
+    );
+    await userEvent.click(dialog.getByRole('button', { name: 'Preview' }));
+    const invalid = (await dialog.findByText('E0099')).closest('tr')!;
+    expect(invalid).toHaveTextContent(
+      'employee_id: No employee of this company has this Employee ID',
+    );
+    expect(previews).toEqual(['employee_id,amount\nE0011,150\nE0099,5\n']);
+    expect(dialog.getByTestId('reward-balance-after')).toHaveTextContent('850');
+    await userEvent.click(dialog.getByRole('button', { name: 'Review' }));
+    await userEvent.click(
+      await dialog.findByRole('button', { name: 'Reward 150 tokens to 1 employee' }),
+    );
+    expect(await screen.findByText('150 tokens rewarded to Alice Tan (E0011)')).toBeInTheDocument();
+    expect(posts[0]?.body).toEqual({ items: [{ employee_id: 11, amount: 150 }] });
   });
 
   it('speaks Chinese: the labels and the validation messages', async () => {

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Coins, FileUp, Plus } from 'lucide-react';
+import { useMutation } from '@tanstack/react-query';
+import { Coins, FileUp, LoaderCircle, Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { STATUSES, type Employee } from '@app/contract';
 import {
@@ -11,9 +12,10 @@ import {
 } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
+import { fetchAllPages } from '@/lib/fetch-all';
 import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions';
 import { useDeleteEmployee } from '../api/delete-employee';
-import { useEmployees } from '../api/get-employees';
+import { getEmployees, useEmployees } from '../api/get-employees';
 import { useUpdateEmployeeStatus } from '../api/update-employee-status';
 import { EmployeeFormDialog, type EmployeeDialogState } from '../components/employee-form-dialog';
 import { employeeName, employeesColumns } from '../components/employees-columns';
@@ -23,7 +25,7 @@ import type { employeesSearch } from '../search';
 
 /**
  * Employees (/employees, company admin): list, the employee modal, activate/deactivate, delete,
- * the CSV import and the reward-token dialog for the selected rows.
+ * the CSV import and the reward-token dialog (the selected rows, kept across pages, or a file).
  */
 export function EmployeesPage({
   table,
@@ -39,10 +41,12 @@ export function EmployeesPage({
   const { mutate: remove } = useDeleteEmployee();
   const [dialog, setDialog] = useState<EmployeeDialogState>(null);
   const [selected, setSelected] = useState<Map<number, Employee>>(() => new Map());
-  const [rewarding, setRewarding] = useState<Employee[] | null>(null);
+  const [isRewarding, setRewarding] = useState(false);
   const [isImporting, setImporting] = useState(false);
 
   const pageRows = employees.data?.data;
+  // In the order they were picked, across pages; the dialog may also take its amounts from a file.
+  const rewardees = useMemo(() => [...selected.values()], [selected]);
   const columns = useMemo(() => {
     const rows = pageRows ?? [];
     const onPage = rows.filter((employee) => selected.has(employee.id)).length;
@@ -79,6 +83,20 @@ export function EmployeesPage({
     });
   }, [t, pageRows, selected, changeStatus, remove]);
 
+  const total = employees.data?.total ?? 0;
+  const selectAll = useMutation({
+    // Every employee the filters match, read page by page as the option lists are.
+    mutationFn: () => fetchAllPages((page) => getEmployees({ ...table.query, ...page })),
+    onSuccess: (all) =>
+      setSelected((current) => {
+        const next = new Map(current);
+        for (const employee of all) next.set(employee.id, employee);
+        return next;
+      }),
+  });
+  const isPageSelected =
+    (pageRows?.length ?? 0) > 0 && (pageRows ?? []).every((employee) => selected.has(employee.id));
+
   return (
     <>
       <PageHeader
@@ -86,11 +104,7 @@ export function EmployeesPage({
         description={t('employees.description')}
         actions={
           <>
-            <Button
-              variant="outline"
-              disabled={selected.size === 0}
-              onClick={() => setRewarding([...selected.values()])}
-            >
+            <Button variant="outline" onClick={() => setRewarding(true)}>
               <Coins aria-hidden />
               {selected.size > 0
                 ? t('employees.reward_selected', { n: selected.size })
@@ -107,6 +121,28 @@ export function EmployeesPage({
           </>
         }
       />
+      {selected.size > 0 && (
+        <div
+          role="status"
+          className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border bg-muted/40 px-3 py-2 text-sm"
+        >
+          <span>{t('rewards.selected_count', { count: selected.size })}</span>
+          {isPageSelected && total > selected.size && (
+            <Button
+              variant="link"
+              className="h-auto px-0"
+              disabled={selectAll.isPending}
+              onClick={() => selectAll.mutate()}
+            >
+              {selectAll.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
+              {t('rewards.select_all_matching', { count: total })}
+            </Button>
+          )}
+          <Button variant="link" className="h-auto px-0" onClick={() => setSelected(new Map())}>
+            {t('rewards.clear_selection')}
+          </Button>
+        </div>
+      )}
       <DataTable
         label={t('employees.table_label')}
         columns={columns}
@@ -135,9 +171,10 @@ export function EmployeesPage({
       <EmployeeFormDialog state={dialog} onClose={() => setDialog(null)} />
       <ImportEmployeesDialog open={isImporting} onClose={() => setImporting(false)} />
       <RewardTokensDialog
-        employees={rewarding}
+        open={isRewarding}
+        employees={rewardees}
         balance={companyBalance}
-        onClose={() => setRewarding(null)}
+        onClose={() => setRewarding(false)}
         onRewarded={() => setSelected(new Map())}
       />
     </>

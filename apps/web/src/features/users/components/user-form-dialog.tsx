@@ -1,23 +1,32 @@
-import { useMemo } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useMemo, useRef, useState } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
   createUserBodySchema,
+  inviteUserBodySchema,
   isMerchantRole,
   MERCHANT_ROLES,
   PLATFORM_USER_TYPES,
   updateUserBodySchema,
+  type Invitation,
   type ManagedUser,
   type ManagedUserType,
+  type Status,
 } from '@app/contract';
 import type { Option } from '@/components/data-table';
+import {
+  ACCOUNT_ERROR_FIELDS,
+  AccountFields,
+  PasswordModeChoice,
+  passwordsMatch,
+  StatusField,
+  type PasswordMode,
+} from '@/components/forms/account-fields';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
-import { PasswordInput } from '@/components/forms/password-input';
+import { InvitationLink } from '@/components/forms/invitation-link';
 import { ReadOnlyField } from '@/components/forms/read-only-field';
-import { StatusSelect } from '@/components/forms/status-select';
 import {
   Dialog,
   DialogContent,
@@ -28,13 +37,11 @@ import {
 import {
   Form,
   FormControl,
-  FormDescription,
   FormField,
   FormItem,
   FormLabel,
   FormMessage,
 } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
 import {
   Select,
   SelectContent,
@@ -45,25 +52,13 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { applyServerErrors } from '@/lib/forms';
+import { useNotifyDone } from '@/lib/notify';
 import { useCreateUser } from '../api/create-user';
+import { useInviteUser } from '../api/invite-user';
 import { useUpdateUser } from '../api/update-user';
 
 /** Codes of a failed save that belong to one field (besides the toast). */
-export const USER_ERROR_FIELDS = {
-  USERNAME_EXISTS: 'username',
-  USERNAME_ALREADY_EXISTS: 'username',
-  USERNAME_OR_EMAIL_ALREADY_EXISTS: 'username',
-  EMAIL_EXISTS: 'email',
-  EMAIL_ALREADY_EXISTS: 'email',
-  PASSWORD_NOT_MATCH: 'confirm_password',
-} as const;
-
-const passwordsMatch = {
-  path: ['confirm_password'],
-  message: 'v.password_match',
-  // Checked even while other fields are still wrong, so every message shows at once.
-  when: () => true,
-};
+export const USER_ERROR_FIELDS = ACCOUNT_ERROR_FIELDS;
 
 /**
  * The contract's create body plus the password repeat (spec 5: the passwords must match). The
@@ -78,15 +73,33 @@ const createFormSchemaFor = (isMerchantImplied: boolean) =>
         isMerchantImplied || !isMerchantRole(values.type) || values.merchant_id !== undefined,
       { path: ['merchant_id'], message: 'v.merchant_required', when: () => true },
     );
-type CreateFormSchema = ReturnType<typeof createFormSchemaFor>;
+
+/** An invitation: the create body without the password, which its owner sets. */
+const inviteFormSchemaFor = (isMerchantImplied: boolean) =>
+  inviteUserBodySchema.refine(
+    (values) =>
+      isMerchantImplied || !isMerchantRole(values.type) || values.merchant_id !== undefined,
+    { path: ['merchant_id'], message: 'v.merchant_required', when: () => true },
+  );
 
 /** The contract's edit body: an empty password keeps the current one. */
 const editFormSchema = updateUserBodySchema
   .safeExtend({ confirm_password: z.string() })
   .refine((values) => (values.password ?? '') === values.confirm_password, passwordsMatch);
 
-type CreateFormInput = z.input<CreateFormSchema>;
-type EditFormInput = z.input<typeof editFormSchema>;
+/** What the one form holds, whichever schema checks it. */
+type UserFormInput = Partial<z.input<ReturnType<typeof createFormSchemaFor>>> & {
+  username: string;
+  email: string;
+  status: Status;
+  confirm_password: string;
+};
+type UserFormOutput = Partial<z.output<ReturnType<typeof createFormSchemaFor>>> & {
+  username: string;
+  email: string;
+  status: Status;
+  confirm_password: string;
+};
 
 export type UserDialogState = { mode: 'create' } | { mode: 'edit'; user: ManagedUser } | null;
 
@@ -113,6 +126,9 @@ export function UserFormDialog({
   scope: ManagedScope;
 }) {
   const { t } = useTranslation();
+  const [invitation, setInvitation] = useState<Invitation | null>(null);
+  // A new opening starts without the last invitation's link.
+  if (state === null && invitation !== null) setInvitation(null);
   return (
     <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-lg">
@@ -126,11 +142,19 @@ export function UserFormDialog({
               : t('users.create_description')}
           </DialogDescription>
         </DialogHeader>
-        {state?.mode === 'create' && (
-          <CreateUserForm merchantOptions={merchantOptions} scope={scope} onDone={onClose} />
-        )}
-        {state?.mode === 'edit' && (
-          <EditUserForm user={state.user} merchantOptions={merchantOptions} onDone={onClose} />
+        {invitation ? (
+          <InvitationLink invitation={invitation} onDone={onClose} />
+        ) : (
+          state && (
+            <UserForm
+              key={state.mode === 'edit' ? state.user.user_id : 'create'}
+              user={state.mode === 'edit' ? state.user : undefined}
+              merchantOptions={merchantOptions}
+              scope={scope}
+              onDone={onClose}
+              onInvited={setInvitation}
+            />
+          )
         )}
       </DialogContent>
     </Dialog>
@@ -205,161 +229,111 @@ function MerchantSelect({
   );
 }
 
-function CreateUserForm({
+/**
+ * The user form, for creating and editing alike (issue 19 item 6): the shared account fields;
+ * on create, the type (and the merchant of a merchant user) and how the password is set (an
+ * invitation by default); on edit, the fixed type and merchant shown read-only.
+ */
+function UserForm({
+  user,
   merchantOptions,
   scope,
   onDone,
+  onInvited,
 }: {
+  user?: ManagedUser;
   merchantOptions: Option[];
   scope: ManagedScope;
   onDone: () => void;
+  onInvited: (invitation: Invitation) => void;
 }) {
   const { t } = useTranslation();
+  const notifyDone = useNotifyDone();
   const createUser = useCreateUser();
+  const inviteUser = useInviteUser();
+  const updateUser = useUpdateUser();
+  const isEdit = user !== undefined;
   const { isMerchantImplied } = scope;
-  const schema = useMemo(() => createFormSchemaFor(isMerchantImplied), [isMerchantImplied]);
-  const form = useForm<CreateFormInput, unknown, z.output<CreateFormSchema>>({
-    resolver: zodResolver(schema),
+  const [passwordMode, setPasswordMode] = useState<PasswordMode>('invite');
+  // The resolver reads the mode when it validates, so the password is asked for only when typed now.
+  const modeRef = useRef(passwordMode);
+  const choosePasswordMode = (mode: PasswordMode) => {
+    modeRef.current = mode;
+    setPasswordMode(mode);
+  };
+  const resolver = useMemo(() => {
+    const create = zodResolver(createFormSchemaFor(isMerchantImplied));
+    const invite = zodResolver(inviteFormSchemaFor(isMerchantImplied));
+    const edit = zodResolver(editFormSchema);
+    // Each schema is strict: it is handed only the fields it knows.
+    return ((values, context, options) => {
+      const { type, merchant_id: merchantId, password, confirm_password, ...account } = values;
+      if (isEdit) {
+        return edit({ ...account, password, confirm_password } as never, context, options as never);
+      }
+      const tenant = { type, ...(merchantId === undefined ? {} : { merchant_id: merchantId }) };
+      return modeRef.current === 'invite'
+        ? invite({ ...account, ...tenant } as never, context, options as never)
+        : create(
+            { ...account, ...tenant, password, confirm_password } as never,
+            context,
+            options as never,
+          );
+    }) as Resolver<UserFormInput, unknown, UserFormOutput>;
+  }, [isEdit, isMerchantImplied]);
+  const form = useForm<UserFormInput, unknown, UserFormOutput>({
+    resolver,
     defaultValues: {
-      username: '',
-      email: '',
+      username: user?.username ?? '',
+      email: user?.email ?? '',
       password: '',
       confirm_password: '',
       type: undefined,
-      status: 'active',
+      status: user?.status ?? 'active',
       merchant_id: undefined,
     },
   });
   const type = useWatch({ control: form.control, name: 'type' });
-  const needsMerchant = Boolean(type) && isMerchantRole(type) && !isMerchantImplied;
+  const needsMerchant = !isEdit && Boolean(type) && isMerchantRole(type!) && !isMerchantImplied;
+  const merchantLabel = user
+    ? (merchantOptions.find((option) => option.value === String(user.merchant_id))?.label ??
+      user.merchant_name ??
+      '')
+    : '';
+  const isPending = createUser.isPending || inviteUser.isPending || updateUser.isPending;
+  const onError = (error: unknown) => applyServerErrors(form, error, ACCOUNT_ERROR_FIELDS);
 
   const onSubmit = form.handleSubmit((values) => {
-    const { merchant_id: merchantId, ...rest } = values;
-    const body =
-      isMerchantRole(values.type) && !isMerchantImplied
-        ? { ...rest, merchant_id: merchantId }
-        : rest;
-    createUser.mutate(body, {
-      onSuccess: () => {
-        toast.success(t('toasts.created'));
-        onDone();
-      },
-      onError: (error) => applyServerErrors(form, error, USER_ERROR_FIELDS),
-    });
-  });
-
-  return (
-    <Form {...form}>
-      <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <AccountFields />
-        <FormField
-          control={form.control}
-          name="password"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('users.password')}</FormLabel>
-              <FormControl>
-                <PasswordInput autoComplete="new-password" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="confirm_password"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('users.confirm_password')}</FormLabel>
-              <FormControl>
-                <PasswordInput autoComplete="new-password" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="type"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('users.type')}</FormLabel>
-              <UserTypeSelect value={field.value} onChange={field.onChange} types={scope.types} />
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        {needsMerchant && (
-          <FormField
-            control={form.control}
-            name="merchant_id"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>{t('users.merchant')}</FormLabel>
-                <MerchantSelect
-                  value={field.value === undefined ? '' : String(field.value)}
-                  onChange={(value) => field.onChange(Number(value))}
-                  options={merchantOptions}
-                />
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-        )}
-        <FormField
-          control={form.control}
-          name="status"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('table.status')}</FormLabel>
-              <StatusSelect value={field.value} onChange={field.onChange} />
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormDialogFooter isPending={createUser.isPending} submitLabel={t('actions.create')} />
-      </form>
-    </Form>
-  );
-}
-
-function EditUserForm({
-  user,
-  merchantOptions,
-  onDone,
-}: {
-  user: ManagedUser;
-  merchantOptions: Option[];
-  onDone: () => void;
-}) {
-  const { t } = useTranslation();
-  const updateUser = useUpdateUser();
-  const form = useForm<EditFormInput, unknown, z.output<typeof editFormSchema>>({
-    resolver: zodResolver(editFormSchema),
-    defaultValues: {
-      username: user.username,
-      email: user.email ?? '',
-      password: '',
-      confirm_password: '',
-      status: user.status,
-    },
-  });
-  const merchantLabel =
-    merchantOptions.find((option) => option.value === String(user.merchant_id))?.label ??
-    user.merchant_name ??
-    '';
-
-  const onSubmit = form.handleSubmit(({ password, confirm_password, ...rest }) => {
-    // An empty password keeps the current one (spec 5): send neither box then.
-    const body = password ? { ...rest, password, confirm_password } : rest;
-    updateUser.mutate(
-      { id: user.user_id, body },
+    const { merchant_id: merchantId, password, confirm_password, type: chosen, ...rest } = values;
+    if (user) {
+      // An empty password keeps the current one (spec 5): send neither box then.
+      const body = password ? { ...rest, password, confirm_password } : rest;
+      updateUser.mutate(
+        { id: user.user_id, body },
+        {
+          onSuccess: () => {
+            notifyDone(t('toasts.user_updated', { name: rest.username }));
+            onDone();
+          },
+          onError,
+        },
+      );
+      return;
+    }
+    const tenant =
+      chosen && isMerchantRole(chosen) && !isMerchantImplied ? { merchant_id: merchantId } : {};
+    if (passwordMode === 'invite') {
+      inviteUser.mutate({ ...rest, type: chosen!, ...tenant }, { onSuccess: onInvited, onError });
+      return;
+    }
+    createUser.mutate(
+      { ...rest, type: chosen!, password: password ?? '', confirm_password, ...tenant },
       {
         onSuccess: () => {
-          toast.success(t('toasts.updated'));
+          notifyDone(t('toasts.user_created', { name: rest.username }));
           onDone();
         },
-        onError: (error) => applyServerErrors(form, error, USER_ERROR_FIELDS),
+        onError,
       },
     );
   });
@@ -367,88 +341,67 @@ function EditUserForm({
   return (
     <Form {...form}>
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <AccountFields />
-        <FormField
-          control={form.control}
-          name="password"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('users.password')}</FormLabel>
-              <FormControl>
-                <PasswordInput autoComplete="new-password" {...field} />
-              </FormControl>
-              <FormDescription>{t('users.password_keep_hint')}</FormDescription>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="confirm_password"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('users.confirm_password')}</FormLabel>
-              <FormControl>
-                <PasswordInput autoComplete="new-password" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <ReadOnlyField
-          label={t('users.type')}
-          value={t(`users.types.${user.type}`)}
-          description={t('users.type_fixed_hint')}
-        />
-        {user.merchant_id !== null && (
-          <ReadOnlyField label={t('users.merchant')} value={merchantLabel} />
+        {!isEdit && <PasswordModeChoice value={passwordMode} onChange={choosePasswordMode} />}
+        <AccountFields isEdit={isEdit} passwordMode={passwordMode} />
+        {user ? (
+          <>
+            <ReadOnlyField
+              label={t('users.type')}
+              value={t(`users.types.${user.type}`)}
+              description={t('users.type_fixed_hint')}
+            />
+            {user.merchant_id !== null && (
+              <ReadOnlyField label={t('users.merchant')} value={merchantLabel} />
+            )}
+          </>
+        ) : (
+          <>
+            <FormField
+              control={form.control}
+              name="type"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{t('users.type')}</FormLabel>
+                  <UserTypeSelect
+                    value={field.value}
+                    onChange={field.onChange}
+                    types={scope.types}
+                  />
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            {needsMerchant && (
+              <FormField
+                control={form.control}
+                name="merchant_id"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>{t('users.merchant')}</FormLabel>
+                    <MerchantSelect
+                      value={field.value === undefined ? '' : String(field.value)}
+                      onChange={(value) => field.onChange(Number(value))}
+                      options={merchantOptions}
+                    />
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+            )}
+          </>
         )}
-        <FormField
-          control={form.control}
-          name="status"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('table.status')}</FormLabel>
-              <StatusSelect value={field.value} onChange={field.onChange} />
-              <FormMessage />
-            </FormItem>
-          )}
+        <StatusField />
+        <FormDialogFooter
+          isPending={isPending}
+          submitLabel={
+            isEdit
+              ? undefined
+              : passwordMode === 'invite'
+                ? t('invitations.submit')
+                : t('actions.create')
+          }
         />
-        <FormDialogFooter isPending={updateUser.isPending} />
       </form>
     </Form>
-  );
-}
-
-/** Username and email, the same on both forms. */
-function AccountFields() {
-  const { t } = useTranslation();
-  return (
-    <>
-      <FormField
-        name="username"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('users.username')}</FormLabel>
-            <FormControl>
-              <Input autoComplete="off" autoFocus {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-      <FormField
-        name="email"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('users.email')}</FormLabel>
-            <FormControl>
-              <Input type="email" autoComplete="off" {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-    </>
   );
 }

@@ -74,6 +74,7 @@ describe('User Management for a merchant admin', () => {
     const posts = answer('post', '/api/v1/users', { data: cashier });
     await userEvent.click(screen.getByRole('button', { name: 'Add user' }));
     const form = within(await screen.findByRole('dialog'));
+    await userEvent.click(form.getByRole('radio', { name: /Type a password now/ }));
     await fillAccount(form);
     await userEvent.click(form.getByRole('combobox', { name: 'User type' }));
     const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
@@ -82,7 +83,7 @@ describe('User Management for a merchant admin', () => {
     expect(form.queryByRole('combobox', { name: 'Merchant' })).not.toBeInTheDocument();
     await userEvent.click(form.getByRole('button', { name: 'Create' }));
 
-    expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
+    expect(await screen.findByText('shop.new created')).toBeInTheDocument();
     expect(posts[0]?.body).toEqual({
       username: 'shop.new',
       email: 'new@example.com',

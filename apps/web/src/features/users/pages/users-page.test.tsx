@@ -24,9 +24,12 @@ async function openUsers(users: ManagedUser[], path = '/user') {
 
 const dialog = () => screen.findByRole('dialog');
 
+/** The user modal on create, set to type the password now (an invitation is the default). */
 async function openCreate() {
   await userEvent.click(screen.getByRole('button', { name: 'Add user' }));
-  return within(await dialog());
+  const form = within(await dialog());
+  await userEvent.click(form.getByRole('radio', { name: /Type a password now/ }));
+  return form;
 }
 
 async function chooseOption(trigger: HTMLElement, name: string) {
@@ -141,7 +144,7 @@ describe('User Management', () => {
       await chooseOption(form.getByRole('combobox', { name: 'User type' }), 'Group HR');
       await userEvent.click(form.getByRole('button', { name: 'Create' }));
 
-      expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
+      expect(await screen.findByText('new.hr created')).toBeInTheDocument();
       expect(posts[0]?.body).toEqual({
         username: 'new.hr',
         email: 'new.hr@example.com',
@@ -242,7 +245,7 @@ describe('User Management', () => {
       await userEvent.clear(form.getByLabelText('Email'));
       await userEvent.type(form.getByLabelText('Email'), 'people@example.com');
       await userEvent.click(form.getByRole('button', { name: 'Save' }));
-      expect(await screen.findByText('Updated successfully.')).toBeInTheDocument();
+      expect(await screen.findByText('grouphr updated')).toBeInTheDocument();
       expect(puts[0]?.body).toEqual({
         username: 'grouphr',
         email: 'people@example.com',
@@ -404,6 +407,7 @@ describe('User Management', () => {
     expect(await screen.findByRole('heading', { level: 1, name: '用户管理' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '添加用户' }));
     const form = within(await dialog());
+    await userEvent.click(form.getByRole('radio', { name: /现在输入密码/ }));
     await userEvent.click(form.getByRole('button', { name: '创建' }));
     expect(await form.findByText('用户名为必填项')).toBeInTheDocument();
     expect(form.getByText('密码为必填项')).toBeInTheDocument();

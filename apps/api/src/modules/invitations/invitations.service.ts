@@ -1,0 +1,188 @@
+import crypto from 'node:crypto';
+import {
+  INVITATION_TTL_HOURS,
+  type AcceptInvitationBody,
+  type Invitation,
+  type InvitationInfo,
+  type ManagedUser,
+} from '@app/contract';
+import type { z } from 'zod';
+import type { inviteCompanyAdminBodySchema, inviteUserBodySchema } from '@app/contract';
+import { AppError } from '../../lib/app-error';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { ServiceDeps } from '../../lib/deps';
+import { inTransaction } from '../../lib/transaction';
+import { createCompanyAdmin } from '../company-admins/company-admins.service';
+import { setPassword } from '../iam/iam.service';
+import { hashToken, newToken } from '../iam/session-tokens';
+import { createUser, type AccountRules, type AfterCreate } from '../users/users.service';
+import { consumeInvitation, findOpenInvitation, insertInvitation } from './invitations.repository';
+
+const USER_ENTITY = 'user';
+/** Where the web app's public set-password page is; the token rides in the fragment, never sent to a server. */
+export const SET_PASSWORD_PATH = '/set-password';
+
+/**
+ * A password nobody knows, for the account until its owner sets one: 144 random bits plus one
+ * character of each class the password rules ask for (28 characters, within their 8 to 32).
+ */
+const unknowablePassword = () => `${crypto.randomBytes(18).toString('base64url')}Aa1!`;
+
+interface Issued {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Stores a new link for the user being created, in its transaction, with its audit row. */
+function issueInvitation(deps: ServiceDeps, actor: AuditActor, issued: Issued): AfterCreate {
+  return async (tx, user) => {
+    const at = deps.clock.now();
+    await insertInvitation(tx, {
+      tokenHash: hashToken(issued.token),
+      userId: user.user_id,
+      invitedBy: actor.userId,
+      at,
+      expiresAt: issued.expiresAt,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: 'invite',
+      entityType: USER_ENTITY,
+      entityId: user.user_id,
+      after: { username: user.username, email: user.email, expires_at: issued.expiresAt },
+      at,
+    });
+  };
+}
+
+/** Mails the link when a mailer is configured; a refused or failed send is said, not thrown. */
+async function mailInvitation(
+  deps: ServiceDeps,
+  actor: AuditActor,
+  user: ManagedUser,
+  url: string,
+  expiresAt: Date,
+  log: { warn: (payload: object, message: string) => void },
+): Promise<boolean> {
+  if (!deps.mailer || !user.email) return false;
+  let emailed = false;
+  try {
+    await deps.mailer.send({
+      to: user.email,
+      subject: 'Set your password for the Token Back Office / 设置您的 Token 后台密码',
+      text: [
+        `Hello ${user.username},`,
+        '',
+        'An administrator created an account for you. Open this link to choose your password.',
+        `It works once and expires on ${expiresAt.toISOString()} (UTC).`,
+        '',
+        url,
+        '',
+        `${user.username}，您好：管理员为您创建了账户。请打开上面的链接设置密码；链接仅可使用一次，将于 ${expiresAt.toISOString()}（UTC）过期。`,
+      ].join('\n'),
+    });
+    emailed = true;
+  } catch (error) {
+    log.warn({ err: error, userId: user.user_id }, 'invitation email not sent');
+  }
+  await inTransaction(deps.database, (tx) =>
+    recordAudit(tx, {
+      actor,
+      action: 'invitation_email',
+      entityType: USER_ENTITY,
+      entityId: user.user_id,
+      after: { to: user.email, sent: emailed },
+      at: deps.clock.now(),
+    }),
+  );
+  return emailed;
+}
+
+export interface InviteContext {
+  /** The web app's origin as the inviting admin reached it, e.g. https://backoffice.example. */
+  origin: string;
+  log: { warn: (payload: object, message: string) => void };
+}
+
+async function invite(
+  deps: ServiceDeps,
+  actor: AuditActor,
+  context: InviteContext,
+  create: (afterCreate: AfterCreate, password: string) => Promise<ManagedUser>,
+): Promise<Invitation> {
+  const issued: Issued = {
+    token: newToken(),
+    expiresAt: new Date(deps.clock.now().getTime() + INVITATION_TTL_HOURS * 3_600_000),
+  };
+  const user = await create(issueInvitation(deps, actor, issued), unknowablePassword());
+  const url = `${context.origin}${SET_PASSWORD_PATH}#token=${issued.token}`;
+  const emailed = await mailInvitation(deps, actor, user, url, issued.expiresAt, context.log);
+  return { user, url, expires_at: issued.expiresAt.toISOString(), emailed };
+}
+
+/** POST /users/invitations: a platform or merchant user the caller may create, invited. */
+export const inviteUser = (
+  deps: ServiceDeps,
+  actor: AuditActor,
+  scope: AccountRules,
+  body: z.output<typeof inviteUserBodySchema>,
+  context: InviteContext,
+): Promise<Invitation> =>
+  invite(deps, actor, context, (afterCreate, password) =>
+    createUser(deps, actor, scope, { ...body, password, confirm_password: password }, afterCreate),
+  );
+
+/** POST /companies/admin/invitations: a company admin, invited. */
+export const inviteCompanyAdmin = (
+  deps: ServiceDeps,
+  actor: AuditActor,
+  body: z.output<typeof inviteCompanyAdminBodySchema>,
+  context: InviteContext,
+): Promise<Invitation> =>
+  invite(deps, actor, context, (afterCreate, password) =>
+    createCompanyAdmin(deps, actor, { ...body, password, confirm_password: password }, afterCreate),
+  );
+
+/** POST /iam/invitations/lookup: whose open link this is (INVITATION_INVALID otherwise). */
+export async function lookUpInvitation(
+  { database, clock }: ServiceDeps,
+  token: string,
+): Promise<InvitationInfo> {
+  const found = await findOpenInvitation(database.db, hashToken(token), clock.now());
+  if (!found) throw new AppError('INVITATION_INVALID');
+  return { username: found.username, expires_at: found.expiresAt.toISOString() };
+}
+
+/**
+ * POST /iam/invitations/accept: sets the password the link's owner chose and spends the link (and
+ * any other open link of theirs), in one transaction; a used, expired or unknown link is
+ * INVITATION_INVALID. Audited as the user's own act.
+ */
+export async function acceptInvitation(
+  { database, clock }: ServiceDeps,
+  body: AcceptInvitationBody,
+  ip: string | null,
+): Promise<InvitationInfo> {
+  if (body.password !== body.confirm_password) {
+    throw new AppError('PASSWORD_NOT_MATCH', {
+      metadata: { confirm_password: 'v.password_match' },
+    });
+  }
+  const tokenHash = hashToken(body.token);
+  return inTransaction(database, async (tx) => {
+    const now = clock.now();
+    const found = await findOpenInvitation(tx, tokenHash, now);
+    const userId = await consumeInvitation(tx, tokenHash, now);
+    if (!found || userId === undefined) throw new AppError('INVITATION_INVALID');
+    await setPassword(tx, clock, { userId, password: body.password });
+    await recordAudit(tx, {
+      actor: { userId, ip },
+      action: 'accept_invitation',
+      entityType: USER_ENTITY,
+      entityId: userId,
+      after: { password_changed: true },
+      at: now,
+    });
+    return { username: found.username, expires_at: found.expiresAt.toISOString() };
+  });
+}

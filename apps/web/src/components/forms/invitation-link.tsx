@@ -1,0 +1,74 @@
+import { useId, useState } from 'react';
+import { Check, Copy, MailCheck } from 'lucide-react';
+import { toast } from 'sonner';
+import { useTranslation } from 'react-i18next';
+import type { Invitation } from '@app/contract';
+import { Button } from '@/components/ui/button';
+import { DialogFooter } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { browser } from '@/lib/browser';
+import { formatDateTime } from '@/lib/format';
+
+/**
+ * The one-time set-password link of a new account, shown once to the admin who invited them: to
+ * copy and hand over, and whether it was also emailed (decision 0025).
+ */
+export function InvitationLink({
+  invitation,
+  onDone,
+}: {
+  invitation: Invitation;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const [isCopied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await browser.copyText(invitation.url);
+      setCopied(true);
+      toast.success(t('toasts.copied'));
+    } catch {
+      toast.error(t('toasts.copy_failed'));
+    }
+  };
+  return (
+    <div className="grid gap-4" data-testid="invitation-link">
+      <p role="status" className="text-sm font-medium">
+        {t('invitations.created', { name: invitation.user.username })}
+      </p>
+      <div className="grid gap-2">
+        <label htmlFor={inputId} className="text-sm font-medium">
+          {t('invitations.link')}
+        </label>
+        <div className="flex gap-2">
+          <Input
+            id={inputId}
+            readOnly
+            value={invitation.url}
+            className="font-mono text-xs"
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <Button type="button" variant="outline" onClick={() => void copy()}>
+            {isCopied ? <Check aria-hidden /> : <Copy aria-hidden />}
+            {isCopied ? t('actions.copied') : t('actions.copy')}
+          </Button>
+        </div>
+        <p className="text-sm text-muted-foreground">
+          {t('invitations.link_hint', { at: formatDateTime(invitation.expires_at) })}
+        </p>
+      </div>
+      <p className="flex items-center gap-2 text-sm">
+        {invitation.emailed && <MailCheck className="size-4" aria-hidden />}
+        {invitation.emailed
+          ? t('invitations.emailed', { email: invitation.user.email ?? '' })
+          : t('invitations.not_emailed')}
+      </p>
+      <DialogFooter>
+        <Button type="button" onClick={onDone}>
+          {t('actions.done')}
+        </Button>
+      </DialogFooter>
+    </div>
+  );
+}
