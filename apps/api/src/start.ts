@@ -5,7 +5,6 @@ import { buildApp } from './app';
 import { demoSignInBanner, seedOnFirstStart } from './seed';
 import { createDemoProgramme, DEMO_TERMINAL_KEY } from './seed/demo-programme';
 import { systemClock } from './lib/clock';
-import { loadMailConfig } from './config/mail';
 import { createMailer } from './lib/mailer';
 import { startJobTimer } from './modules/jobs/jobs.timer';
 
@@ -25,7 +24,7 @@ export async function main(
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   // SMTP_URL / MAIL_FROM (decision 0025); no SMTP_URL, no mailer: links are handed over.
-  const mailer = createMailer(loadMailConfig());
+  const mailer = createMailer(config);
   const app = await buildApp({ config, database, mailer });
   const applied = await migrate(database);
   app.log.info({ applied, database: database.kind }, 'migrations applied');

@@ -151,6 +151,12 @@ const envSchema = z
      * /usr/lib/postgresql/<server major>/bin, else the PATH's (decision 0021).
      */
     PG_BIN_DIR: z.string().min(1).optional(),
+    /** smtp:// or smtps://user:pass@host:port for the invitation mails; unset: links are handed over (decision 0025). */
+    SMTP_URL: z
+      .url()
+      .refine((url) => /^smtps?:\/\//.test(url), 'SMTP_URL must start with smtp:// or smtps://')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('Token Back Office <no-reply@localhost>'),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_READ_URL && !env.DATABASE_URL) {

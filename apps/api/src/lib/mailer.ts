@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { MailConfig } from '../config/mail';
+import type { Config } from '../config';
 
 /** One plain message. */
 export interface MailMessage {
@@ -15,7 +15,7 @@ export interface Mailer {
 }
 
 /** A nodemailer SMTP transport, or undefined when SMTP_URL is not set. */
-export function createMailer(config: MailConfig): Mailer | undefined {
+export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>): Mailer | undefined {
   if (!config.SMTP_URL) return undefined;
   const transport = nodemailer.createTransport(config.SMTP_URL);
   return {
