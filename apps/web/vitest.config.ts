@@ -10,8 +10,9 @@ export default mergeConfig(
       setupFiles: ['./src/test/setup.ts'],
       restoreMocks: true,
       unstubGlobals: true,
-      // Above the 5 s that findBy* waits, so a missing element fails with its own message.
-      testTimeout: 15_000,
+      // Above the 15 s that findBy* waits (src/test/setup.ts), so a missing element fails with
+      // its own message.
+      testTimeout: 40_000,
     },
   }),
 );

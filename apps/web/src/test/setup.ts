@@ -8,8 +8,9 @@ import { i18n } from '@/locales/i18n';
 import { initTestI18n, missingKeys } from './i18n';
 import { server } from './server';
 
-// Lazily loaded routes compile on first use; a busy machine needs more than the default second.
-configure({ asyncUtilTimeout: 5000 });
+// Lazily loaded routes compile on first use, and `npm test` runs these files beside the API's
+// (two suites on two cores): a busy machine needs far more than the default second.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks the layout APIs Radix primitives touch.
 class ResizeObserverStub {
