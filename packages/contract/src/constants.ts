@@ -172,6 +172,10 @@ export const VALIDATION_MESSAGES = {
     zh: '每行最多 50 列',
   },
   'v.invalid': { en: 'Invalid value', zh: '值无效' },
+  'v.sort_invalid': {
+    en: 'This list cannot be sorted that way',
+    zh: '此列表不支持该排序方式',
+  },
   'v.mfa_code_format': { en: 'Enter the 6-digit code', zh: '请输入 6 位验证码' },
   'v.mfa_one_code': {
     en: 'Enter either a code or a recovery code',

@@ -112,6 +112,8 @@ export async function listCompanies(
     search: query.search || undefined,
     page: query.page,
     pageSize: query.page_size,
+    sort: query.sort,
+    order: query.order,
   });
   return { data: rows.map(toCompany), total };
 }
