@@ -7,7 +7,7 @@ import {
   DataTableFacetedFilter,
   DataTableSearch,
   DataTableToolbar,
-  type TableSearch,
+  type TableSearchOf,
 } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
@@ -29,7 +29,7 @@ export function EmployeesPage({
   table,
   companyBalance,
 }: {
-  table: TableSearch<typeof employeesSearch.filters>;
+  table: TableSearchOf<typeof employeesSearch>;
   /** The company's available token balance (GET /companies/{id}); undefined while loading. */
   companyBalance: number | undefined;
 }) {
