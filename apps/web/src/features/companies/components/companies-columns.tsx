@@ -1,6 +1,7 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
 import { Coins, FileBarChart, Pencil, Power, PowerOff, UserCog } from 'lucide-react';
+import { Link } from 'react-router';
 import type { Company } from '@app/contract';
 import {
   DataTableRowActions,
@@ -9,6 +10,7 @@ import {
   Tokens,
   type RowAction,
 } from '@/components/data-table';
+import { paths } from '@/config/paths';
 
 export interface CompanyRowHandlers {
   canIssueTokens: boolean;
@@ -23,7 +25,20 @@ export function companiesColumns(t: TFunction, handlers: CompanyRowHandlers): Co
   const amount = { className: 'text-right' };
   return [
     { accessorKey: 'code', header: t('companies.code'), meta: { className: 'font-mono' } },
-    { accessorKey: 'name', header: t('companies.name'), meta: { className: 'font-medium' } },
+    {
+      accessorKey: 'name',
+      header: t('companies.name'),
+      meta: { className: 'font-medium', mobile: 'title' },
+      // A real link, so the row's page opens from the keyboard too (the row opens on a click).
+      cell: ({ row }) => (
+        <Link
+          to={paths.companyDetail.getHref(row.original.id)}
+          className="font-medium underline-offset-4 hover:underline focus-visible:underline"
+        >
+          {row.original.name}
+        </Link>
+      ),
+    },
     {
       accessorKey: 'status',
       header: t('table.status'),
@@ -60,7 +75,7 @@ export function companiesColumns(t: TFunction, handlers: CompanyRowHandlers): Co
     {
       id: 'actions',
       header: () => <span className="sr-only">{t('table.actions')}</span>,
-      meta: { className: 'w-12 text-right' },
+      meta: { className: 'w-12 text-right', title: t('table.actions'), pinned: 'right' },
       cell: ({ row }) => {
         const company = row.original;
         const isActive = company.status === 'active';

@@ -71,6 +71,9 @@ export function CompaniesPage({ table }: { table: TableSearchOf<typeof companies
         columns={columns}
         query={companies}
         paging={table}
+        tableId="companies"
+        sortable={table.config.sortable}
+        rowHref={(company) => paths.companyDetail.getHref(company.id)}
         getRowId={(company) => String(company.id)}
         toolbar={
           <DataTableToolbar table={table}>

@@ -10,6 +10,7 @@ import {
   type TableSearchOf,
 } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
+import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions';
 import { useDeleteEmployee } from '../api/delete-employee';
@@ -112,6 +113,9 @@ export function EmployeesPage({
         columns={columns}
         query={employees}
         paging={table}
+        tableId="employees"
+        sortable={table.config.sortable}
+        rowHref={(employee) => paths.employeeDetail.getHref(employee.id)}
         getRowId={(employee) => String(employee.id)}
         toolbar={
           <DataTableToolbar table={table}>

@@ -69,6 +69,9 @@ export function MerchantsPage({ table }: { table: TableSearchOf<typeof merchants
         columns={columns}
         query={merchants}
         paging={table}
+        tableId="merchants"
+        sortable={table.config.sortable}
+        rowHref={(merchant) => paths.merchantDetail.getHref(merchant.id)}
         getRowId={(merchant) => String(merchant.id)}
         toolbar={
           <DataTableToolbar table={table}>

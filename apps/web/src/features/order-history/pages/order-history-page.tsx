@@ -50,6 +50,8 @@ export function OrderHistoryPage({
         columns={columns}
         query={orders}
         paging={table}
+        tableId="orders"
+        sortable={table.config.sortable}
         getRowId={(order) => String(order.id)}
         toolbar={
           <DataTableToolbar

@@ -135,6 +135,8 @@ export function UsersPage({
         columns={columns}
         query={users}
         paging={table}
+        tableId="users"
+        sortable={table.config.sortable}
         getRowId={(user) => String(user.user_id)}
         toolbar={
           <DataTableToolbar table={table}>
