@@ -48,7 +48,7 @@ export const formatIsoDate = (value: DateInput): string => format(value, ISO_DAT
 export function parseDate(text: string, lang?: string): string | null {
   const trimmed = text
     .trim()
-    .replace(/[.\-]/g, '/')
+    .replace(/[.-]/g, '/')
     .replace(/[年月]/g, '/')
     .replace(/日$/, '');
   const patterns =

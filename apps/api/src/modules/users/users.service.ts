@@ -28,7 +28,6 @@ import {
   lockUser,
   toManagedUser,
   updateUserRow,
-  type UserFilter,
   type UserScope,
 } from './users.repository';
 

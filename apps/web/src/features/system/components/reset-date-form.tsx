@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import dayjs from 'dayjs';
 import { LoaderCircle } from 'lucide-react';
@@ -70,7 +70,7 @@ function SystemResetDateForm({ current }: { current: SystemResetDate }) {
   });
   // Text in the box that reads as no day: the box says so, and nothing is sent.
   const [isTypedDayInvalid, setTypedDayInvalid] = useState(false);
-  const chosen = form.watch('reset_date');
+  const chosen = useWatch({ control: form.control, name: 'reset_date' });
   const submit = form.handleSubmit((values) =>
     update.mutate(values, {
       onSuccess: () =>
