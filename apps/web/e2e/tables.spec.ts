@@ -68,9 +68,30 @@ async function open(lng: Language, url: string, heading: string | RegExp) {
   await waitForScreen(page, heading);
 }
 
-/** Whether the page is wider than the window (it would scroll sideways). */
+/**
+ * What makes the page wider than the window (it would scroll sideways): the outermost elements
+ * reaching past its right edge, outside any box that scrolls on its own; empty when nothing does.
+ */
 const scrollsSideways = () =>
-  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    const inScroller = (element: Element) => {
+      for (let node = element.parentElement; node; node = node.parentElement) {
+        const overflow = getComputedStyle(node).overflowX;
+        if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') return true;
+      }
+      return false;
+    };
+    return [...document.body.querySelectorAll('*')]
+      .filter(
+        (element) => element.getBoundingClientRect().right > width + 1 && !inScroller(element),
+      )
+      .slice(0, 5)
+      .map(
+        (element) => `${element.tagName.toLowerCase()}.${String(element.className).slice(0, 80)}`,
+      );
+  });
 
 /** The text of one column of a table's body rows. */
 const columnText = (page_: Page, tableName: string, index: number) =>
@@ -201,12 +222,14 @@ describe.each(LANGUAGES)('tables in %s at 1280 px', (lng) => {
 describe.each(LANGUAGES)('tables in %s at 390 px', (lng) => {
   const t = (key: string, values?: Record<string, string>) => text(lng, key, values);
 
-  beforeEach(async () => {
+  /** Signs in at the desktop width (the sign-in helper waits for the sidebar), then narrows. */
+  const signInOnPhone = async (username: string) => {
+    await signIn(page, username);
     await page.setViewportSize(WIDTHS.phone);
-  });
+  };
 
   it('shows lists as cards, opens a company from its card, and no screen scrolls sideways', async () => {
-    await signIn(page, 'admin');
+    await signInOnPhone('admin');
     const screens: [string, string][] = [
       ['/dashboard', t('nav.dashboard')],
       ['/companies?sort=name&order=desc', t('nav.companies')],
@@ -220,7 +243,7 @@ describe.each(LANGUAGES)('tables in %s at 390 px', (lng) => {
     ];
     for (const [url, heading] of screens) {
       await open(lng, url, heading);
-      expect(await scrollsSideways(), url).toBe(false);
+      expect(await scrollsSideways(), url).toEqual([]);
       expect(await seriousViolations(page), url).toEqual([]);
     }
 
@@ -246,20 +269,20 @@ describe.each(LANGUAGES)('tables in %s at 390 px', (lng) => {
     await list.locator('li').filter({ hasText: 'Acme Corporation' }).locator('dl').click();
     await page.waitForURL(/\/companies\/\d+$/);
     await waitForScreen(page, 'Acme Corporation');
-    expect(await scrollsSideways()).toBe(false);
+    expect(await scrollsSideways()).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
-  });
+  }, 240_000); // nine screens, each scanned by axe
 
   it('gives a company admin its employees as cards, and an employee’s page, without sideways scroll', async () => {
-    await signIn(page, 'acme.admin');
+    await signInOnPhone('acme.admin');
     await open(lng, '/employees', t('nav.employees'));
-    expect(await scrollsSideways()).toBe(false);
+    expect(await scrollsSideways()).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
     const card = page.getByTestId('table-cards').locator('li').first();
     await card.locator('dl').click();
     await page.waitForURL(/\/employees\/\d+$/);
     await waitForScreen(page);
-    expect(await scrollsSideways()).toBe(false);
+    expect(await scrollsSideways()).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
