@@ -1,9 +1,5 @@
 import dayjs from 'dayjs';
-import customParseFormat from 'dayjs/plugin/customParseFormat';
-import { calendarDaySchema } from '@app/contract';
 import { i18n } from '@/locales/i18n';
-
-dayjs.extend(customParseFormat);
 
 /**
  * One date system (issue 19): each language writes a day one way, in text and in every date
@@ -39,27 +35,6 @@ export const formatDate = (value: DateInput, lang?: string): string =>
   format(value, DATE_FORMATS[dateLanguage(lang)]);
 /** 2026-01-31 */
 export const formatIsoDate = (value: DateInput): string => format(value, ISO_DATE_FORMAT);
-
-/**
- * A day typed in the language's format (the one formatDate writes), read back as YYYY-MM-DD; a
- * day or month may have one digit, and `/`, `-` or `.` separate them. The wire form YYYY-MM-DD is
- * read in either language. Null for anything else, or for a day the calendar lacks (31/02/2026).
- */
-export function parseDate(text: string, lang?: string): string | null {
-  const trimmed = text
-    .trim()
-    .replace(/[.-]/g, '/')
-    .replace(/[年月]/g, '/')
-    .replace(/日$/, '');
-  const patterns =
-    dateLanguage(lang) === 'zh'
-      ? ['YYYY/M/D', 'YYYY/MM/DD']
-      : ['D/M/YYYY', 'DD/MM/YYYY', 'YYYY/M/D', 'YYYY/MM/DD'];
-  const parsed = dayjs(trimmed, patterns, true);
-  if (!parsed.isValid()) return null;
-  const day = parsed.format(ISO_DATE_FORMAT);
-  return calendarDaySchema.safeParse(day).success ? day : null;
-}
 
 /** `order_purchased` → `Order Purchased`; dashes count as separators too. */
 export function snakeToWords(value: string): string {

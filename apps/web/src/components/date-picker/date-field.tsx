@@ -13,8 +13,8 @@ import {
   formatDate,
   formatIsoDate,
   ISO_DATE_FORMAT,
-  parseDate,
 } from '@/lib/format';
+import { parseDate } from './parse-date';
 
 /** The calendar grid (react-day-picker) loads the first time a picker opens. */
 export const LazyCalendar = lazy(() =>

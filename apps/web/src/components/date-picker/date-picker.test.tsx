@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { formatDayLong, parseDate } from '@/lib/format';
+import { formatDayLong } from '@/lib/format';
 import { i18n } from '@/locales/i18n';
 import { DateField } from './date-field';
 import { DateRangePicker, type DayRange, type RangePreset } from './date-range-picker';
 import { MonthPicker } from './month-picker';
+import { parseDate } from './parse-date';
 
 function Field({ initial = '', onChange }: { initial?: string; onChange: (day: string) => void }) {
   const [value, setValue] = useState(initial);

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { CalendarDays, ChevronLeft, ChevronRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { YEAR_MAX, YEAR_MIN } from '@app/contract';
 import { Button } from '@/components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { cn } from '@/lib/cn';
 import { formatMonthWords } from '@/lib/format';
 
+// The contract's year range (calendar.ts), not imported: the dashboard's first load has no zod.
+const YEAR_MIN = 1970;
+const YEAR_MAX = 9999;
 const pad = (n: number) => String(n).padStart(2, '0');
 const monthOf = (year: number, month: number) => `${year}-${pad(month)}`;
 
