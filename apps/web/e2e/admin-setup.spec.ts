@@ -140,12 +140,14 @@ describe('the admin sets up the programme', () => {
     }
 
     // The filter and page are in the URL: a reload shows the same view.
-    await page.getByRole('button', { name: 'Status' }).click();
+    // The filter (in the toolbar), not the Status column's sort button.
+    await page.getByRole('search').getByRole('button', { name: 'Status' }).click();
     await page.getByRole('menuitemradio', { name: 'Active', exact: true }).click();
     await expectPath(page, '/companies?status=active');
     await page.reload();
     await row(companyCode).waitFor();
     await page
+      .getByRole('search')
       .getByRole('button', { name: /^Status/ })
       .getByText('Active')
       .waitFor();

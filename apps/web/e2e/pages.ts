@@ -5,7 +5,14 @@ import type { Locator, Page } from 'playwright-core';
 export function readTable(table: Locator): Promise<Record<string, string>[]> {
   return table.evaluate((element) => {
     const text = (cell: Element) => (cell.textContent ?? '').replace(/\s+/g, ' ').trim();
-    const headers = [...element.querySelectorAll('thead th')].map(text);
+    // A sortable header's button also says what a click does ("Sort ascending", for screen
+    // readers): the header is keyed by its title alone.
+    const title = (cell: Element) => {
+      const copy = cell.cloneNode(true) as Element;
+      copy.querySelectorAll('button .sr-only').forEach((hint) => hint.remove());
+      return text(copy);
+    };
+    const headers = [...element.querySelectorAll('thead th')].map(title);
     // A cell spanning columns is keyed by the first header it sits under.
     return [...element.querySelectorAll('tbody tr, tfoot tr')].map((row) => {
       let column = 0;

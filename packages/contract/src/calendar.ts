@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MONTH_PATTERN, type ValidationMessageKey } from './constants';
+import { ORDER_SORTS, SORT_ORDERS, type OrderSort, type SortOrder } from './sorting';
 
 /**
  * The one parser of days, months and page cursors (DESIGN 4, issue 14): every route's query and
@@ -143,4 +144,26 @@ export const transactionCursor = opaqueCursor<[number]>(z.tuple([positiveId]));
 /** GET /orders/admin: `[ordered_at to the microsecond, id]`, the last order shown. */
 export const orderCursor = opaqueCursor<[string, number]>(
   z.tuple([z.string().refine(isCursorInstant), positiveId]),
+);
+
+/**
+ * GET /orders/admin with `sort`: `[sort, order, value of the sorted column, id]` of the last
+ * order shown. It names its sort, so a cursor is read back only under the sort it was made for.
+ */
+export const orderSortedCursor = opaqueCursor<[OrderSort, SortOrder, string | number, number]>(
+  z.tuple([
+    z.enum(ORDER_SORTS),
+    z.enum(SORT_ORDERS),
+    z.union([z.string().max(64), z.number().int()]),
+    positiveId,
+  ]),
+);
+
+/** The `cursor` of GET /orders/admin: either the default order's or a sorted one's. */
+export const orderHistoryCursorSchema = checked(
+  z.string({ error: 'v.cursor_invalid' }).regex(CURSOR_PATTERN, 'v.cursor_invalid'),
+  (text) =>
+    orderCursor.decode(text) === null && orderSortedCursor.decode(text) === null
+      ? 'v.cursor_invalid'
+      : null,
 );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
+import { COMPANY_SORTS, sortQueryShape } from './sorting';
 import { statusSchema } from './statuses';
 import { codeSchema, idSchema, initialTokenSchema, nameSchema, resetDaySchema } from './validation';
 
@@ -42,6 +43,7 @@ const listSearchSchema = z.string().trim().max(100).optional();
 export const companyListQuerySchema = pageQuerySchema.extend({
   status: statusSchema.optional(),
   search: listSearchSchema,
+  ...sortQueryShape(COMPANY_SORTS),
 });
 /**
  * PUT /companies/{id} (spec 7). `code` is immutable and `token_balance` moves only through the

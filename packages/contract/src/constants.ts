@@ -180,6 +180,10 @@ export const VALIDATION_MESSAGES = {
     en: 'This employee is inactive and cannot receive tokens',
     zh: '该员工已停用，无法接收代币',
   },
+  'v.sort_invalid': {
+    en: 'This list cannot be sorted that way',
+    zh: '此列表不支持该排序方式',
+  },
   'v.mfa_code_format': { en: 'Enter the 6-digit code', zh: '请输入 6 位验证码' },
   'v.mfa_one_code': {
     en: 'Enter either a code or a recovery code',

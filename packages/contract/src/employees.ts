@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
+import { EMPLOYEE_SORTS, sortQueryShape } from './sorting';
 import { statusSchema } from './statuses';
 import { emailSchema, employeeIdSchema, idSchema, initialTokenSchema } from './validation';
 
@@ -64,6 +65,7 @@ export const employeeListQuerySchema = pageQuerySchema.extend({
   status: statusSchema.optional(),
   /** Matches part of the staff number, name or email, ignoring case. */
   search: z.string().trim().max(200).optional(),
+  ...sortQueryShape(EMPLOYEE_SORTS),
 });
 export type EmployeeListQuery = z.infer<typeof employeeListQuerySchema>;
 

@@ -12,5 +12,7 @@ export const EXPORT_MAX_ROWS_DEFAULT = 100_000;
 export const employeeExportQuerySchema = employeeListQuerySchema.omit({
   page: true,
   page_size: true,
+  sort: true,
+  order: true,
 });
 export type EmployeeExportQuery = z.infer<typeof employeeExportQuerySchema>;

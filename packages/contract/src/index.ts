@@ -6,6 +6,7 @@ export * from './permissions';
 export * from './errors';
 export * from './validation';
 export * from './common';
+export * from './sorting';
 export * from './calendar';
 export * from './iam';
 export * from './mfa';

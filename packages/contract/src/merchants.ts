@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
+import { MERCHANT_SORTS, sortQueryShape } from './sorting';
 import { statusSchema } from './statuses';
 import { codeSchema, idSchema, nameSchema } from './validation';
 
@@ -24,6 +25,7 @@ export const merchantListQuerySchema = pageQuerySchema.extend({
   status: statusSchema.optional(),
   /** Matches code or name, case-insensitively. */
   search: z.string().trim().max(100).optional(),
+  ...sortQueryShape(MERCHANT_SORTS),
 });
 /** PUT /merchants/{id}: the code is immutable (an unknown field here). */
 export const updateMerchantBodySchema = z.strictObject({

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { orderSchema } from './orders';
 import { orderStatusSchema, refundStateSchema } from './statuses';
 import { refundReasonSchema } from './events';
-import { datesInOrder, daySchema as calendarDaySchema, orderCursor } from './calendar';
+import {
+  datesInOrder,
+  daySchema as calendarDaySchema,
+  isCursorInstant,
+  orderCursor,
+  orderHistoryCursorSchema,
+  orderSortedCursor,
+} from './calendar';
+import { ORDER_SORTS, sortQueryShape } from './sorting';
 import { idSchema } from './validation';
 import { pageQuerySchema } from './common';
 
@@ -67,17 +75,43 @@ export const orderHistoryFilterSchema = z.object(filterShape).refine(...datesInO
 export type OrderHistoryFilter = z.infer<typeof orderHistoryFilterSchema>;
 
 /**
- * GET /orders/admin (admin, Group HR): newest first (ties in order of creation). Page with
- * `page`/`page_size`, or — fast at any depth — pass the `next_cursor` of the previous answer as
- * `cursor` (then `page` is ignored).
+ * Whether a cursor was made for the query's sort: the default order's cursor only without `sort`
+ * (or with the default, `ordered_at` descending), a sorted cursor only under its own sort and
+ * order, holding a value of the sorted column's kind.
+ */
+export function cursorFitsSort(q: {
+  cursor?: string | undefined;
+  sort?: OrderHistorySortField | undefined;
+  order?: 'asc' | 'desc' | undefined;
+}): boolean {
+  if (!q.cursor) return true;
+  const sort = q.sort;
+  const order = q.order ?? 'asc';
+  if (orderCursor.decode(q.cursor)) return !sort || (sort === 'ordered_at' && order === 'desc');
+  const sorted = orderSortedCursor.decode(q.cursor);
+  if (!sorted || sorted[0] !== sort || sorted[1] !== order) return false;
+  const value = sorted[2];
+  if (sort === 'ordered_at') return isCursorInstant(value);
+  if (sort === 'order_no') return typeof value === 'string';
+  return typeof value === 'number';
+}
+type OrderHistorySortField = (typeof ORDER_SORTS)[number];
+
+/**
+ * GET /orders/admin (admin, Group HR): newest first (ties in order of creation), or by `sort`
+ * and `order` (ties by id in the same direction). Page with `page`/`page_size`, or — fast at any
+ * depth — pass the `next_cursor` of the previous answer as `cursor` (then `page` is ignored);
+ * a cursor is valid only under the sort it was made for.
  */
 export const orderHistoryQuerySchema = z
   .object({
     ...filterShape,
     ...pageQuerySchema.shape,
-    cursor: orderCursor.schema.optional(),
+    ...sortQueryShape(ORDER_SORTS),
+    cursor: orderHistoryCursorSchema.optional(),
   })
-  .refine(...datesInOrder);
+  .refine(...datesInOrder)
+  .refine(cursorFitsSort, { path: ['cursor'], message: 'v.cursor_invalid' });
 export type OrderHistoryQuery = z.infer<typeof orderHistoryQuerySchema>;
 
 export const orderHistoryListSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
+import { sortQueryShape, USER_SORTS } from './sorting';
 import { MERCHANT_ROLES, PLATFORM_USER_TYPES, roleSchema, type Role } from './roles';
 import { statusSchema } from './statuses';
 import {
@@ -128,6 +129,7 @@ export const userListQuerySchema = pageQuerySchema.extend({
   type: repeated(z.enum(MANAGED_USER_TYPES)).optional(),
   status: statusSchema.optional(),
   merchant_id: idSchema.optional(),
+  ...sortQueryShape(USER_SORTS),
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
 

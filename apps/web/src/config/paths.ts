@@ -36,12 +36,27 @@ export const paths = {
     getHref: (search: { status?: Status } = {}) =>
       search.status ? `/employees?${new URLSearchParams({ status: search.status })}` : '/employees',
   },
+  /** An employee's page: its wallet, its ledger, its actions. */
+  employeeDetail: {
+    path: '/employees/:employeeId',
+    getHref: (id: number | string) => `/employees/${encodeURIComponent(String(id))}`,
+  },
   terminals: {
     path: '/terminals',
     getHref: (search: { merchant_id?: number } = {}) => withSearch('/terminals', search),
   },
   merchants: fixed('/merchants'),
+  /** A merchant's page: its terminals, its orders, its actions. */
+  merchantDetail: {
+    path: '/merchants/:merchantId',
+    getHref: (id: number | string) => `/merchants/${encodeURIComponent(String(id))}`,
+  },
   companies: fixed('/companies'),
+  /** A company's page: its wallet, its ledger, its actions. */
+  companyDetail: {
+    path: '/companies/:companyId',
+    getHref: (id: number | string) => `/companies/${encodeURIComponent(String(id))}`,
+  },
   orderHistory: {
     path: '/order-history',
     getHref: (search: { company_id?: number; merchant_id?: number } = {}) =>

@@ -42,6 +42,11 @@ export const routes: RouteObject[] = [
             lazy: () => import('./app/employees'),
           },
           {
+            path: paths.employeeDetail.path,
+            ...guarded('employees.view'),
+            lazy: () => import('./app/employee-detail'),
+          },
+          {
             path: paths.terminals.path,
             ...guarded('terminals.view'),
             lazy: () => import('./app/terminals'),
@@ -52,9 +57,19 @@ export const routes: RouteObject[] = [
             lazy: () => import('./app/merchants'),
           },
           {
+            path: paths.merchantDetail.path,
+            ...guarded('merchants.view'),
+            lazy: () => import('./app/merchant-detail'),
+          },
+          {
             path: paths.companies.path,
             ...guarded('companies.view'),
             lazy: () => import('./app/companies'),
+          },
+          {
+            path: paths.companyDetail.path,
+            ...guarded('companies.view'),
+            lazy: () => import('./app/company-detail'),
           },
           {
             path: paths.orderHistory.path,

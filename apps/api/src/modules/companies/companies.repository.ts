@@ -1,10 +1,10 @@
-import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import type { Company, Status } from '@app/contract';
+import { and, count, desc, eq, ilike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { Company, CompanySort, SortOrder, Status } from '@app/contract';
 import { queryRows, type Executor, type Tx } from '../../db/client';
 import { companies } from '../../db/schema';
 import type { TenantScope } from '../../lib/scope';
 import { iso, toInt } from '../../lib/numbers';
-import { likePattern } from '../../lib/sql';
+import { likePattern, sortedBy } from '../../lib/sql';
 import type { CompanyRow } from '../../db/schema';
 
 /**
@@ -94,6 +94,17 @@ export async function shareLockCompany(
   return row;
 }
 
+/** The columns the companies list sorts by (lower-cased text, so case does not split names). */
+const COMPANY_SORT_COLUMNS: Record<CompanySort, SQLWrapper> = {
+  code: sql`lower(${companies.code})`,
+  name: sql`lower(${companies.name})`,
+  status: companies.status,
+  monthly_reset_day: companies.monthlyResetDay,
+  init_token: companies.initToken,
+  token_balance: companies.tokenBalance,
+  created_at: companies.createdAt,
+};
+
 export async function findCompanies(
   executor: Executor,
   scope: TenantScope,
@@ -102,6 +113,8 @@ export async function findCompanies(
     search?: string | undefined;
     page: number;
     pageSize: number;
+    sort?: CompanySort | undefined;
+    order?: SortOrder | undefined;
   },
 ): Promise<{ rows: CompanyRow[]; total: number }> {
   const pattern = query.search ? likePattern(query.search) : undefined;
@@ -114,7 +127,11 @@ export async function findCompanies(
     .select()
     .from(companies)
     .where(where)
-    .orderBy(desc(companies.id))
+    .orderBy(
+      ...(query.sort
+        ? sortedBy(COMPANY_SORT_COLUMNS[query.sort], companies.id, query.order ?? 'asc')
+        : [desc(companies.id)]),
+    )
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
   const [total] = await executor.select({ n: count() }).from(companies).where(where);

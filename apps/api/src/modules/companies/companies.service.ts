@@ -113,6 +113,8 @@ export async function listCompanies(
     search: query.search || undefined,
     page: query.page,
     pageSize: query.page_size,
+    sort: query.sort,
+    order: query.order,
   });
   const admins = await countCompanyAdmins(
     database.db,

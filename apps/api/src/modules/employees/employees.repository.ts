@@ -1,11 +1,11 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Employee, Status } from '@app/contract';
+import type { Employee, EmployeeSort, SortOrder, Status } from '@app/contract';
 import type { Executor, Tx } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { employees } from '../../db/schema';
 import { iso, toInt, toIntOrNull } from '../../lib/numbers';
 import type { TenantScope } from '../../lib/scope';
-import { likePattern } from '../../lib/sql';
+import { likePattern, sortedBy } from '../../lib/sql';
 import type { EmployeeRow } from '../../db/schema';
 
 /**
@@ -123,16 +123,38 @@ function employeesWhere(scope: TenantScope, f: EmployeeFilter): SQL {
        ${pattern ? sql`AND ${searchMatches(pattern)}` : sql``}`;
 }
 
+/** The columns the employees list sorts by (lower-cased text, so case does not split names). */
+const EMPLOYEE_SORT_COLUMNS: Record<EmployeeSort, SQL> = {
+  employee_id: sql`lower(e.employee_id)`,
+  name: sql`lower(e.name)`,
+  email: sql`lower(e.email)`,
+  status: sql`e.status`,
+  available_tokens: sql`e.available_tokens`,
+  token_month: sql`e.token_month`,
+  created_at: sql`e.created_at`,
+};
+
 export async function findEmployeeViews(
   executor: Executor,
   scope: TenantScope,
-  query: EmployeeFilter & { page: number; pageSize: number },
+  query: EmployeeFilter & {
+    page: number;
+    pageSize: number;
+    sort?: EmployeeSort | undefined;
+    order?: SortOrder | undefined;
+  },
 ): Promise<{ data: Employee[]; total: number }> {
   const where = employeesWhere(scope, query);
+  const orderBy = query.sort
+    ? sql.join(
+        sortedBy(EMPLOYEE_SORT_COLUMNS[query.sort], sql`e.id`, query.order ?? 'asc'),
+        sql`, `,
+      )
+    : sql`e.id`;
   const rows = await queryRows<EmployeeViewRow>(
     executor,
     sql`${VIEW} WHERE ${where}
-     ORDER BY e.id
+     ORDER BY ${orderBy}
      LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
   );
   const [total] = await queryRows<{ n: unknown }>(

@@ -158,6 +158,8 @@ export async function listEmployees(
     search: query.search || undefined,
     page: query.page,
     pageSize: query.page_size,
+    sort: query.sort,
+    order: query.order,
   });
 }
 

@@ -1,9 +1,9 @@
-import { and, count, desc, eq, ilike, isNull, or } from 'drizzle-orm';
-import type { Merchant, Status } from '@app/contract';
+import { and, count, desc, eq, ilike, isNull, or, sql, type SQLWrapper } from 'drizzle-orm';
+import type { Merchant, MerchantSort, SortOrder, Status } from '@app/contract';
 import type { Executor } from '../../db/client';
 import { merchants, terminals } from '../../db/schema';
 import { iso } from '../../lib/numbers';
-import { likePattern } from '../../lib/sql';
+import { likePattern, sortedBy } from '../../lib/sql';
 
 export type MerchantRow = typeof merchants.$inferSelect;
 
@@ -42,6 +42,14 @@ export async function findMerchant(
   return row;
 }
 
+/** The columns the merchants list sorts by (lower-cased text, so case does not split names). */
+const MERCHANT_SORT_COLUMNS: Record<MerchantSort, SQLWrapper> = {
+  code: sql`lower(${merchants.code})`,
+  name: sql`lower(${merchants.name})`,
+  status: merchants.status,
+  created_at: merchants.createdAt,
+};
+
 export async function findMerchants(
   executor: Executor,
   query: {
@@ -49,6 +57,8 @@ export async function findMerchants(
     search?: string | undefined;
     page: number;
     pageSize: number;
+    sort?: MerchantSort | undefined;
+    order?: SortOrder | undefined;
   },
 ): Promise<{ rows: MerchantRow[]; total: number }> {
   const pattern = query.search ? likePattern(query.search) : undefined;
@@ -61,7 +71,11 @@ export async function findMerchants(
     .select()
     .from(merchants)
     .where(where)
-    .orderBy(desc(merchants.id))
+    .orderBy(
+      ...(query.sort
+        ? sortedBy(MERCHANT_SORT_COLUMNS[query.sort], merchants.id, query.order ?? 'asc')
+        : [desc(merchants.id)]),
+    )
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
   const [total] = await executor.select({ n: count() }).from(merchants).where(where);

@@ -83,6 +83,8 @@ export async function listMerchants(
     search: query.search || undefined,
     page: query.page,
     pageSize: query.page_size,
+    sort: query.sort,
+    order: query.order,
   });
   return { data: rows.map(toMerchant), total };
 }

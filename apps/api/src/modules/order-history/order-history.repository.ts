@@ -4,8 +4,10 @@ import {
   type OrderDetail,
   type OrderHistoryItem,
   type OrderRefund,
+  type OrderSort,
   type OrderStatus,
   type RefundState,
+  type SortOrder,
 } from '@app/contract';
 import { queryRows, type Executor } from '../../db/client';
 import { iso, isoOrNull, toInt, toIntOrNull } from '../../lib/numbers';
@@ -30,6 +32,24 @@ export interface OrderCursor {
   orderedAt: string;
   id: number;
 }
+
+/**
+ * A sorted order history (issue 19): by one of the order's own columns, ties by id in the same
+ * direction; `after` is the sorted column's value and the id of the last order shown.
+ */
+export interface OrderSorting {
+  by: OrderSort;
+  order: SortOrder;
+  after?: { value: string | number; id: number } | undefined;
+}
+
+/** Each sortable column, and how a cursor's value is read back as one of its values. */
+const ORDER_SORT_COLUMNS: Record<OrderSort, { column: SQL; value: (v: string | number) => SQL }> = {
+  ordered_at: { column: sql`o.ordered_at`, value: (v) => sql`${v}::timestamptz` },
+  order_no: { column: sql`o.order_no`, value: (v) => sql`${v}::text` },
+  subtotal: { column: sql`o.subtotal`, value: (v) => sql`${v}::bigint` },
+  refunded_amount: { column: sql`o.refunded_amount`, value: (v) => sql`${v}::bigint` },
+};
 
 /** The orders a scope may see, on the alias `o` (DESIGN 2: the tenant is part of the query). */
 function orderScope(scope: TenantScope): SQL {
@@ -91,6 +111,20 @@ interface Row {
 
 export type OrderHistoryRow = OrderHistoryItem & { cursor: OrderCursor };
 
+/** The value a sorted cursor holds for `row`: what the database compares, to the microsecond. */
+export function sortValueOf(row: OrderHistoryRow, by: OrderSort): string | number {
+  switch (by) {
+    case 'ordered_at':
+      return row.cursor.orderedAt;
+    case 'order_no':
+      return row.order_no;
+    case 'subtotal':
+      return row.subtotal;
+    case 'refunded_amount':
+      return row.refunded_amount;
+  }
+}
+
 const toItem = (r: Row): OrderHistoryRow => ({
   id: toInt(r.id),
   order_no: r.order_no,
@@ -144,8 +178,14 @@ export async function findOrderHistory(
   executor: Executor,
   scope: TenantScope,
   f: OrderFilter,
-  page: { cursor?: OrderCursor | undefined; offset?: number; limit: number },
+  page: {
+    cursor?: OrderCursor | undefined;
+    offset?: number;
+    limit: number;
+    sort?: OrderSorting | undefined;
+  },
 ): Promise<OrderHistoryRow[]> {
+  if (page.sort) return findSortedOrderHistory(executor, scope, f, { ...page, sort: page.sort });
   const keyset = page.cursor
     ? sql`AND o.ordered_at <= ${page.cursor.orderedAt}::timestamptz
           AND (o.ordered_at < ${page.cursor.orderedAt}::timestamptz OR o.id > ${page.cursor.id})`
@@ -156,6 +196,34 @@ export async function findOrderHistory(
          WHERE ${whereOf(scope, f)} ${keyset}
          ORDER BY o.ordered_at DESC, o.id
          LIMIT ${page.limit} OFFSET ${page.cursor ? 0 : (page.offset ?? 0)}`,
+  );
+  return rows.map(toItem);
+}
+
+/**
+ * Orders by a sorted column, ties by id in the same direction, after the keyset `sort.after` (a
+ * row comparison, so equal values page by id without a gap or a repeat) or at an `offset`.
+ */
+async function findSortedOrderHistory(
+  executor: Executor,
+  scope: TenantScope,
+  f: OrderFilter,
+  page: { offset?: number; limit: number; sort: OrderSorting },
+): Promise<OrderHistoryRow[]> {
+  const { column, value } = ORDER_SORT_COLUMNS[page.sort.by];
+  const desc = page.sort.order === 'desc';
+  const after = page.sort.after;
+  const keyset = after
+    ? desc
+      ? sql`AND (${column}, o.id) < (${value(after.value)}, ${after.id}::bigint)`
+      : sql`AND (${column}, o.id) > (${value(after.value)}, ${after.id}::bigint)`
+    : sql``;
+  const rows = await queryRows<Row>(
+    executor,
+    sql`${SELECT}
+         WHERE ${whereOf(scope, f)} ${keyset}
+         ORDER BY ${column} ${desc ? sql`DESC` : sql`ASC`}, o.id ${desc ? sql`DESC` : sql`ASC`}
+         LIMIT ${page.limit} OFFSET ${after ? 0 : (page.offset ?? 0)}`,
   );
   return rows.map(toItem);
 }

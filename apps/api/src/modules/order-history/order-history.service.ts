@@ -1,6 +1,7 @@
 import {
   ORDER_HISTORY_COUNT_LIMIT,
   orderCursor,
+  orderSortedCursor,
   type OrderDetail,
   type OrderHistoryFilter,
   type OrderHistoryItem,
@@ -16,8 +17,10 @@ import {
   findOrderDetail,
   findOrderHistory,
   type OrderCursor,
+  sortValueOf,
   type OrderFilter,
   type OrderHistoryRow,
+  type OrderSorting,
 } from './order-history.repository';
 
 // The orders export reads the same rows as the list, through these.
@@ -38,6 +41,24 @@ export function decodeOrderCursor(cursor: string): OrderCursor {
   if (!decoded)
     throw new AppError('QUERY_PARAM_INVALID', { metadata: { cursor: 'v.cursor_invalid' } });
   return { orderedAt: decoded[0], id: decoded[1] };
+}
+
+/**
+ * The query's sort, with where its cursor says to start; none for the default order (newest
+ * first), whose cursor keeps its own shape. The query schema has matched the cursor to the sort
+ * (`cursorFitsSort`); a service called directly gets the same refusal.
+ */
+function sortingOf(query: OrderHistoryQuery): OrderSorting | undefined {
+  if (!query.sort) return undefined;
+  const order = query.order ?? 'asc';
+  if (!query.cursor) return { by: query.sort, order };
+  const sorted = orderSortedCursor.decode(query.cursor);
+  if (sorted && sorted[0] === query.sort && sorted[1] === order)
+    return { by: query.sort, order, after: { value: sorted[2], id: sorted[3] } };
+  // The default order's cursor under the sort that equals the default.
+  const plain = orderCursor.decode(query.cursor);
+  if (plain && query.sort === 'ordered_at' && order === 'desc') return undefined;
+  throw new AppError('QUERY_PARAM_INVALID', { metadata: { cursor: 'v.cursor_invalid' } });
 }
 
 /** The list's filters in database terms; dates are whole days in the programme's time zone. */
@@ -66,22 +87,29 @@ export async function listOrderHistory(
   query: OrderHistoryQuery,
 ): Promise<OrderHistoryList> {
   const filter = toOrderFilter(query, config.APP_TIMEZONE);
-  const cursor = query.cursor ? decodeOrderCursor(query.cursor) : undefined;
+  const sort = sortingOf(query);
+  const cursor = query.cursor && !sort ? decodeOrderCursor(query.cursor) : undefined;
   const [rows, counted] = await Promise.all([
     findOrderHistory(database.db, scope, filter, {
       cursor,
+      sort,
       offset: (query.page - 1) * query.page_size,
       limit: query.page_size + 1,
     }),
     countOrdersUpTo(database.db, scope, filter, ORDER_HISTORY_COUNT_LIMIT + 1),
   ]);
   const page = rows.slice(0, query.page_size);
-  const hasMore = rows.length > query.page_size;
+  const last = page[page.length - 1];
+  const hasMore = rows.length > query.page_size && last !== undefined;
   return {
     data: page.map(withoutCursor),
     total: Math.min(counted, ORDER_HISTORY_COUNT_LIMIT),
     total_is_exact: counted <= ORDER_HISTORY_COUNT_LIMIT,
-    next_cursor: hasMore ? encodeOrderCursor(page[page.length - 1]!.cursor) : null,
+    next_cursor: !hasMore
+      ? null
+      : sort
+        ? orderSortedCursor.encode([sort.by, sort.order, sortValueOf(last, sort.by), last.id])
+        : encodeOrderCursor(last.cursor),
   };
 }
 

@@ -1,8 +1,9 @@
-import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { ManagedUser, Role, Status } from '@app/contract';
+import { and, count, desc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { ManagedUser, Role, SortOrder, Status, UserSort } from '@app/contract';
 import type { Executor, Tx } from '../../db/client';
 import { companies, merchants, users } from '../../db/schema';
 import { iso } from '../../lib/numbers';
+import { sortedBy } from '../../lib/sql';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -79,10 +80,24 @@ function userConditions(filter: UserFilter): SQL | undefined {
 
 const withTenant = { user: users, merchantName: merchants.name, companyName: companies.name };
 
-/** A page of users, newest first, and how many match in all. */
+/** The columns the users list sorts by (lower-cased text, so case does not split names). */
+const USER_SORT_COLUMNS: Record<UserSort, SQLWrapper> = {
+  username: sql`lower(${users.username})`,
+  email: sql`lower(${users.email})`,
+  type: users.type,
+  status: users.status,
+  created_at: users.createdAt,
+};
+
+/** A page of users, newest first unless sorted, and how many match in all. */
 export async function findUsers(
   executor: Executor,
-  filter: UserFilter & { page: number; pageSize: number },
+  filter: UserFilter & {
+    page: number;
+    pageSize: number;
+    sort?: UserSort | undefined;
+    order?: SortOrder | undefined;
+  },
 ): Promise<{ rows: UserWithTenant[]; total: number }> {
   const where = userConditions(filter);
   const rows = await executor
@@ -91,7 +106,11 @@ export async function findUsers(
     .leftJoin(merchants, eq(merchants.id, users.merchantId))
     .leftJoin(companies, eq(companies.id, users.companyId))
     .where(where)
-    .orderBy(desc(users.id))
+    .orderBy(
+      ...(filter.sort
+        ? sortedBy(USER_SORT_COLUMNS[filter.sort], users.id, filter.order ?? 'asc')
+        : [desc(users.id)]),
+    )
     .limit(filter.pageSize)
     .offset((filter.page - 1) * filter.pageSize);
   const [total] = await executor.select({ n: count() }).from(users).where(where);

@@ -28,7 +28,6 @@ import {
   lockUser,
   toManagedUser,
   updateUserRow,
-  type UserFilter,
   type UserScope,
 } from './users.repository';
 
@@ -96,7 +95,7 @@ async function outOfScope(tx: Executor, id: number, scope: UserScope): Promise<A
 
 export async function listAccounts(
   { database }: ServiceDeps,
-  filter: UserFilter & { page: number; pageSize: number },
+  filter: Parameters<typeof findUsers>[1],
 ): Promise<Page<ManagedUser>> {
   const { rows, total } = await findUsers(database.db, filter);
   return { data: rows.map(toManagedUser), total };
@@ -314,6 +313,8 @@ export const listUsers = (
     merchantId: query.merchant_id,
     page: query.page,
     pageSize: query.page_size,
+    sort: query.sort,
+    order: query.order,
   });
 
 /** Group HR users (/hrs). */

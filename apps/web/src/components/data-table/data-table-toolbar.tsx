@@ -1,9 +1,11 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import dayjs from 'dayjs';
 import { Search, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { calendarPresets, DateRangePicker, type DayRange } from '@/components/date-picker';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import type { FilterDefs, TableSearch } from './table-search';
+import type { FilterDefs, FilterValues, TableSearch } from './table-search';
 
 /** How long typing pauses before the search reaches the URL and the server. */
 export const SEARCH_DEBOUNCE_MS = 350;
@@ -72,39 +74,58 @@ export function DataTableSearch<F extends FilterDefs>({
   );
 }
 
-/** A day filter (YYYY-MM-DD) as a native date input, labelled. */
-export function DataTableDateFilter<F extends FilterDefs>({
+/**
+ * A date-range filter (two YYYY-MM-DD keys in the URL) as the app's range picker: presets (this
+ * token month, last month, last 7 days), typed days in the language's format, a calendar.
+ * `tokenMonth` gives the caller's token month (asked of the server when the preset is used);
+ * without it the preset is the calendar month.
+ */
+export function DataTableDateRangeFilter<F extends FilterDefs>({
   table,
-  filterKey,
+  fromKey,
+  toKey,
   label,
-  min,
-  max,
+  tokenMonth,
 }: {
   table: TableSearch<F>;
-  filterKey: keyof F & string;
+  fromKey: keyof F & string;
+  toKey: keyof F & string;
   label: string;
-  min?: string;
-  max?: string;
+  tokenMonth?: () => Promise<DayRange>;
 }) {
-  const id = useId();
-  const value = (table.filters[filterKey] as string | undefined) ?? '';
+  const { t } = useTranslation();
+  const { setFilters } = table;
+  const presets = useMemo(
+    () => [
+      {
+        id: 'this_token_month',
+        label: t('date_picker.preset_this_token_month'),
+        range: tokenMonth ?? calendarMonthRange,
+      },
+      ...calendarPresets(t),
+    ],
+    [t, tokenMonth],
+  );
   return (
-    <div className="flex items-center gap-2">
-      <label htmlFor={id} className="text-sm whitespace-nowrap text-muted-foreground">
-        {label}
-      </label>
-      <Input
-        id={id}
-        type="date"
-        className="h-8 w-auto"
-        value={value}
-        min={min}
-        max={max}
-        onChange={(event) => table.setFilter(filterKey, (event.target.value || undefined) as never)}
-      />
-    </div>
+    <DateRangePicker
+      label={label}
+      value={{
+        from: table.filters[fromKey] as string | undefined,
+        to: table.filters[toKey] as string | undefined,
+      }}
+      presets={presets}
+      onChange={(range) =>
+        setFilters({ [fromKey]: range.from, [toKey]: range.to } as Partial<FilterValues<F>>)
+      }
+    />
   );
 }
+
+/** This calendar month, by the browser's calendar. */
+const calendarMonthRange = (): DayRange => ({
+  from: dayjs().startOf('month').format('YYYY-MM-DD'),
+  to: dayjs().endOf('month').format('YYYY-MM-DD'),
+});
 
 /**
  * The row above a list: search and filters on the left, a reset when anything is filtered, and

@@ -1,13 +1,18 @@
-import type { ReactNode } from 'react';
+import { useMemo, type MouseEvent, type ReactNode } from 'react';
 import {
   functionalUpdate,
   getCoreRowModel,
   useReactTable,
+  type Cell,
+  type Column,
   type ColumnDef,
+  type Row,
   type RowData,
 } from '@tanstack/react-table';
 import { AlertCircle, Inbox, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useIsMobile } from '@/hooks/use-is-mobile';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
@@ -21,6 +26,9 @@ import {
 } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
 import { errorMessageLines } from '@/lib/error-display';
+import { useHiddenColumns } from './column-preferences';
+import { DataTableColumnHeader } from './data-table-column-header';
+import { DataTableColumnPicker } from './data-table-column-picker';
 import { DataTablePagination } from './data-table-pagination';
 import type { PagingController } from './table-search';
 
@@ -29,6 +37,16 @@ declare module '@tanstack/react-table' {
   interface ColumnMeta<TData extends RowData, TValue> {
     /** Classes for the column's header and cells (e.g. `text-right` for amounts). */
     className?: string;
+    /** The column's name in the column picker and on phone cards, when its header is not text. */
+    title?: string;
+    /**
+     * Pinned to the right edge while the rest scrolls (row actions, a status), `pinOffset` px
+     * from it: the widths of the pinned columns to its right.
+     */
+    pinned?: 'right';
+    pinOffset?: number;
+    /** On a phone card: the card's title, or left out. */
+    mobile?: 'title' | 'hidden';
   }
 }
 
@@ -77,7 +95,33 @@ export interface DataTableProps<TData> {
   skeletonRows?: number;
   /** Rows under the body (e.g. a grand total), shown once the list has rows. */
   footer?: ReactNode;
+  /** The columns the list's API sorts by: their text headers become sort buttons. */
+  sortable?: readonly string[] | undefined;
+  /** Names the table for the column picker, which remembers its choice per user; none without. */
+  tableId?: string;
+  /** Where a row leads (its detail page): a click anywhere on the row but its controls goes there. */
+  rowHref?: (row: TData) => string;
 }
+
+/** Columns that are controls, not data: never hidden, never a card's field. */
+const CONTROL_COLUMNS = new Set(['select', 'actions']);
+
+/** A column's name as people read it: its meta title, else its text header. */
+function titleOf<TData>(column: Column<TData, unknown>): string {
+  const header = column.columnDef.header;
+  return column.columnDef.meta?.title ?? (typeof header === 'string' ? header : column.id);
+}
+
+/** A click on the row itself, not on a control inside it (a menu, a checkbox, a link). */
+const isOnControl = (event: MouseEvent) =>
+  (event.target as HTMLElement).closest('a,button,input,label,[role=checkbox],[role=menuitem]') !==
+  null;
+
+function pinnedStyle(meta: { pinned?: 'right'; pinOffset?: number } | undefined) {
+  return meta?.pinned === 'right' ? { right: meta.pinOffset ?? 0 } : undefined;
+}
+const PINNED_CLASSES =
+  'sticky z-10 bg-background shadow-[-1px_0_0_var(--color-border)] group-hover/row:bg-muted';
 
 /**
  * The one list table (STYLE): TanStack Table over a server-paged list, with skeleton rows while
@@ -94,16 +138,52 @@ export function DataTable<TData>({
   emptyMessage,
   skeletonRows,
   footer,
+  sortable,
+  tableId,
+  rowHref,
 }: DataTableProps<TData>) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
   const rows = query.data?.data ?? [];
   const total = query.data?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / paging.pageSize));
+  const { hidden, setHidden, isRemembered } = useHiddenColumns(tableId);
+  const hiddenKey = hidden.join(',');
+
+  // Text headers of sortable columns become sort buttons (aria-sort on the cell, below).
+  const shownColumns = useMemo(
+    () =>
+      columns.map((column) => {
+        const id = column.id ?? ('accessorKey' in column ? String(column.accessorKey) : undefined);
+        const header = column.header;
+        if (!id || !sortable?.includes(id) || typeof header !== 'string') return column;
+        return {
+          ...column,
+          enableSorting: true,
+          meta: { title: header, ...column.meta },
+          header: ({ column: sorted }: { column: Column<TData, unknown> }) => (
+            <DataTableColumnHeader column={sorted} title={header} />
+          ),
+        } as ColumnDef<TData, unknown>;
+      }),
+    [columns, sortable],
+  );
+  const columnVisibility = useMemo(
+    () =>
+      Object.fromEntries(
+        hiddenKey
+          .split(',')
+          .filter(Boolean)
+          .map((id) => [id, false]),
+      ),
+    [hiddenKey],
+  );
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the table is rebuilt from props on every render
   const table = useReactTable({
     data: rows,
-    columns,
+    columns: shownColumns,
     getCoreRowModel: getCoreRowModel(),
     getRowId: getRowId ? (row) => getRowId(row) : undefined,
     manualPagination: true,
@@ -116,6 +196,7 @@ export function DataTable<TData>({
     state: {
       pagination: { pageIndex: paging.page - 1, pageSize: paging.pageSize },
       sorting: paging.sorting,
+      columnVisibility,
     },
     onSortingChange: (updater) => paging.setSorting(functionalUpdate(updater, paging.sorting)),
   });
@@ -164,61 +245,113 @@ export function DataTable<TData>({
       </TableRow>
     );
   } else {
-    body = table.getRowModel().rows.map((row) => (
-      <TableRow key={row.id}>
-        {row.getVisibleCells().map((cell) => (
-          <TableCell key={cell.id} className={cell.column.columnDef.meta?.className}>
-            {renderSlot(cell.column.columnDef.cell, cell.getContext())}
-          </TableCell>
-        ))}
-      </TableRow>
-    ));
+    body = table.getRowModel().rows.map((row) => {
+      const href = rowHref?.(row.original);
+      return (
+        <TableRow
+          key={row.id}
+          className={cn('group/row', href && 'cursor-pointer')}
+          data-href={href}
+          onClick={
+            href
+              ? (event) => {
+                  if (!isOnControl(event)) void navigate(href);
+                }
+              : undefined
+          }
+        >
+          {row.getVisibleCells().map((cell) => (
+            <TableCell
+              key={cell.id}
+              className={cn(
+                cell.column.columnDef.meta?.className,
+                cell.column.columnDef.meta?.pinned && PINNED_CLASSES,
+              )}
+              style={pinnedStyle(cell.column.columnDef.meta)}
+            >
+              {renderSlot(cell.column.columnDef.cell, cell.getContext())}
+            </TableCell>
+          ))}
+        </TableRow>
+      );
+    });
   }
+
+  const pickable = table
+    .getAllLeafColumns()
+    .filter((column) => !CONTROL_COLUMNS.has(column.id))
+    .map((column) => ({ id: column.id, title: titleOf(column) }));
+  const picker =
+    tableId && isRemembered && !isMobile ? (
+      <DataTableColumnPicker columns={pickable} hidden={hidden} onChange={setHidden} />
+    ) : null;
 
   return (
     <div className="flex flex-col gap-4">
-      {toolbar}
-      <div className="rounded-md border">
-        <Table
-          aria-label={label}
-          aria-busy={query.isFetching}
-          className={cn(isRefreshing && 'opacity-60 transition-opacity')}
-        >
-          <TableHeader className="bg-muted/40">
-            {table.getHeaderGroups().map((group) => (
-              <TableRow key={group.id} className="hover:bg-transparent">
-                {group.headers.map((header) => {
-                  const sorted = header.column.getIsSorted();
-                  return (
-                    <TableHead
-                      key={header.id}
-                      colSpan={header.colSpan}
-                      className={header.column.columnDef.meta?.className}
-                      aria-sort={
-                        header.column.getCanSort()
-                          ? sorted === 'asc'
-                            ? 'ascending'
-                            : sorted === 'desc'
-                              ? 'descending'
-                              : 'none'
-                          : undefined
-                      }
-                    >
-                      {header.isPlaceholder
-                        ? null
-                        : renderSlot(header.column.columnDef.header, header.getContext())}
-                    </TableHead>
-                  );
-                })}
-              </TableRow>
-            ))}
-          </TableHeader>
-          <TableBody>{body}</TableBody>
-          {footer && !query.isPending && !query.isError && rows.length > 0 && (
-            <TableFooter>{footer}</TableFooter>
-          )}
-        </Table>
-      </div>
+      {picker ? (
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+          <div className="min-w-0 flex-1">{toolbar}</div>
+          {picker}
+        </div>
+      ) : (
+        toolbar
+      )}
+      {isMobile && !query.isPending && !query.isError && rows.length > 0 ? (
+        <DataTableCards
+          label={label}
+          rows={table.getRowModel().rows}
+          rowHref={rowHref}
+          onOpen={(href) => void navigate(href)}
+          isRefreshing={isRefreshing}
+        />
+      ) : (
+        <div className="rounded-md border">
+          <Table
+            aria-label={label}
+            aria-busy={query.isFetching}
+            className={cn(isRefreshing && 'opacity-60 transition-opacity')}
+          >
+            <TableHeader className="bg-muted/40">
+              {table.getHeaderGroups().map((group) => (
+                <TableRow key={group.id} className="hover:bg-transparent">
+                  {group.headers.map((header) => {
+                    const sorted = header.column.getIsSorted();
+                    return (
+                      <TableHead
+                        key={header.id}
+                        colSpan={header.colSpan}
+                        className={cn(
+                          header.column.columnDef.meta?.className,
+                          header.column.columnDef.meta?.pinned && PINNED_CLASSES,
+                          header.column.columnDef.meta?.pinned && 'bg-muted',
+                        )}
+                        style={pinnedStyle(header.column.columnDef.meta)}
+                        aria-sort={
+                          header.column.getCanSort()
+                            ? sorted === 'asc'
+                              ? 'ascending'
+                              : sorted === 'desc'
+                                ? 'descending'
+                                : 'none'
+                            : undefined
+                        }
+                      >
+                        {header.isPlaceholder
+                          ? null
+                          : renderSlot(header.column.columnDef.header, header.getContext())}
+                      </TableHead>
+                    );
+                  })}
+                </TableRow>
+              ))}
+            </TableHeader>
+            <TableBody>{body}</TableBody>
+            {footer && !query.isPending && !query.isError && rows.length > 0 && (
+              <TableFooter>{footer}</TableFooter>
+            )}
+          </Table>
+        </div>
+      )}
       <DataTablePagination
         paging={paging}
         total={total}
@@ -227,5 +360,79 @@ export function DataTable<TData>({
         disabled={query.isPending}
       />
     </div>
+  );
+}
+
+/** A cell rendered on its own, outside a table row. */
+const cellOf = <TData,>(cell: Cell<TData, unknown>) =>
+  renderSlot(cell.column.columnDef.cell, cell.getContext());
+
+/**
+ * Below 768 px a list is a stack of cards (issue 19): the title column and the row's controls
+ * on top, every other shown column as a label and its value, nothing wider than the screen. A
+ * card with a detail page opens it on a click outside its controls.
+ */
+function DataTableCards<TData>({
+  label,
+  rows,
+  rowHref,
+  onOpen,
+  isRefreshing,
+}: {
+  label: string;
+  rows: Row<TData>[];
+  rowHref?: ((row: TData) => string) | undefined;
+  onOpen: (href: string) => void;
+  isRefreshing: boolean;
+}) {
+  return (
+    <ul
+      aria-label={label}
+      className={cn('flex flex-col gap-2', isRefreshing && 'opacity-60 transition-opacity')}
+      data-testid="table-cards"
+    >
+      {rows.map((row) => {
+        const cells = row.getVisibleCells();
+        const select = cells.find((cell) => cell.column.id === 'select');
+        const actions = cells.find((cell) => cell.column.id === 'actions');
+        const fields = cells.filter(
+          (cell) =>
+            !CONTROL_COLUMNS.has(cell.column.id) && cell.column.columnDef.meta?.mobile !== 'hidden',
+        );
+        const title =
+          fields.find((cell) => cell.column.columnDef.meta?.mobile === 'title') ?? fields[0];
+        const href = rowHref?.(row.original);
+        return (
+          <li
+            key={row.id}
+            className={cn('rounded-md border p-3 text-sm', href && 'cursor-pointer')}
+            data-href={href}
+            onClick={
+              href
+                ? (event) => {
+                    if (!isOnControl(event)) onOpen(href);
+                  }
+                : undefined
+            }
+          >
+            <div className="flex items-start gap-2">
+              {select && <div className="pt-0.5">{cellOf(select)}</div>}
+              <div className="min-w-0 flex-1 font-medium break-words">{title && cellOf(title)}</div>
+              {actions && <div className="-my-1 shrink-0">{cellOf(actions)}</div>}
+            </div>
+            <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
+              {fields
+                .filter((cell) => cell !== title)
+                .map((cell) => (
+                  <div key={cell.id} className="contents">
+                    <dt className="text-muted-foreground">{titleOf(cell.column)}</dt>
+                    <dd className="min-w-0 text-right break-words">{cellOf(cell)}</dd>
+                  </div>
+                ))}
+            </dl>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

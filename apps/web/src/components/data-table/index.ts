@@ -3,7 +3,7 @@ export { DataTableColumnHeader } from './data-table-column-header';
 export { DataTableExportButton } from './data-table-export-button';
 export { DataTableFacetedFilter, type Option } from './data-table-faceted-filter';
 export { DataTableRowActions, type RowAction } from './data-table-row-actions';
-export { DataTableDateFilter, DataTableSearch, DataTableToolbar } from './data-table-toolbar';
+export { DataTableDateRangeFilter, DataTableSearch, DataTableToolbar } from './data-table-toolbar';
 export { DateTime, StatusBadge, Tokens } from './cells';
 export {
   dateFilter,
@@ -16,5 +16,7 @@ export {
   useTableSearch,
   type FilterDef,
   type FilterDefs,
+  type FilterValues,
   type TableSearch,
+  type TableSearchOf,
 } from './table-search';

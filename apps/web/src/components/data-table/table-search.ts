@@ -65,12 +65,15 @@ export type FilterValues<F extends FilterDefs> = {
 };
 
 /** What a list keeps in the URL: its filters and the columns it can sort by on the server. */
-export interface TableSearchConfig<F extends FilterDefs> {
+export interface TableSearchConfig<F extends FilterDefs, S extends string = never> {
   filters: F;
-  sortable?: readonly string[];
+  /** The columns the list's API sorts by (its allow-list, from the contract). */
+  sortable?: readonly S[];
 }
 
-export const defineTableSearch = <F extends FilterDefs>(config: TableSearchConfig<F>) => config;
+export const defineTableSearch = <F extends FilterDefs, S extends string = never>(
+  config: TableSearchConfig<F, S>,
+) => config;
 
 export interface TableSearchState<F extends FilterDefs> {
   page: number;
@@ -85,8 +88,8 @@ const SORT = 'sort';
 const ORDER = 'order';
 
 /** Reads a list's state from the URL; anything invalid falls back to the default. */
-export function parseTableSearch<F extends FilterDefs>(
-  config: TableSearchConfig<F>,
+export function parseTableSearch<F extends FilterDefs, S extends string = never>(
+  config: TableSearchConfig<F, S>,
   params: URLSearchParams,
 ): TableSearchState<F> {
   const pageText = params.get(PAGE) ?? '';
@@ -95,7 +98,7 @@ export function parseTableSearch<F extends FilterDefs>(
   const pageSize = isPageSize(sizeValue) ? sizeValue : DEFAULT_PAGE_SIZE;
   const sortId = params.get(SORT);
   const sorting: SortingState =
-    sortId && config.sortable?.includes(sortId)
+    sortId && (config.sortable as readonly string[] | undefined)?.includes(sortId)
       ? [{ id: sortId, desc: params.get(ORDER) === 'desc' }]
       : [];
   const filters: Record<string, unknown> = {};
@@ -111,8 +114,8 @@ export function parseTableSearch<F extends FilterDefs>(
  * Writes a list's state into `params` (other keys kept). Defaults are left out, so the plain
  * path is the first page of 10 unfiltered rows.
  */
-export function writeTableSearch<F extends FilterDefs>(
-  config: TableSearchConfig<F>,
+export function writeTableSearch<F extends FilterDefs, S extends string = never>(
+  config: TableSearchConfig<F, S>,
   params: URLSearchParams,
   state: TableSearchState<F>,
 ): URLSearchParams {
@@ -137,8 +140,13 @@ export function writeTableSearch<F extends FilterDefs>(
   return next;
 }
 
-/** The query a list sends: paging, sort and the filters, empty ones dropped (spec 5). */
-export function toListQuery<F extends FilterDefs>(state: TableSearchState<F>) {
+/**
+ * The query a list sends: paging, sort and the filters, empty ones dropped (spec 5). The sort is
+ * one of the config's `sortable` columns (parseTableSearch keeps no other).
+ */
+export function toListQuery<F extends FilterDefs, S extends string = never>(
+  state: TableSearchState<F>,
+) {
   const [sort] = state.sorting;
   return cleanEmptyFilters({
     page: state.page,
@@ -146,7 +154,7 @@ export function toListQuery<F extends FilterDefs>(state: TableSearchState<F>) {
     sort: sort?.id,
     order: sort ? (sort.desc ? 'desc' : 'asc') : undefined,
     ...state.filters,
-  }) as { page: number; page_size: PageSize; sort?: string; order?: 'asc' | 'desc' } & {
+  }) as { page: number; page_size: PageSize; sort?: S; order?: 'asc' | 'desc' } & {
     [K in keyof F]?: Exclude<FilterValues<F>[K], undefined>;
   };
 }
@@ -161,22 +169,34 @@ export interface PagingController {
   setSorting: (sorting: SortingState) => void;
 }
 
-export interface TableSearch<F extends FilterDefs> extends PagingController {
-  config: TableSearchConfig<F>;
+/** The state of the list a `defineTableSearch` config describes, its sort columns typed. */
+export type TableSearchOf<C> =
+  C extends TableSearchConfig<infer F, infer S> ? TableSearch<F, S> : never;
+
+/** A list's state in the URL; `S` is the columns it sorts by (any, for the kit's components). */
+export interface TableSearch<
+  F extends FilterDefs,
+  S extends string = string,
+> extends PagingController {
+  config: TableSearchConfig<F, string>;
   filters: FilterValues<F>;
   /** Sets one filter (undefined or empty clears it) and goes back to the first page. */
   setFilter: <K extends keyof F>(key: K, value: FilterValues<F>[K] | undefined) => void;
+  /** Sets several filters in one history entry (a date range's two ends), back to page 1. */
+  setFilters: (values: Partial<FilterValues<F>>) => void;
   resetFilters: () => void;
   isFiltered: boolean;
   /** The query for the list call: paging, sort and filters, empty values dropped. */
-  query: ReturnType<typeof toListQuery<F>>;
+  query: ReturnType<typeof toListQuery<F, S>>;
 }
 
 /**
  * A list's table state kept in the URL search params, so a reload or a shared link shows the
  * same view. Changing a filter, the sort or the page size goes back to page 1.
  */
-export function useTableSearch<F extends FilterDefs>(config: TableSearchConfig<F>): TableSearch<F> {
+export function useTableSearch<F extends FilterDefs, S extends string = never>(
+  config: TableSearchConfig<F, S>,
+): TableSearch<F, S> {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => parseTableSearch(config, params), [config, params]);
 
@@ -193,7 +213,7 @@ export function useTableSearch<F extends FilterDefs>(config: TableSearchConfig<F
     [config, setParams],
   );
 
-  return useMemo<TableSearch<F>>(
+  return useMemo<TableSearch<F, S>>(
     () => ({
       config,
       ...state,
@@ -205,9 +225,11 @@ export function useTableSearch<F extends FilterDefs>(config: TableSearchConfig<F
           // Typing in a box should not add a history entry per letter.
           replace: typeof value === 'string',
         }),
+      setFilters: (values) =>
+        update((base) => ({ ...base, filters: { ...base.filters, ...values }, page: 1 })),
       resetFilters: () => update((base) => ({ ...base, filters: {}, page: 1 })),
       isFiltered: Object.keys(state.filters).length > 0,
-      query: toListQuery(state),
+      query: toListQuery<F, S>(state),
     }),
     [config, state, update],
   );

@@ -1,4 +1,4 @@
-import { ORDER_STATUSES, REFUND_STATES } from '@app/contract';
+import { ORDER_SORTS, ORDER_STATUSES, REFUND_STATES } from '@app/contract';
 import {
   dateFilter,
   defineTableSearch,
@@ -21,4 +21,5 @@ export const orderHistorySearch = defineTableSearch({
     date_from: dateFilter(),
     date_to: dateFilter(),
   },
+  sortable: ORDER_SORTS,
 });

@@ -1,4 +1,4 @@
-import { MANAGED_USER_TYPES, STATUSES } from '@app/contract';
+import { MANAGED_USER_TYPES, STATUSES, USER_SORTS } from '@app/contract';
 import { defineTableSearch, idFilter, manyOf, oneOf, textFilter } from '@/components/data-table';
 
 /** User Management's list state in the URL: GET /users takes search, type (repeated), status, merchant. */
@@ -9,4 +9,5 @@ export const usersSearch = defineTableSearch({
     status: oneOf(STATUSES),
     merchant_id: idFilter(),
   },
+  sortable: USER_SORTS,
 });

@@ -5,6 +5,7 @@ import { useMerchantOptions } from '@/features/merchants/api/get-merchant-option
 import { OrderHistoryPage } from '@/features/order-history/pages/order-history-page';
 import { orderHistorySearch } from '@/features/order-history/search';
 import { useAuthStore } from '@/lib/auth-store';
+import { loadTokenMonth } from './token-month';
 
 /**
  * /order-history: the URL's list state, with companies and (for whoever may list them, i.e. the
@@ -21,6 +22,7 @@ export function Component() {
       table={table}
       companyOptions={companyOptions}
       merchantOptions={canListMerchants ? merchantOptions : undefined}
+      tokenMonth={loadTokenMonth}
     />
   );
 }

@@ -6,6 +6,7 @@ import { OrderDetailDialog } from '@/features/order-history/components/order-det
 import { TransactionsPage } from '@/features/transactions/pages/transactions-page';
 import { transactionsSearch, type TransactionScope } from '@/features/transactions/search';
 import { useAuthStore } from '@/lib/auth-store';
+import { loadTokenMonth } from './token-month';
 
 /**
  * Company Transaction and Employee Transaction: the URL's filters, companies as a filter for
@@ -27,6 +28,7 @@ export function TransactionsRoute({ scope }: { scope: TransactionScope }) {
         table={table}
         companyOptions={canPickCompany ? companyOptions : undefined}
         onOpenOrder={canReadOrders ? setOrderId : undefined}
+        tokenMonth={loadTokenMonth}
       />
       {canReadOrders && (
         <OrderDetailDialog orderId={orderId} onClose={() => setOrderId(undefined)} />

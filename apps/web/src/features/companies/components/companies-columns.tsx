@@ -1,6 +1,7 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
 import { Coins, FileBarChart, Pencil, Power, PowerOff, UserCog } from 'lucide-react';
+import { Link } from 'react-router';
 import type { Company } from '@app/contract';
 import {
   DataTableRowActions,
@@ -9,6 +10,7 @@ import {
   Tokens,
   type RowAction,
 } from '@/components/data-table';
+import { paths } from '@/config/paths';
 
 export interface CompanyRowHandlers {
   canIssueTokens: boolean;
@@ -28,12 +30,19 @@ export function companiesColumns(t: TFunction, handlers: CompanyRowHandlers): Co
     {
       accessorKey: 'name',
       header: t('companies.name'),
-      meta: { className: 'font-medium' },
+      meta: { className: 'font-medium', mobile: 'title' },
+      // A real link, so the row's page opens from the keyboard too (the row opens on a click);
+      // a company without an admin is flagged, and the flag opens the admin form.
       cell: ({ row }) => {
         const company = row.original;
         return (
           <span className="flex flex-wrap items-center gap-2">
-            {company.name}
+            <Link
+              to={paths.companyDetail.getHref(company.id)}
+              className="font-medium underline-offset-4 hover:underline focus-visible:underline"
+            >
+              {company.name}
+            </Link>
             {company.admin_count === 0 && (
               <button
                 type="button"
@@ -85,7 +94,7 @@ export function companiesColumns(t: TFunction, handlers: CompanyRowHandlers): Co
     {
       id: 'actions',
       header: () => <span className="sr-only">{t('table.actions')}</span>,
-      meta: { className: 'w-12 text-right' },
+      meta: { className: 'w-12 text-right', title: t('table.actions'), pinned: 'right' },
       cell: ({ row }) => {
         const company = row.original;
         const isActive = company.status === 'active';

@@ -8,7 +8,7 @@ import {
   DataTableFacetedFilter,
   DataTableSearch,
   DataTableToolbar,
-  type TableSearch,
+  type TableSearchOf,
 } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
@@ -27,7 +27,7 @@ import type { companiesSearch } from '../search';
  * Companies (/companies, admin and Group HR): list, the company modal, activate/deactivate,
  * the company admin modal, and (admin only) the issue token modal.
  */
-export function CompaniesPage({ table }: { table: TableSearch<typeof companiesSearch.filters> }) {
+export function CompaniesPage({ table }: { table: TableSearchOf<typeof companiesSearch> }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const role = useAuthStore((state) => state.user?.type);
@@ -75,6 +75,9 @@ export function CompaniesPage({ table }: { table: TableSearch<typeof companiesSe
         columns={columns}
         query={companies}
         paging={table}
+        tableId="companies"
+        sortable={table.config.sortable}
+        rowHref={(company) => paths.companyDetail.getHref(company.id)}
         getRowId={(company) => String(company.id)}
         toolbar={
           <DataTableToolbar table={table}>

@@ -25,17 +25,20 @@ export const CARDS_BY_VIEW: Record<DashboardView, TotalKey[]> = {
 export function TotalCards({ view, totals }: { view: DashboardView; totals: DashboardViewTotals }) {
   const { t } = useTranslation();
   return (
-    <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5" aria-label={t('dashboard.totals')}>
+    <ul
+      className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5"
+      aria-label={t('dashboard.totals')}
+    >
       {CARDS_BY_VIEW[view].map((key) => (
         <li key={key}>
-          <Card className="h-full" data-total={key}>
-            <CardHeader>
+          <Card className="h-full gap-3 py-4 sm:gap-6 sm:py-6" data-total={key}>
+            <CardHeader className="px-4 sm:px-6">
               <CardTitle className="text-sm font-medium text-muted-foreground">
                 {t(`dashboard.cards.${key}`)}
               </CardTitle>
             </CardHeader>
-            <CardContent>
-              <p className="text-2xl font-semibold tabular-nums">
+            <CardContent className="px-4 sm:px-6">
+              <p className="text-xl font-semibold tabular-nums sm:text-2xl">
                 {withThousands(totals[key] ?? 0)}
               </p>
             </CardContent>
@@ -50,7 +53,7 @@ export function TotalCardsSkeleton() {
   const { t } = useTranslation();
   return (
     <div
-      className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5"
+      className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5"
       role="status"
       aria-label={t('dashboard.loading')}
     >

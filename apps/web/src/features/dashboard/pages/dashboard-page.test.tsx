@@ -116,7 +116,10 @@ describe('Dashboard', () => {
     await screen.findByRole('list', { name: 'Totals' });
     expect(requests[0]?.query).toEqual({});
 
-    fireEvent.change(screen.getByLabelText('Month'), { target: { value: '2025-12' } });
+    // The month picker: back a year from January 2026, then December.
+    await userEvent.click(screen.getByRole('button', { name: 'Month: January 2026' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Previous year' }));
+    await userEvent.click(screen.getByRole('button', { name: 'December 2025' }));
     await waitFor(() => expect(locationOf(router)).toBe('/dashboard?month=2025-12'));
     await waitFor(() => expect(requests.at(-1)?.query).toEqual({ month: '2025-12' }));
 
@@ -242,6 +245,6 @@ describe('Dashboard', () => {
     expect(await screen.findByRole('heading', { level: 1, name: '仪表盘' })).toBeInTheDocument();
     const cards = await screen.findByRole('list', { name: '合计' });
     expect(cards).toHaveTextContent('来自管理员的代币总数1,234,567');
-    expect(screen.getByLabelText('月份')).toHaveValue('2026-01');
+    expect(screen.getByRole('button', { name: '月份: 2026年1月' })).toBeInTheDocument();
   });
 });

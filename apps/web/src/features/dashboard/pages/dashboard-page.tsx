@@ -3,10 +3,10 @@ import { AlertCircle, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Option } from '@/components/data-table';
+import { MonthPicker } from '@/components/date-picker';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessageLines } from '@/lib/error-display';
@@ -84,12 +84,12 @@ export function DashboardPage({
           <div className="flex flex-wrap items-end gap-3">
             <div className="grid gap-1.5">
               <Label htmlFor={monthId}>{t('dashboard.month')}</Label>
-              <Input
+              <MonthPicker
                 id={monthId}
-                type="month"
-                className="w-44"
-                value={shownMonth}
-                onChange={(event) => search.setMonth(event.target.value || undefined)}
+                label={t('dashboard.month')}
+                value={query.month}
+                shownMonth={shownMonth}
+                onChange={search.setMonth}
               />
             </div>
             {canFilterCompanies && (

@@ -1,9 +1,11 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
 import { Pencil, Power, PowerOff, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
 import type { Employee } from '@app/contract';
 import { DataTableRowActions, StatusBadge, Tokens } from '@/components/data-table';
 import { Checkbox } from '@/components/ui/checkbox';
+import { paths } from '@/config/paths';
 
 export interface EmployeeRowHandlers {
   /** Row selection for the reward-token dialog. */
@@ -47,7 +49,16 @@ export function employeesColumns(
     {
       accessorKey: 'employee_id',
       header: t('employees.employee_id'),
-      meta: { className: 'font-mono' },
+      meta: { className: 'font-mono', mobile: 'title' },
+      // A real link, so the row's page opens from the keyboard too (the row opens on a click).
+      cell: ({ row }) => (
+        <Link
+          to={paths.employeeDetail.getHref(row.original.id)}
+          className="font-medium underline-offset-4 hover:underline focus-visible:underline"
+        >
+          {row.original.employee_id}
+        </Link>
+      ),
     },
     {
       accessorKey: 'name',
@@ -57,7 +68,7 @@ export function employeesColumns(
     },
     {
       accessorKey: 'email',
-      header: t('employees.email'),
+      header: t('employees.email_column'),
       cell: ({ row }) => row.original.email ?? <span className="text-muted-foreground">—</span>,
     },
     {
@@ -87,7 +98,7 @@ export function employeesColumns(
     {
       id: 'actions',
       header: () => <span className="sr-only">{t('table.actions')}</span>,
-      meta: { className: 'w-12 text-right' },
+      meta: { className: 'w-12 text-right', title: t('table.actions'), pinned: 'right' },
       cell: ({ row }) => {
         const employee = row.original;
         const isActive = employee.status === 'active';

@@ -8,9 +8,10 @@ import {
   DataTableFacetedFilter,
   DataTableSearch,
   DataTableToolbar,
-  type TableSearch,
+  type TableSearchOf,
 } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
+import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 import { fetchAllPages } from '@/lib/fetch-all';
 import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions';
@@ -31,7 +32,7 @@ export function EmployeesPage({
   table,
   companyBalance,
 }: {
-  table: TableSearch<typeof employeesSearch.filters>;
+  table: TableSearchOf<typeof employeesSearch>;
   /** The company's available token balance (GET /companies/{id}); undefined while loading. */
   companyBalance: number | undefined;
 }) {
@@ -148,6 +149,9 @@ export function EmployeesPage({
         columns={columns}
         query={employees}
         paging={table}
+        tableId="employees"
+        sortable={table.config.sortable}
+        rowHref={(employee) => paths.employeeDetail.getHref(employee.id)}
         getRowId={(employee) => String(employee.id)}
         toolbar={
           <DataTableToolbar table={table}>

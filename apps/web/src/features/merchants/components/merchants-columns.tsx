@@ -1,8 +1,10 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
 import { MonitorSmartphone, Pencil, Power, PowerOff, Trash2, Users } from 'lucide-react';
+import { Link } from 'react-router';
 import type { Merchant } from '@app/contract';
 import { DataTableRowActions, DateTime, StatusBadge } from '@/components/data-table';
+import { paths } from '@/config/paths';
 
 export interface MerchantRowHandlers {
   onEdit: (merchant: Merchant) => void;
@@ -18,7 +20,20 @@ export function merchantsColumns(
 ): ColumnDef<Merchant>[] {
   return [
     { accessorKey: 'code', header: t('merchants.code'), meta: { className: 'font-mono' } },
-    { accessorKey: 'name', header: t('merchants.name'), meta: { className: 'font-medium' } },
+    {
+      accessorKey: 'name',
+      header: t('merchants.name'),
+      meta: { className: 'font-medium', mobile: 'title' },
+      // A real link, so the row's page opens from the keyboard too (the row opens on a click).
+      cell: ({ row }) => (
+        <Link
+          to={paths.merchantDetail.getHref(row.original.id)}
+          className="font-medium underline-offset-4 hover:underline focus-visible:underline"
+        >
+          {row.original.name}
+        </Link>
+      ),
+    },
     {
       accessorKey: 'status',
       header: t('table.status'),
@@ -32,7 +47,7 @@ export function merchantsColumns(
     {
       id: 'actions',
       header: () => <span className="sr-only">{t('table.actions')}</span>,
-      meta: { className: 'w-12 text-right' },
+      meta: { className: 'w-12 text-right', title: t('table.actions'), pinned: 'right' },
       cell: ({ row }) => {
         const merchant = row.original;
         const isActive = merchant.status === 'active';

@@ -8,7 +8,7 @@ import {
   DataTableFacetedFilter,
   DataTableSearch,
   DataTableToolbar,
-  type TableSearch,
+  type TableSearchOf,
 } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
@@ -25,7 +25,7 @@ import type { merchantsSearch } from '../search';
  * Merchants (/merchants, admin): list, create and edit, activate/deactivate, delete. A merchant's staff are
  * managed on User Management and its terminals on Terminals, each opened filtered to it.
  */
-export function MerchantsPage({ table }: { table: TableSearch<typeof merchantsSearch.filters> }) {
+export function MerchantsPage({ table }: { table: TableSearchOf<typeof merchantsSearch> }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const merchants = useMerchants(table.query);
@@ -69,6 +69,9 @@ export function MerchantsPage({ table }: { table: TableSearch<typeof merchantsSe
         columns={columns}
         query={merchants}
         paging={table}
+        tableId="merchants"
+        sortable={table.config.sortable}
+        rowHref={(merchant) => paths.merchantDetail.getHref(merchant.id)}
         getRowId={(merchant) => String(merchant.id)}
         toolbar={
           <DataTableToolbar table={table}>

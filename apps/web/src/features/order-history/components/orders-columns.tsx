@@ -54,13 +54,15 @@ export function ordersColumns(
     {
       accessorKey: 'status',
       header: t('table.status'),
+      // Pinned beside the actions (48 px wide), so both show at 1280 px however wide the rest.
+      meta: { pinned: 'right', pinOffset: 48 },
       // Ordered, Partially refunded or Refunded: `status` alone calls a part-refund "ordered".
       cell: ({ row }) => <RefundStateBadge state={row.original.refund_state} />,
     },
     {
       id: 'actions',
       header: () => <span className="sr-only">{t('table.actions')}</span>,
-      meta: { className: 'w-12 text-right' },
+      meta: { className: 'w-12 text-right', title: t('table.actions'), pinned: 'right' },
       cell: ({ row }) => (
         <Button
           variant="ghost"

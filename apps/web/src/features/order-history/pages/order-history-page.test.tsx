@@ -79,8 +79,7 @@ describe('Order History', () => {
       date_to: '2026-01-31',
       order_no: 'ORD9',
     });
-    expect(screen.getByLabelText('From')).toHaveValue('2026-01-01');
-    expect(screen.getByLabelText('To')).toHaveValue('2026-01-31');
+    expect(screen.getByTestId('date-range-trigger')).toHaveTextContent('01/01/2026 – 31/01/2026');
     expect(screen.getByRole('button', { name: /^Company/ })).toHaveTextContent('Acme (ACME)');
   });
 
@@ -90,7 +89,9 @@ describe('Order History', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Status' }));
     await userEvent.click(await screen.findByRole('menuitemradio', { name: 'Refunded' }));
     await waitFor(() => expect(locationOf(router)).toBe('/order-history?status=refunded'));
-    await userEvent.type(screen.getByLabelText('From'), '2026-01-05');
+    // The range picker reads a typed day as the text writes it (DD/MM/YYYY).
+    await userEvent.click(screen.getByTestId('date-range-trigger'));
+    await userEvent.type(screen.getByRole('textbox', { name: 'From' }), '05/01/2026{Enter}');
     await waitFor(() =>
       expect(requests.at(-1)?.query).toEqual({
         page: '1',

@@ -3,14 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { ORDER_STATUSES, REFUND_STATES } from '@app/contract';
 import {
   DataTable,
-  DataTableDateFilter,
+  DataTableDateRangeFilter,
   DataTableExportButton,
   DataTableFacetedFilter,
   DataTableSearch,
   DataTableToolbar,
   type Option,
-  type TableSearch,
+  type TableSearchOf,
 } from '@/components/data-table';
+import type { DayRange } from '@/components/date-picker';
 import { PageHeader } from '@/components/layout/page-header';
 import { exportOrders } from '../api/export-orders';
 import { useOrders } from '../api/get-orders';
@@ -27,10 +28,13 @@ export function OrderHistoryPage({
   table,
   companyOptions,
   merchantOptions,
+  tokenMonth,
 }: {
-  table: TableSearch<typeof orderHistorySearch.filters>;
+  table: TableSearchOf<typeof orderHistorySearch>;
   companyOptions: Option[];
   merchantOptions?: Option[];
+  /** The scope's current token month, for the date filter's preset. */
+  tokenMonth?: (companyId: number | undefined) => Promise<DayRange>;
 }) {
   const { t } = useTranslation();
   const orders = useOrders(table.query);
@@ -46,6 +50,8 @@ export function OrderHistoryPage({
         columns={columns}
         query={orders}
         paging={table}
+        tableId="orders"
+        sortable={table.config.sortable}
         getRowId={(order) => String(order.id)}
         toolbar={
           <DataTableToolbar
@@ -89,17 +95,12 @@ export function OrderHistoryPage({
                 options={merchantOptions}
               />
             )}
-            <DataTableDateFilter
+            <DataTableDateRangeFilter
               table={table}
-              filterKey="date_from"
-              label={t('order_history.date_from')}
-              max={filters.date_to}
-            />
-            <DataTableDateFilter
-              table={table}
-              filterKey="date_to"
-              label={t('order_history.date_to')}
-              min={filters.date_from}
+              fromKey="date_from"
+              toKey="date_to"
+              label={t('order_history.date')}
+              tokenMonth={tokenMonth && (() => tokenMonth(filters.company_id))}
             />
           </DataTableToolbar>
         }

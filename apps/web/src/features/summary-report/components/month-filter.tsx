@@ -1,10 +1,10 @@
 import { useId } from 'react';
-import { Input } from '@/components/ui/input';
+import { MonthPicker } from '@/components/date-picker';
 import type { FilterDefs, TableSearch } from '@/components/data-table';
 
 /**
- * The report's token month (YYYY-MM) as a native month input. Without one in the URL it shows
- * the month the server answered for (its default).
+ * The report's token month (YYYY-MM) as the app's month picker, in words. Without one in the URL
+ * it shows the month the server answered for (its default).
  */
 export function MonthFilter<F extends FilterDefs>({
   table,
@@ -16,18 +16,18 @@ export function MonthFilter<F extends FilterDefs>({
   shownMonth?: string;
 }) {
   const id = useId();
-  const value = (table.filters.month as string | undefined) ?? shownMonth ?? '';
   return (
     <div className="flex items-center gap-2">
       <label htmlFor={id} className="text-sm whitespace-nowrap text-muted-foreground">
         {label}
       </label>
-      <Input
+      <MonthPicker
         id={id}
-        type="month"
-        className="h-8 w-auto"
-        value={value}
-        onChange={(event) => table.setFilter('month', (event.target.value || undefined) as never)}
+        label={label}
+        size="sm"
+        value={table.filters.month as string | undefined}
+        shownMonth={shownMonth ?? ''}
+        onChange={(month) => table.setFilter('month', month as never)}
       />
     </div>
   );

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
@@ -72,7 +72,7 @@ describe('Summary Report', () => {
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
     expect(cells).toEqual(['Grand total', '1,020,000', '15,000', '4,500', '1,005,000', '10,500']);
-    expect(screen.getByLabelText('Month')).toHaveValue('2026-01');
+    expect(screen.getByRole('button', { name: 'Month: January 2026' })).toBeInTheDocument();
   });
 
   it('links each company to its report for admin and Group HR', async () => {
@@ -95,12 +95,16 @@ describe('Summary Report', () => {
     const { requests, router } = await openSummary('admin');
     await screen.findByText('GLOBEX');
     expect(requests[0]?.query).toEqual({ page: '1', page_size: '10' });
-    fireEvent.change(screen.getByLabelText('Month'), { target: { value: '2025-12' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Month: January 2026' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Previous year' }));
+    await userEvent.click(screen.getByRole('button', { name: 'December 2025' }));
     await waitFor(() =>
       expect(requests.at(-1)?.query).toEqual({ page: '1', page_size: '10', month: '2025-12' }),
     );
     expect(locationOf(router)).toBe('/summary-report?month=2025-12');
-    await waitFor(() => expect(screen.getByLabelText('Month')).toHaveValue('2025-12'));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Month: December 2025' })).toBeInTheDocument(),
+    );
   });
 
   it('exports the filtered report as CSV', async () => {

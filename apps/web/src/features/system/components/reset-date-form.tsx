@@ -1,4 +1,5 @@
-import { useForm } from 'react-hook-form';
+import { useState, type FormEvent } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import dayjs from 'dayjs';
 import { LoaderCircle } from 'lucide-react';
@@ -17,10 +18,10 @@ import {
   FormLabel,
   FormMessage,
 } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { DateField } from '@/components/date-picker';
 import { Skeleton } from '@/components/ui/skeleton';
 import { applyServerErrors } from '@/lib/forms';
-import { formatDate, formatDateTime, formatIsoDate } from '@/lib/format';
+import { formatDateTime, formatDayLong, formatIsoDate } from '@/lib/format';
 import { useSystemResetDate } from '../api/get-reset-date';
 import { useUpdateSystemResetDate } from '../api/update-reset-date';
 
@@ -38,7 +39,7 @@ export const systemResetDateFormSchema = systemResetDateBodySchema.extend({
     ),
 });
 
-/** The next system reset date: a native date picker and save. */
+/** The next system reset date: the app's date field, the day in words, and save. */
 export function SystemResetDateCard() {
   const { t } = useTranslation();
   const resetDate = useSystemResetDate();
@@ -61,18 +62,32 @@ export function SystemResetDateCard() {
 }
 
 function SystemResetDateForm({ current }: { current: SystemResetDate }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const update = useUpdateSystemResetDate();
   const form = useForm({
     resolver: zodResolver(systemResetDateFormSchema),
     defaultValues: { reset_date: current.reset_date },
   });
-  const onSubmit = form.handleSubmit((values) =>
+  // Text in the box that reads as no day: the box says so, and nothing is sent.
+  const [isTypedDayInvalid, setTypedDayInvalid] = useState(false);
+  const chosen = useWatch({ control: form.control, name: 'reset_date' });
+  const submit = form.handleSubmit((values) =>
     update.mutate(values, {
-      onSuccess: () => toast.success(t('toasts.reset_date_saved')),
+      onSuccess: () =>
+        toast.success(
+          t('reset_period.saved_for', { date: formatDayLong(values.reset_date, i18n.language) }),
+        ),
       onError: (error) => applyServerErrors(form, error),
     }),
   );
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (isTypedDayInvalid) {
+      event.preventDefault();
+      form.setFocus('reset_date');
+      return;
+    }
+    void submit(event);
+  };
   return (
     <Form {...form}>
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
@@ -80,13 +95,31 @@ function SystemResetDateForm({ current }: { current: SystemResetDate }) {
           control={form.control}
           name="reset_date"
           render={({ field }) => (
-            <FormItem className="max-w-xs">
+            <FormItem className="max-w-md">
               <FormLabel>{t('reset_period.next_reset_date')}</FormLabel>
               <FormControl>
-                <Input type="date" min={earliestSystemResetDate()} {...field} />
+                <DateField
+                  name={field.name}
+                  value={field.value}
+                  min={earliestSystemResetDate()}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  onValidityChange={(valid) => setTypedDayInvalid(!valid)}
+                />
               </FormControl>
-              <FormDescription>
-                {t('reset_period.scheduled', { date: formatDate(current.reset_date) })}
+              {chosen && chosen !== current.reset_date && (
+                <p
+                  className="text-sm font-medium"
+                  data-testid="reset-date-chosen"
+                  aria-live="polite"
+                >
+                  {t('reset_period.will_schedule', { date: formatDayLong(chosen, i18n.language) })}
+                </p>
+              )}
+              <FormDescription data-testid="reset-date-scheduled">
+                {t('reset_period.scheduled', {
+                  date: formatDayLong(current.reset_date, i18n.language),
+                })}
                 {current.updated_at &&
                   ` ${t('reset_period.last_changed', { at: formatDateTime(current.updated_at) })}`}
               </FormDescription>

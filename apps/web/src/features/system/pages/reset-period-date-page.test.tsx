@@ -4,6 +4,7 @@ import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { answer, errorBody, listOf, signedIn } from '@/test/api';
 import { renderApp } from '@/test/render';
+import { formatDayLong } from '@/lib/format';
 
 const tomorrow = dayjs().add(1, 'day').format('YYYY-MM-DD');
 const nextMonth = dayjs().add(1, 'month').format('YYYY-MM-DD');
@@ -59,7 +60,13 @@ describe('Reset Period Date', () => {
     const current = within(table).getByText('2026-01').closest('tr')!;
     expect(within(current).getByText('Current')).toBeInTheDocument();
     expect(within(table).getByText('2025-12')).toBeInTheDocument();
-    expect(await screen.findByLabelText('Next reset date')).toHaveValue(nextMonth);
+    // The field writes the day as the text does (DD/MM/YYYY), and the text says it in words.
+    expect(await screen.findByLabelText('Next reset date')).toHaveValue(
+      nextMonth.split('-').reverse().join('/'),
+    );
+    expect(screen.getByTestId('reset-date-scheduled')).toHaveTextContent(
+      `Now scheduled for ${formatDayLong(nextMonth, 'en')}.`,
+    );
     expect(periods[0]?.query).toEqual({ page: '1', page_size: '10' });
   });
 
@@ -85,8 +92,15 @@ describe('Reset Period Date', () => {
     const input = await screen.findByLabelText('Next reset date');
     await userEvent.clear(input);
     await userEvent.type(input, tomorrow);
+    await userEvent.tab();
+    // Before saving, the chosen day in words, with its weekday.
+    expect(screen.getByTestId('reset-date-chosen')).toHaveTextContent(
+      `On saving, the next period will start on ${formatDayLong(tomorrow, 'en')}.`,
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('The next reset date is saved.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(`Next reset date saved: ${formatDayLong(tomorrow, 'en')}.`),
+    ).toBeInTheDocument();
     expect(puts[0]?.body).toEqual({ reset_date: tomorrow });
   });
 

@@ -46,7 +46,7 @@ export function terminalsColumns(
     {
       id: 'actions',
       header: () => <span className="sr-only">{t('table.actions')}</span>,
-      meta: { className: 'w-12 text-right' },
+      meta: { className: 'w-12 text-right', title: t('table.actions'), pinned: 'right' },
       cell: ({ row }) => {
         const terminal = row.original;
         const isActive = terminal.status === 'active';

@@ -101,6 +101,7 @@ export function TerminalsPage({
         columns={columns}
         query={terminals}
         paging={table}
+        tableId="terminals"
         getRowId={(terminal) => String(terminal.id)}
         toolbar={
           <DataTableToolbar table={table}>

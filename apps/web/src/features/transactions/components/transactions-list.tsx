@@ -12,6 +12,8 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { useIsMobile } from '@/hooks/use-is-mobile';
+import { cn } from '@/lib/cn';
 import { errorMessageLines } from '@/lib/error-display';
 import type { TransactionColumn } from './transactions-columns';
 
@@ -48,6 +50,8 @@ export function TransactionsList({
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = list;
   const canLoadMore = hasNextPage && !isFetchingNextPage && !isError;
+  const isMobile = useIsMobile();
+  const showCards = isMobile && !list.isPending && list.rows.length > 0;
 
   useEffect(() => {
     const element = sentinel.current;
@@ -99,6 +103,8 @@ export function TransactionsList({
         </TableCell>
       </TableRow>
     );
+  } else if (isMobile) {
+    body = null;
   } else {
     body = list.rows.map((row) => (
       <TableRow
@@ -118,20 +124,24 @@ export function TransactionsList({
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="rounded-md border">
-        <Table aria-label={label} aria-busy={list.isFetching}>
-          <TableHeader className="bg-muted/40">
-            <TableRow className="hover:bg-transparent">
-              {columns.map((column) => (
-                <TableHead key={column.id} className={column.className}>
-                  {column.header}
-                </TableHead>
-              ))}
-            </TableRow>
-          </TableHeader>
-          <TableBody>{body}</TableBody>
-        </Table>
-      </div>
+      {showCards ? (
+        <TransactionCards label={label} columns={columns} rows={list.rows} onOpen={onOpen} />
+      ) : (
+        <div className="rounded-md border">
+          <Table aria-label={label} aria-busy={list.isFetching}>
+            <TableHeader className="bg-muted/40">
+              <TableRow className="hover:bg-transparent">
+                {columns.map((column) => (
+                  <TableHead key={column.id} className={column.className}>
+                    {column.header}
+                  </TableHead>
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>{body}</TableBody>
+          </Table>
+        </div>
+      )}
       {list.isError && list.rows.length > 0 && (
         <div role="alert" className="flex flex-col items-center gap-2 text-sm">
           <p className="text-destructive">{errorMessageLines(list.error).join('\n')}</p>
@@ -160,5 +170,50 @@ export function TransactionsList({
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Below 768 px the ledger is a stack of cards (issue 19): the signed amount first, in large
+ * type, then the event and every other column as a label and its value.
+ */
+function TransactionCards({
+  label,
+  columns,
+  rows,
+  onOpen,
+}: {
+  label: string;
+  columns: TransactionColumn[];
+  rows: TokenTransaction[];
+  onOpen?: ((row: TokenTransaction) => void) | undefined;
+}) {
+  const amount = columns.find((column) => column.id === 'amount');
+  const rest = columns.filter((column) => column !== amount);
+  return (
+    <ul aria-label={label} className="flex flex-col gap-2" data-testid="transaction-cards">
+      {rows.map((row) => (
+        <li
+          key={row.id}
+          data-transaction-id={row.id}
+          className={cn('rounded-md border p-3 text-sm', onOpen && 'cursor-pointer')}
+          onClick={onOpen ? () => onOpen(row) : undefined}
+        >
+          {amount && (
+            <p className="text-lg font-semibold tabular-nums" data-testid="card-amount">
+              {amount.cell(row)}
+            </p>
+          )}
+          <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
+            {rest.map((column) => (
+              <div key={column.id} className="contents">
+                <dt className="text-muted-foreground">{column.header}</dt>
+                <dd className="min-w-0 text-right break-words">{column.cell(row)}</dd>
+              </div>
+            ))}
+          </dl>
+        </li>
+      ))}
+    </ul>
   );
 }

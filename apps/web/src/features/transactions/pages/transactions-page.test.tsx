@@ -87,7 +87,7 @@ describe('Token Transaction', () => {
       limit: '20',
     });
     expect(requests[0]?.url.search).toContain('event=order_purchased&event=order_refunded');
-    expect(screen.getByLabelText('From')).toHaveValue('2026-01-01');
+    expect(screen.getByTestId('date-range-trigger')).toHaveTextContent('01/01/2026 – 31/01/2026');
     expect(screen.getByRole('button', { name: /^Transaction type/ })).toHaveTextContent('Sent');
   });
 

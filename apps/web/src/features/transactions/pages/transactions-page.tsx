@@ -2,13 +2,14 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DIRECTIONS, TOKEN_EVENTS, type TokenTransaction } from '@app/contract';
 import {
-  DataTableDateFilter,
+  DataTableDateRangeFilter,
   DataTableExportButton,
   DataTableFacetedFilter,
   DataTableToolbar,
   type Option,
   type TableSearch,
 } from '@/components/data-table';
+import type { DayRange } from '@/components/date-picker';
 import { PageHeader } from '@/components/layout/page-header';
 import { cleanEmptyFilters } from '@/lib/filters';
 import { exportTransactions } from '../api/export-transactions';
@@ -29,12 +30,15 @@ export function TransactionsPage({
   table,
   companyOptions,
   onOpenOrder,
+  tokenMonth,
 }: {
   scope: TransactionScope;
   table: TableSearch<typeof transactionsSearch.filters>;
   companyOptions?: Option[];
   /** Whoever may read an order's detail (admin, Group HR) gets it from a row's order. */
   onOpenOrder?: (orderId: number) => void;
+  /** The scope's current token month, for the date filter's preset. */
+  tokenMonth?: (companyId: number | undefined) => Promise<DayRange>;
 }) {
   const { t } = useTranslation();
   const { filters } = table;
@@ -90,17 +94,12 @@ export function TransactionsPage({
               options={companyOptions}
             />
           )}
-          <DataTableDateFilter
+          <DataTableDateRangeFilter
             table={table}
-            filterKey="date_from"
-            label={t('transactions.date_from')}
-            max={filters.date_to}
-          />
-          <DataTableDateFilter
-            table={table}
-            filterKey="date_to"
-            label={t('transactions.date_to')}
-            min={filters.date_from}
+            fromKey="date_from"
+            toKey="date_to"
+            label={t('transactions.date')}
+            tokenMonth={tokenMonth && (() => tokenMonth(filters.company_id))}
           />
         </DataTableToolbar>
         <TransactionsList

@@ -60,7 +60,7 @@ export function usersColumns(t: TFunction, handlers: UserRowHandlers): ColumnDef
     {
       id: 'actions',
       header: () => <span className="sr-only">{t('table.actions')}</span>,
-      meta: { className: 'w-12 text-right' },
+      meta: { className: 'w-12 text-right', title: t('table.actions'), pinned: 'right' },
       cell: ({ row }) => {
         const user = row.original;
         const isSelf = user.user_id === handlers.selfId;

@@ -46,7 +46,10 @@ describe('User Management for a merchant admin', () => {
     expect(screen.getByText('The supervisors and staff of your merchant.')).toBeInTheDocument();
     expect(screen.queryByRole('columnheader', { name: 'Merchant' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Merchant/ })).not.toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: /^User type/ }));
+    // The filter, not the column's sort button of the same name.
+    await userEvent.click(
+      within(screen.getByRole('search')).getByRole('button', { name: /^User type/ }),
+    );
     const typeFilter = await screen.findByRole('menu');
     expect(
       within(typeFilter)

@@ -9,7 +9,7 @@ import {
   DataTableSearch,
   DataTableToolbar,
   type Option,
-  type TableSearch,
+  type TableSearchOf,
 } from '@/components/data-table';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
@@ -38,7 +38,7 @@ export function UsersPage({
   table,
   merchantOptions,
 }: {
-  table: TableSearch<typeof usersSearch.filters>;
+  table: TableSearchOf<typeof usersSearch>;
   merchantOptions: Option[];
 }) {
   const { t } = useTranslation();
@@ -135,6 +135,8 @@ export function UsersPage({
         columns={columns}
         query={users}
         paging={table}
+        tableId="users"
+        sortable={table.config.sortable}
         getRowId={(user) => String(user.user_id)}
         toolbar={
           <DataTableToolbar table={table}>
