@@ -6,6 +6,7 @@ import {
   type Cell,
   type Column,
   type ColumnDef,
+  type Header,
   type Row,
   type RowData,
 } from '@tanstack/react-table';
@@ -299,6 +300,7 @@ export function DataTable<TData>({
       {isMobile && !query.isPending && !query.isError && rows.length > 0 ? (
         <DataTableCards
           label={label}
+          selectAll={selectAllOf(table.getFlatHeaders())}
           rows={table.getRowModel().rows}
           rowHref={rowHref}
           onOpen={(href) => void navigate(href)}
@@ -363,6 +365,12 @@ export function DataTable<TData>({
   );
 }
 
+/** The select column's header (select every row of the page), rendered on its own. */
+function selectAllOf<TData>(headers: Header<TData, unknown>[]): ReactNode {
+  const header = headers.find((h) => h.column.id === 'select');
+  return header ? renderSlot(header.column.columnDef.header, header.getContext()) : null;
+}
+
 /** A cell rendered on its own, outside a table row. */
 const cellOf = <TData,>(cell: Cell<TData, unknown>) =>
   renderSlot(cell.column.columnDef.cell, cell.getContext());
@@ -374,18 +382,21 @@ const cellOf = <TData,>(cell: Cell<TData, unknown>) =>
  */
 function DataTableCards<TData>({
   label,
+  selectAll,
   rows,
   rowHref,
   onOpen,
   isRefreshing,
 }: {
   label: string;
+  /** The page's select-all control, above the cards, when the list selects rows. */
+  selectAll: ReactNode;
   rows: Row<TData>[];
   rowHref?: ((row: TData) => string) | undefined;
   onOpen: (href: string) => void;
   isRefreshing: boolean;
 }) {
-  return (
+  const cards = (
     <ul
       aria-label={label}
       className={cn('flex flex-col gap-2', isRefreshing && 'opacity-60 transition-opacity')}
@@ -434,5 +445,12 @@ function DataTableCards<TData>({
         );
       })}
     </ul>
+  );
+  if (!selectAll) return cards;
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex items-center px-3">{selectAll}</div>
+      {cards}
+    </div>
   );
 }
