@@ -175,7 +175,13 @@ describe.each(LANGUAGES)('tables in %s at 1280 px', (lng) => {
     expect(box.x + box.width).toBeLessThanOrEqual(WIDTHS.desktop.width);
     expect(await seriousViolations(page)).toEqual([]);
 
-    // Sorting by balance puts the URL and the rows in that order.
+    // Sorting by balance puts the URL and the rows in that order. The previous page stays on
+    // screen until the server answers, so the row is read only once the sorted answer is in.
+    const sorted = page.waitForResponse(
+      (response) =>
+        response.request().resourceType() === 'fetch' &&
+        response.url().includes('sort=available_tokens'),
+    );
     await page
       .getByRole('columnheader', {
         name: new RegExp(`^${escape(t('employees.available_tokens'))}`),
@@ -183,10 +189,18 @@ describe.each(LANGUAGES)('tables in %s at 1280 px', (lng) => {
       .getByRole('button')
       .click();
     await expectPath(page, '/employees?sort=available_tokens&order=asc');
+    await sorted;
     await waitForScreen(page);
 
     const staffNumber = (await firstRow.locator('td').nth(1).textContent())!.trim();
-    await firstRow.locator('td').nth(4).click();
+    // The row is found again by its staff number, so the click opens the employee just read.
+    await page
+      .getByRole('table', { name: t('employees.table_label') })
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('cell', { name: staffNumber, exact: true }) })
+      .locator('td')
+      .nth(4)
+      .click();
     await page.waitForURL(/\/employees\/\d+$/);
     await waitForScreen(page);
     await page.getByText(staffNumber, { exact: true }).first().waitFor();
