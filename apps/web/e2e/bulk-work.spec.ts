@@ -42,11 +42,11 @@ function text(lng: Language, key: string, values: Record<string, string | number
 const VIEWPORTS = { 1280: { width: 1280, height: 800 }, 390: { width: 390, height: 844 } };
 const PEOPLE = 200;
 const AMOUNT = 10;
+// Each language and each width once: the same journey in the two other pairings found nothing
+// these two do not, and cost a minute of CI (four axe scans of a 200-row dialog each).
 const ROUNDS: [Language, 1280 | 390][] = [
   ['en', 1280],
   ['zh', 390],
-  ['en', 390],
-  ['zh', 1280],
 ];
 const n = (value: number) => value.toLocaleString('en-US');
 
@@ -207,10 +207,7 @@ describe('bulk rewards at HR scale', () => {
     },
   );
 
-  it.each([
-    ['en', 1280],
-    ['zh', 390],
-  ] as const)(
+  it.each(ROUNDS)(
     'rewards the amounts of a CSV file, leaving its invalid rows out (%s, %d px)',
     async (lng, width) => {
       const t = (key: string, values?: Record<string, string | number>) => text(lng, key, values);

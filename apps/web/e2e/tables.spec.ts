@@ -257,10 +257,10 @@ describe.each(LANGUAGES)('tables in %s at 390 px', (lng) => {
       ['/reset-period-date', t('nav.reset_period_date')],
       ['/user', t('nav.users')],
     ];
+    // Each of these screens is scanned by axe at 390 px in screens.spec.ts; here, the width only.
     for (const [url, heading] of screens) {
       await open(lng, url, heading);
       expect(await scrollsSideways(), url).toEqual([]);
-      expect(await seriousViolations(page), url).toEqual([]);
     }
 
     // The KPI cards sit two to a row.
@@ -287,7 +287,7 @@ describe.each(LANGUAGES)('tables in %s at 390 px', (lng) => {
     await waitForScreen(page, 'Acme Corporation');
     expect(await scrollsSideways()).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
-  }, 240_000); // nine screens, each scanned by axe
+  }, 120_000); // nine screens
 
   it('gives a company admin its employees as cards, and an employee’s page, without sideways scroll', async () => {
     await signInOnPhone('acme.admin');
