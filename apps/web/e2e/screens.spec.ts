@@ -558,6 +558,9 @@ describe('every screen, in English and Chinese, at desktop and mobile width', ()
       async (_, screen) => {
         expect(await checkScreen(session, role, screen)).toEqual([]);
       },
+      // A screen with six dialogs is eight scans (and, with SCREENSHOTS=1, twenty pictures): on
+      // two cores shared with the other suites that can pass a minute.
+      180_000,
     );
   });
 });
