@@ -313,11 +313,11 @@ describe.each(await testDatabaseKinds())('ledger properties on %s', (kind) => {
       }),
       // Modest: every run writes to a real database, and the suite shares two cores. Shrinking a
       // failure re-runs programmes on an ever larger database, so it is cut off, keeping the
-      // smallest counterexample found by then.
+      // smallest counterexample found by then (a failure stays a failure). A busy machine that
+      // runs fewer programmes in the time is not a failure: no test depends on the clock.
       {
         numRuns: kind === 'pglite' ? 15 : 25,
         interruptAfterTimeLimit: 45_000,
-        markInterruptAsFailure: true,
       },
     );
   }, 60_000);
