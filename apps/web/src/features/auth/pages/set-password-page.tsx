@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Coins, LoaderCircle } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +17,7 @@ import { errorMessageLines } from '@/lib/error-display';
 import { applyServerErrors } from '@/lib/forms';
 import { formatDateTime } from '@/lib/format';
 import { useAcceptInvitation, useInvitation } from '../api/invitations';
+import { formResolver } from '@/lib/form-resolver';
 
 const setPasswordFormSchema = z
   .object({ password: passwordSchema, confirm_password: z.string() })
@@ -127,7 +127,7 @@ function SetPasswordForm({
     unknown,
     z.output<typeof setPasswordFormSchema>
   >({
-    resolver: zodResolver(setPasswordFormSchema),
+    resolver: formResolver(setPasswordFormSchema),
     defaultValues: { password: '', confirm_password: '' },
   });
   const onSubmit = form.handleSubmit((values) => {

@@ -1,5 +1,4 @@
 import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { tokenAmountSchema, topupCompanyBodySchema, type Company } from '@app/contract';
@@ -25,6 +24,7 @@ import { applyServerErrors, numberField } from '@/lib/forms';
 import { withThousands } from '@/lib/format';
 import { useNotifyDone } from '@/lib/notify';
 import { useIssueTokens } from '../api/issue-tokens';
+import { formResolver } from '@/lib/form-resolver';
 
 /** The top-up body of the contract, with the amount typed into a box (a whole number > 0). */
 export const issueTokensFormSchema = topupCompanyBodySchema.omit({ company_id: true }).extend({
@@ -65,7 +65,7 @@ function IssueTokensForm({ company, onDone }: { company: Company; onDone: () => 
     unknown,
     z.output<typeof issueTokensFormSchema>
   >({
-    resolver: zodResolver(issueTokensFormSchema),
+    resolver: formResolver(issueTokensFormSchema),
     defaultValues: { amount: '', note: '' },
   });
   const amountText = useWatch({ control: form.control, name: 'amount' });

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import dayjs from 'dayjs';
 import { LoaderCircle } from 'lucide-react';
 import { toast } from 'sonner';
@@ -24,6 +23,7 @@ import { applyServerErrors } from '@/lib/forms';
 import { formatDateTime, formatDayLong, formatIsoDate } from '@/lib/format';
 import { useSystemResetDate } from '../api/get-reset-date';
 import { useUpdateSystemResetDate } from '../api/update-reset-date';
+import { formResolver } from '@/lib/form-resolver';
 
 /** Tomorrow, YYYY-MM-DD: the earliest reset date (the server checks in the programme's zone). */
 export const earliestSystemResetDate = (now: Date = new Date()) =>
@@ -65,7 +65,7 @@ function SystemResetDateForm({ current }: { current: SystemResetDate }) {
   const { t, i18n } = useTranslation();
   const update = useUpdateSystemResetDate();
   const form = useForm({
-    resolver: zodResolver(systemResetDateFormSchema),
+    resolver: formResolver(systemResetDateFormSchema),
     defaultValues: { reset_date: current.reset_date },
   });
   // Text in the box that reads as no day: the box says so, and nothing is sent.

@@ -1,6 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
@@ -51,6 +50,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { useNotifyDone } from '@/lib/notify';
 import { useCreateUser } from '../api/create-user';
@@ -262,24 +262,20 @@ function UserForm({
     setPasswordMode(mode);
   };
   const resolver = useMemo(() => {
-    const create = zodResolver(createFormSchemaFor(isMerchantImplied));
-    const invite = zodResolver(inviteFormSchemaFor(isMerchantImplied));
-    const edit = zodResolver(editFormSchema);
-    // Each schema is strict: it is handed only the fields it knows.
-    return ((values, context, options) => {
-      const { type, merchant_id: merchantId, password, confirm_password, ...account } = values;
-      if (isEdit) {
-        return edit({ ...account, password, confirm_password } as never, context, options as never);
-      }
-      const tenant = { type, ...(merchantId === undefined ? {} : { merchant_id: merchantId }) };
-      return modeRef.current === 'invite'
-        ? invite({ ...account, ...tenant } as never, context, options as never)
-        : create(
-            { ...account, ...tenant, password, confirm_password } as never,
-            context,
-            options as never,
-          );
-    }) as Resolver<UserFormInput, unknown, UserFormOutput>;
+    const create = formResolver<UserFormInput, UserFormOutput>(
+      createFormSchemaFor(isMerchantImplied),
+    );
+    const invite = formResolver<UserFormInput, UserFormOutput>(
+      inviteFormSchemaFor(isMerchantImplied),
+    );
+    const edit = formResolver<UserFormInput, UserFormOutput>(editFormSchema);
+    // Each schema is strict and is handed only its own fields (formResolver).
+    return ((values, context, options) =>
+      (isEdit ? edit : modeRef.current === 'invite' ? invite : create)(
+        values,
+        context,
+        options,
+      )) as Resolver<UserFormInput, unknown, UserFormOutput>;
   }, [isEdit, isMerchantImplied]);
   const form = useForm<UserFormInput, unknown, UserFormOutput>({
     resolver,
