@@ -14,12 +14,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-error';
 import { errorMessageLines } from '@/lib/error-display';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { formatDateTime } from '@/lib/format';
 import { useAcceptInvitation, useInvitation } from '../api/invitations';
-import { formResolver } from '@/lib/form-resolver';
 
-const setPasswordFormSchema = z
+export const setPasswordFormSchema = z
   .object({ password: passwordSchema, confirm_password: z.string() })
   .refine((values) => values.password === values.confirm_password, passwordsMatch);
 

@@ -1,7 +1,7 @@
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
-import { tokenAmountSchema, topupCompanyBodySchema, type Company } from '@app/contract';
+import type { z } from 'zod';
+import { noteSchema, tokenAmountSchema, topupCompanyBodySchema, type Company } from '@app/contract';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
 import {
   Dialog,
@@ -20,16 +20,16 @@ import {
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors, numberField } from '@/lib/forms';
 import { withThousands } from '@/lib/format';
 import { useNotifyDone } from '@/lib/notify';
 import { useIssueTokens } from '../api/issue-tokens';
-import { formResolver } from '@/lib/form-resolver';
 
 /** The top-up body of the contract, with the amount typed into a box (a whole number > 0). */
 export const issueTokensFormSchema = topupCompanyBodySchema.omit({ company_id: true }).extend({
   amount: numberField(tokenAmountSchema),
-  note: z.string().trim().max(500, 'v.invalid'),
+  note: noteSchema,
 });
 
 /** The issue token modal (admin): tokens from the platform to a company's wallet. */

@@ -1,9 +1,10 @@
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   createEmployeeBodySchema,
   employeeIdSchema,
+  optionalNameSchema,
   updateEmployeeBodySchema,
   type Employee,
 } from '@app/contract';
@@ -37,11 +38,7 @@ const CODE_FIELDS = {
 export const createEmployeeFormSchema = createEmployeeBodySchema
   .omit({ company_id: true, monthly_tokens: true })
   .extend({
-    name: z
-      .string()
-      .trim()
-      .max(200, 'v.invalid')
-      .transform((value) => value || undefined),
+    name: optionalNameSchema.transform((value) => value || undefined),
   });
 
 /** PUT /employees/{id} from the modal: every field sent; an empty name or email clears it. */

@@ -19,11 +19,11 @@ import {
 } from '@/components/ui/form';
 import { DateField } from '@/components/date-picker';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { formatDateTime, formatDayLong, formatIsoDate } from '@/lib/format';
 import { useSystemResetDate } from '../api/get-reset-date';
 import { useUpdateSystemResetDate } from '../api/update-reset-date';
-import { formResolver } from '@/lib/form-resolver';
 
 /** Tomorrow, YYYY-MM-DD: the earliest reset date (the server checks in the programme's zone). */
 export const earliestSystemResetDate = (now: Date = new Date()) =>
@@ -33,7 +33,7 @@ export const earliestSystemResetDate = (now: Date = new Date()) =>
 export const systemResetDateFormSchema = systemResetDateBodySchema.extend({
   reset_date: z
     .string()
-    .min(1, 'v.required')
+    .min(1, 'v.date_required')
     .pipe(
       calendarDaySchema.refine((day) => day >= earliestSystemResetDate(), 'v.reset_date_future'),
     ),

@@ -64,7 +64,7 @@ export const USER_ERROR_FIELDS = ACCOUNT_ERROR_FIELDS;
  * The contract's create body plus the password repeat (spec 5: the passwords must match). The
  * admin names the merchant of a merchant user; a merchant admin's own merchant is implied.
  */
-const createFormSchemaFor = (isMerchantImplied: boolean) =>
+export const createFormSchemaFor = (isMerchantImplied: boolean) =>
   createUserBodySchema
     .safeExtend({ confirm_password: z.string() })
     .refine((values) => values.password === values.confirm_password, passwordsMatch)
@@ -75,7 +75,7 @@ const createFormSchemaFor = (isMerchantImplied: boolean) =>
     );
 
 /** An invitation: the create body without the password, which its owner sets. */
-const inviteFormSchemaFor = (isMerchantImplied: boolean) =>
+export const inviteFormSchemaFor = (isMerchantImplied: boolean) =>
   inviteUserBodySchema.refine(
     (values) =>
       isMerchantImplied || !isMerchantRole(values.type) || values.merchant_id !== undefined,
@@ -83,7 +83,7 @@ const inviteFormSchemaFor = (isMerchantImplied: boolean) =>
   );
 
 /** The contract's edit body: an empty password keeps the current one. */
-const editFormSchema = updateUserBodySchema
+export const editFormSchema = updateUserBodySchema
   .safeExtend({ confirm_password: z.string() })
   .refine((values) => (values.password ?? '') === values.confirm_password, passwordsMatch);
 
