@@ -39,6 +39,24 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // Every form speaks through the one resolver and its error map (decision 0026).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/form-resolver.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@hookform/resolvers/zod',
+              message: 'Use formResolver from @/lib/form-resolver (one error map, decision 0026).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Only config/ reads the environment (STYLE 7).
     files: ['apps/api/src/**/*.ts'],
     ignores: ['apps/api/src/config/**'],

@@ -34,6 +34,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks a route loads, for the first-load budget
+    // (src/first-load.test.ts). Not served (a dot directory).
+    manifest: true,
     rollupOptions: {
       output: {
         // React and the router change far less often than the app: a chunk of their own stays

@@ -13,6 +13,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { validationErrorMap } from '@app/contract';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
@@ -130,6 +132,9 @@ export async function buildApp({
     ),
     mailer,
   });
+  // A check without its own message key still answers one (`v.*`), rendered in the caller's
+  // language, never zod's English (decision 0026).
+  z.config({ customError: validationErrorMap });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -76,7 +76,7 @@ describe('the admin sets up the programme', () => {
     await form.getByLabel('Company code').fill('X!');
     await form.getByRole('button', { name: 'Create' }).click();
     await form.getByText('Code must be 3 to 12 characters').waitFor();
-    await form.getByText('Name is required').waitFor();
+    await form.getByText('Enter a name').waitFor();
     await form.getByLabel('Company code').fill(companyCode);
     await form.getByLabel('Company name').fill(`E2E Foods ${suffix}`);
     await form.getByLabel('Reset day').fill('10');

@@ -132,7 +132,7 @@ describe("a company's month, from the CSV import to the reports", () => {
     await page.getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import employees' });
     await dialog.getByRole('button', { name: 'Preview' }).click();
-    await dialog.getByText('Please select a file').waitFor();
+    await dialog.getByText('Choose a file').waitFor();
 
     const csv = [
       'employee_id,name,email,status',
@@ -169,7 +169,7 @@ describe("a company's month, from the CSV import to the reports", () => {
       'Will be created',
       'Invalid' +
         'employee_id: Employee ID must be at least 2 characters' +
-        'email: Email is invalid',
+        'email: Enter a valid email address',
       'Stays active',
     ]);
     const counts = dialog.getByLabel('Rows by result');

@@ -87,7 +87,7 @@ describe('numbers that say what is wrong', () => {
   it('calls Infinity out of range, a string not a number, and only a missing value required', () => {
     expect(firstMessage(tokenAmountSchema.safeParse(Infinity))).toBe('v.number_range');
     expect(firstMessage(tokenAmountSchema.safeParse('5'))).toBe('v.number_invalid');
-    expect(firstMessage(tokenAmountSchema.safeParse(undefined))).toBe('v.required');
+    expect(firstMessage(tokenAmountSchema.safeParse(undefined))).toBe('v.amount_required');
     expect(firstMessage(tokenAmountSchema.safeParse(2 ** 53))).toBe('v.amount_too_large');
     expect(firstMessage(tokenAmountSchema.safeParse(1.5))).toBe('v.integer');
   });

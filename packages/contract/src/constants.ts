@@ -54,14 +54,38 @@ export const ORDER_STATUSES = ['ordered', 'refunded'] as const;
 export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /**
- * Field messages of spec 5. Schemas carry the key (`v.*`); the API renders it in the caller's
- * language for `metadata`, the web app translates it in forms. One wording, both places.
+ * Field messages of spec 5, in one voice (decision 0026). Schemas carry the key (`v.*`), or the
+ * key with the values its text names (`v.text_max?max=200`, see `validationMessage`); the API
+ * renders it in the caller's language for `metadata`, the web app translates it in forms. One
+ * wording, both places. Every message either says what to do ("Enter a …", "Choose a …") or
+ * states the rule ("… must be at most N characters"); in Chinese 请输入/请选择, or 须/至少/最多/
+ * 只能/不能. The one exception is spec 5's own 'Total tokens exceed available limit!'.
  */
 export const VALIDATION_MESSAGES = {
-  'v.required': { en: 'This field is required', zh: '此项为必填项' },
+  // Anything the form did not get, and any value no rule below names (the error map's fallbacks).
+  'v.required': { en: 'Fill in this field', zh: '请填写此项' },
+  'v.invalid': { en: 'Enter a valid value', zh: '请输入有效的值' },
+  'v.text_min': {
+    en: 'Enter at least {{min}} characters',
+    zh: '请至少输入 {{min}} 个字符',
+  },
+  'v.text_max': {
+    en: 'Enter at most {{max}} characters',
+    zh: '最多只能输入 {{max}} 个字符',
+  },
+  'v.number_min': { en: 'Enter a number of at least {{min}}', zh: '请输入不小于 {{min}} 的数字' },
+  'v.number_max': { en: 'Enter a number of at most {{max}}', zh: '请输入不大于 {{max}} 的数字' },
+  'v.choose_option': { en: 'Choose one of the options offered', zh: '请选择提供的选项之一' },
+  'v.code_required': { en: 'Enter a code', zh: '请输入编码' },
   'v.code_length': { en: 'Code must be 3 to 12 characters', zh: '编码须为 3 至 12 个字符' },
-  'v.code_chars': { en: 'Code may contain letters and numbers only', zh: '编码只能包含字母和数字' },
-  'v.name_required': { en: 'Name is required', zh: '名称为必填项' },
+  'v.code_chars': {
+    en: 'Code may contain only letters and numbers',
+    zh: '编码只能包含字母和数字',
+  },
+  'v.name_required': { en: 'Enter a name', zh: '请输入名称' },
+  'v.name_max': { en: 'Name must be at most 200 characters', zh: '名称最多 200 个字符' },
+  'v.note_max': { en: 'Note must be at most 500 characters', zh: '备注最多 500 个字符' },
+  'v.employee_id_required': { en: 'Enter an employee ID', zh: '请输入员工编号' },
   'v.employee_id_min': {
     en: 'Employee ID must be at least 2 characters',
     zh: '员工编号至少 2 个字符',
@@ -70,16 +94,17 @@ export const VALIDATION_MESSAGES = {
     en: 'Employee ID must be at most 50 characters',
     zh: '员工编号最多 50 个字符',
   },
-  'v.username_required': { en: 'Username is required', zh: '用户名为必填项' },
+  'v.username_required': { en: 'Enter a username', zh: '请输入用户名' },
+  'v.login_required': { en: 'Enter your username or email', zh: '请输入用户名或邮箱' },
   'v.username_length': {
     en: 'Username must be 3 to 20 characters',
     zh: '用户名须为 3 至 20 个字符',
   },
   'v.username_chars': {
-    en: 'Username may contain letters, numbers, underscore and dot only',
+    en: 'Username may contain only letters, numbers, underscores and dots',
     zh: '用户名只能包含字母、数字、下划线和点',
   },
-  'v.password_required': { en: 'Password is required', zh: '密码为必填项' },
+  'v.password_required': { en: 'Enter a password', zh: '请输入密码' },
   'v.password_length': { en: 'Password must be 8 to 32 characters', zh: '密码须为 8 至 32 个字符' },
   'v.password_upper': {
     en: 'Password must contain an upper-case letter',
@@ -94,105 +119,184 @@ export const VALIDATION_MESSAGES = {
     en: 'Password must contain a special character',
     zh: '密码须包含一个特殊字符',
   },
-  'v.password_match': { en: 'The passwords do not match', zh: '两次输入的密码不一致' },
-  'v.email_required': { en: 'Email is required', zh: '邮箱为必填项' },
-  'v.email_invalid': { en: 'Email is invalid', zh: '邮箱格式无效' },
+  'v.password_match': { en: 'Passwords must match', zh: '两次输入的密码须一致' },
+  'v.email_required': { en: 'Enter an email address', zh: '请输入邮箱地址' },
+  'v.email_invalid': { en: 'Enter a valid email address', zh: '请输入有效的邮箱地址' },
+  'v.amount_required': { en: 'Enter an amount', zh: '请输入数量' },
   'v.initial_token_min': { en: 'Initial token must be at least 0', zh: '初始代币不能小于 0' },
-  'v.reset_day_required': { en: 'Reset day is required', zh: '重置日为必填项' },
+  'v.reset_day_required': { en: 'Enter a reset day', zh: '请输入重置日' },
   'v.reset_day_range': { en: 'Reset day must be between 1 and 31', zh: '重置日须在 1 至 31 之间' },
-  'v.status_required': { en: 'Status is required', zh: '状态为必填项' },
-  'v.company_required': { en: 'Company ID is required', zh: '公司 ID 为必填项' },
-  'v.integer': { en: 'Must be a whole number', zh: '必须为整数' },
-  'v.amount_positive': { en: 'Amount must be greater than 0', zh: '数量必须大于 0' },
+  'v.status_required': { en: 'Choose a status', zh: '请选择状态' },
+  'v.company_required': { en: 'Choose a company', zh: '请选择公司' },
+  'v.integer': { en: 'Enter a whole number', zh: '请输入整数' },
+  'v.amount_positive': { en: 'Amount must be greater than 0', zh: '数量须大于 0' },
   'v.tokens_min_one': {
     en: 'Enter an amount for at least one employee',
     zh: '请至少为一名员工输入数量',
   },
+  // Spec 5 quotes this one; it keeps its words.
   'v.tokens_exceed': { en: 'Total tokens exceed available limit!', zh: '代币总数超出可用额度！' },
-  'v.file_required': { en: 'Please select a file', zh: '请选择文件' },
+  'v.file_required': { en: 'Choose a file', zh: '请选择文件' },
+  'v.type_required': { en: 'Choose a user type', zh: '请选择用户类型' },
   'v.type_invalid': {
     en: 'Choose one of the user types offered',
     zh: '请选择提供的用户类型之一',
   },
-  'v.merchant_required': { en: 'Merchant is required', zh: '商户为必填项' },
+  'v.merchant_required': { en: 'Choose a merchant', zh: '请选择商户' },
   'v.merchant_not_allowed': {
-    en: 'Only merchant users belong to a merchant',
-    zh: '只有商户用户才隶属于商户',
+    en: 'Merchant must be left out for this user type',
+    zh: '此用户类型不能指定商户',
   },
+  'v.date_required': { en: 'Enter a date', zh: '请输入日期' },
   'v.date_invalid': { en: 'Enter a valid date (YYYY-MM-DD)', zh: '请输入有效日期（YYYY-MM-DD）' },
+  'v.date_format': { en: 'Enter a date as {{format}}', zh: '请按 {{format}} 格式输入日期' },
   'v.reset_date_future': {
-    en: 'The reset date must be after today',
-    zh: '重置日期必须晚于今天',
+    en: 'Reset date must be after today',
+    zh: '重置日期须晚于今天',
   },
-  'v.unknown_field': { en: 'This field is not allowed', zh: '不允许此字段' },
+  'v.unknown_field': { en: 'Remove this field', zh: '请删除此字段' },
   'v.duplicate_in_file': {
-    en: 'This value already appears on an earlier line of the file',
-    zh: '该值已在文件的前面行中出现',
+    en: 'This value must appear only once in the file',
+    zh: '该值在文件中只能出现一次',
   },
   // Issue 14: messages that say what is wrong with a date, a cursor, a number or an upload.
   'v.date_not_in_calendar': {
-    en: 'This day does not exist in the calendar',
-    zh: '日历中不存在该日期',
+    en: 'Enter a day that exists in the calendar',
+    zh: '请输入日历中存在的日期',
   },
   'v.year_range': {
-    en: 'The year must be between 1970 and 9999',
+    en: 'Year must be between 1970 and 9999',
     zh: '年份须在 1970 至 9999 之间',
   },
   'v.month_invalid': { en: 'Enter a valid month (YYYY-MM)', zh: '请输入有效月份（YYYY-MM）' },
   'v.date_order': {
-    en: 'The end date must not be before the start date',
+    en: 'End date must be on or after the start date',
     zh: '结束日期不能早于开始日期',
   },
   'v.cursor_invalid': {
-    en: 'This page position is invalid or was altered; start again from the first page',
-    zh: '分页位置无效或已被更改，请从第一页重新开始',
+    en: 'Start again from the first page: this page position is invalid or was altered',
+    zh: '请从第一页重新开始：分页位置无效或已被更改',
   },
-  'v.number_invalid': { en: 'Must be a number', zh: '必须为数字' },
-  'v.number_range': { en: 'Must be a whole number within range', zh: '必须为范围内的整数' },
+  'v.number_invalid': { en: 'Enter a number', zh: '请输入数字' },
+  'v.number_range': {
+    en: 'Enter a whole number in the allowed range',
+    zh: '请输入允许范围内的整数',
+  },
   'v.amount_too_large': {
-    en: 'The amount is too large (at most 9,007,199,254,740,991)',
-    zh: '数量过大（最多 9,007,199,254,740,991）',
+    en: 'Amount must be at most 9,007,199,254,740,991',
+    zh: '数量最多为 9,007,199,254,740,991',
   },
   'v.subtotal_too_large': {
-    en: 'The order total is too large (at most 9,007,199,254,740,991)',
-    zh: '订单总额过大（最多 9,007,199,254,740,991）',
+    en: 'Order total must be at most 9,007,199,254,740,991',
+    zh: '订单总额最多为 9,007,199,254,740,991',
   },
   'v.balance_cap': {
-    en: 'This would take the balance past the most a wallet can hold (9,007,199,254,740,991)',
-    zh: '这将使余额超过钱包可持有的上限（9,007,199,254,740,991）',
+    en: 'Balance must stay at most 9,007,199,254,740,991, the most a wallet can hold',
+    zh: '余额最多为 9,007,199,254,740,991（钱包可持有的上限）',
   },
-  'v.json_invalid': { en: 'The body is not valid JSON', zh: '请求内容不是有效的 JSON' },
-  'v.too_many_files': { en: 'Upload one file at a time', zh: '一次只能上传一个文件' },
+  'v.json_invalid': { en: 'Request body must be valid JSON', zh: '请求内容须为有效的 JSON' },
+  'v.too_many_files': { en: 'Upload one file at a time', zh: '请一次只上传一个文件' },
   'v.cell_too_long': {
-    en: 'A cell may hold at most 1,000 characters',
-    zh: '单元格最多 1,000 个字符',
+    en: 'Each cell must be at most 1,000 characters',
+    zh: '每个单元格最多 1,000 个字符',
   },
   'v.too_many_columns': {
-    en: 'A row may hold at most 50 columns',
+    en: 'Each row must have at most 50 columns',
     zh: '每行最多 50 列',
   },
-  'v.invalid': { en: 'Invalid value', zh: '值无效' },
   'v.employee_not_found': {
-    en: 'No employee of this company has this Employee ID',
-    zh: '本公司没有该员工编号的员工',
+    en: 'Enter the Employee ID of an employee of this company',
+    zh: '请输入本公司员工的员工编号',
   },
   'v.employee_inactive': {
-    en: 'This employee is inactive and cannot receive tokens',
-    zh: '该员工已停用，无法接收代币',
+    en: 'Employee must be active to receive tokens',
+    zh: '员工须为启用状态才能接收代币',
   },
   'v.sort_invalid': {
-    en: 'This list cannot be sorted that way',
-    zh: '此列表不支持该排序方式',
+    en: 'Choose a sort this list offers',
+    zh: '请选择此列表支持的排序方式',
   },
   'v.mfa_code_format': { en: 'Enter the 6-digit code', zh: '请输入 6 位验证码' },
   'v.mfa_one_code': {
     en: 'Enter either a code or a recovery code',
     zh: '请输入验证码或恢复码（二选一）',
   },
+  'v.recovery_code_required': { en: 'Enter a recovery code', zh: '请输入恢复码' },
+  'v.code_or_recovery_required': {
+    en: 'Enter a code or a recovery code',
+    zh: '请输入验证码或恢复码',
+  },
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 export const isValidationMessageKey = (value: string): value is ValidationMessageKey =>
   Object.hasOwn(VALIDATION_MESSAGES, value);
+
+/** The values a message's text names (`{{max}}`), by placeholder. */
+export type ValidationValues = Readonly<Record<string, string | number>>;
+
+/**
+ * A message as a schema carries it: the key, with the values its text names after a `?`
+ * (`v.text_max?max=200`), so the number reaches whichever side translates it.
+ */
+export function validationMessage(key: ValidationMessageKey, values?: ValidationValues): string {
+  if (!values || Object.keys(values).length === 0) return key;
+  const query = Object.entries(values)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+    .join('&');
+  return `${key}?${query}`;
+}
+
+/** The key and values of a message `validationMessage` wrote; null for any other text. */
+export function parseValidationMessage(
+  message: string,
+): { key: ValidationMessageKey; values: Record<string, string> } | null {
+  const at = message.indexOf('?');
+  const key = at < 0 ? message : message.slice(0, at);
+  if (!isValidationMessageKey(key)) return null;
+  const values: Record<string, string> = {};
+  if (at >= 0) {
+    for (const pair of message.slice(at + 1).split('&')) {
+      const [name = '', value = ''] = pair.split('=');
+      if (name) values[decodeURIComponent(name)] = decodeURIComponent(value);
+    }
+  }
+  return { key, values };
+}
+
+/** A schema's message in `lang`, its values filled in; any other text is returned as it is. */
+export function renderValidationMessage(message: string, lang: 'en' | 'zh'): string {
+  const parsed = parseValidationMessage(message);
+  if (!parsed) return message;
+  return VALIDATION_MESSAGES[parsed.key][lang].replace(
+    /\{\{(\w+)\}\}/g,
+    (placeholder, name: string) => parsed.values[name] ?? placeholder,
+  );
+}
+
+/** The sign-in form's limits (loginBodySchema): generous, the password rules apply elsewhere. */
+export const LOGIN_USERNAME_MAX = 254;
+export const LOGIN_PASSWORD_MAX = 256;
+
+/**
+ * The sign-in form's check without the schema library, for the first load of /login (decision
+ * 0026): the messages loginBodySchema gives, by field. A test holds the two to the same answers.
+ */
+export function loginFieldErrors(body: {
+  username: string;
+  password: string;
+}): Partial<Record<'username' | 'password', string>> {
+  const errors: Partial<Record<'username' | 'password', string>> = {};
+  const username = body.username.trim();
+  if (username === '') errors.username = 'v.login_required';
+  else if (username.length > LOGIN_USERNAME_MAX) {
+    errors.username = validationMessage('v.text_max', { max: LOGIN_USERNAME_MAX });
+  }
+  if (body.password === '') errors.password = 'v.password_required';
+  else if (body.password.length > LOGIN_PASSWORD_MAX) {
+    errors.password = validationMessage('v.text_max', { max: LOGIN_PASSWORD_MAX });
+  }
+  return errors;
+}
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 32;

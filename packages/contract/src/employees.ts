@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { pageQuerySchema } from './common';
 import { EMPLOYEE_SORTS, sortQueryShape } from './sorting';
 import { statusSchema } from './statuses';
-import { emailSchema, employeeIdSchema, idSchema, initialTokenSchema } from './validation';
+import {
+  emailSchema,
+  employeeIdSchema,
+  idSchema,
+  initialTokenSchema,
+  optionalNameSchema,
+} from './validation';
 
 const tokens = z.number().int();
 
@@ -33,7 +39,7 @@ export const createEmployeeBodySchema = z.strictObject({
   company_id: z.number().int().positive().optional(),
   employee_id: employeeIdSchema,
   email: z.union([emailSchema, z.literal('').transform(() => undefined)]).optional(),
-  name: z.string().trim().max(200).optional(),
+  name: optionalNameSchema.optional(),
   // Spec 5: status is required (a missing or unknown value reads 'v.status_required').
   status: statusSchema,
   monthly_tokens: initialTokenSchema.nullable().optional(),
@@ -48,10 +54,7 @@ export type CreateEmployeeBody = z.input<typeof createEmployeeBodySchema>;
 export const updateEmployeeBodySchema = z.strictObject({
   employee_id: employeeIdSchema.optional(),
   email: z.union([emailSchema, z.literal('').transform(() => null), z.null()]).optional(),
-  name: z
-    .string()
-    .trim()
-    .max(200, 'v.invalid')
+  name: optionalNameSchema
     .transform((v) => v || null)
     .nullable()
     .optional(),

@@ -1,11 +1,24 @@
 import { z } from 'zod';
+import { LOGIN_PASSWORD_MAX, LOGIN_USERNAME_MAX, validationMessage } from './constants';
 import { roleSchema } from './roles';
 import { statusSchema } from './statuses';
 
-/** POST /iam/login. `username` may be the username or the email. */
+export { loginFieldErrors, LOGIN_PASSWORD_MAX, LOGIN_USERNAME_MAX } from './constants';
+
+/**
+ * POST /iam/login. `username` may be the username or the email. The sign-in form checks the same
+ * rules without zod (`loginFieldErrors`, held to this schema by a test).
+ */
 export const loginBodySchema = z.strictObject({
-  username: z.string('v.username_required').trim().min(1, 'v.username_required').max(254),
-  password: z.string('v.password_required').min(1, 'v.password_required').max(256),
+  username: z
+    .string('v.login_required')
+    .trim()
+    .min(1, 'v.login_required')
+    .max(LOGIN_USERNAME_MAX, validationMessage('v.text_max', { max: LOGIN_USERNAME_MAX })),
+  password: z
+    .string('v.password_required')
+    .min(1, 'v.password_required')
+    .max(LOGIN_PASSWORD_MAX, validationMessage('v.text_max', { max: LOGIN_PASSWORD_MAX })),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 

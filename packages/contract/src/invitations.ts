@@ -25,9 +25,9 @@ export const inviteUserBodySchema = z
     type: managedUserTypeSchema,
     status: statusSchema,
     merchant_id: z
-      .number({ error: numberError() })
+      .number({ error: numberError('v.merchant_required') })
       .int(wholeNumber())
-      .positive('v.invalid')
+      .positive('v.merchant_required')
       .optional(),
   })
   .superRefine((body, ctx) => {

@@ -11,7 +11,11 @@ export const totpCodeSchema = z
   .pipe(z.string().regex(/^\d{6}$/, 'v.mfa_code_format'));
 
 /** A recovery code as shown (`abcde-fghij`); case, spaces and dashes do not matter. */
-export const recoveryCodeSchema = z.string('v.required').trim().min(1, 'v.required').max(64);
+export const recoveryCodeSchema = z
+  .string('v.recovery_code_required')
+  .trim()
+  .min(1, 'v.recovery_code_required')
+  .max(64);
 
 /** POST /iam/mfa/totp → the pending secret (base32) and its otpauth:// URL for a QR code. */
 export const totpEnrolmentSchema = z.object({ secret: z.string(), otpauth_url: z.string() });

@@ -22,7 +22,10 @@ export const terminalWithKeySchema = terminalSchema.extend({ api_key: z.string()
 export type TerminalWithKey = z.infer<typeof terminalWithKeySchema>;
 
 export const createTerminalBodySchema = z.strictObject({
-  merchant_id: z.number({ error: numberError() }).int(wholeNumber()).positive(),
+  merchant_id: z
+    .number({ error: numberError('v.merchant_required') })
+    .int(wholeNumber())
+    .positive('v.merchant_required'),
   code: codeSchema,
   name: nameSchema,
   status: statusSchema.default('active'),

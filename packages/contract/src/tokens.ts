@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   idSchema,
   initialTokenSchema,
+  noteSchema,
   numberError,
   resetDaySchema,
   tokenAmountSchema,
@@ -9,14 +10,13 @@ import {
 } from './validation';
 
 const tokens = z.number().int();
-const noteSchema = z.string().trim().max(500, 'v.invalid');
 
 /** POST /tokens/topup-token: an admin issues tokens to a company (`company_issued`). */
 export const topupCompanyBodySchema = z.strictObject({
   company_id: z
     .number({ error: numberError('v.company_required') })
     .int(wholeNumber())
-    .positive(),
+    .positive('v.company_required'),
   amount: tokenAmountSchema,
   note: noteSchema.optional(),
 });

@@ -18,7 +18,7 @@ import {
  */
 export const MANAGED_USER_TYPES = [...PLATFORM_USER_TYPES, ...MERCHANT_ROLES] as const;
 export const managedUserTypeSchema = z.enum(MANAGED_USER_TYPES, {
-  error: (issue) => (issue.input === undefined ? 'v.required' : 'v.type_invalid'),
+  error: (issue) => (issue.input === undefined ? 'v.type_required' : 'v.type_invalid'),
 });
 export type ManagedUserType = z.infer<typeof managedUserTypeSchema>;
 
@@ -92,9 +92,9 @@ export const createUserBodySchema = z
     type: managedUserTypeSchema,
     status: statusSchema,
     merchant_id: z
-      .number({ error: numberError() })
+      .number({ error: numberError('v.merchant_required') })
       .int(wholeNumber())
-      .positive('v.invalid')
+      .positive('v.merchant_required')
       .optional(),
   })
   .superRefine((body, ctx) => {

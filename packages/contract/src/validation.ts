@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   type ValidationMessageKey,
+  validationMessage,
   PASSWORD_MIN,
   PASSWORD_MAX,
   CODE_MIN,
@@ -17,6 +18,10 @@ import {
 export {
   VALIDATION_MESSAGES,
   isValidationMessageKey,
+  parseValidationMessage,
+  renderValidationMessage,
+  validationMessage,
+  type ValidationValues,
   PASSWORD_MIN,
   PASSWORD_MAX,
   CODE_MIN,
@@ -60,19 +65,30 @@ export const emailSchema = z
 
 /** Company and merchant codes: 3 to 12 letters and digits. */
 export const codeSchema = z
-  .string('v.required')
+  .string('v.code_required')
   .trim()
-  .min(1, 'v.required')
+  .min(1, 'v.code_required')
   .min(CODE_MIN, 'v.code_length')
   .max(CODE_MAX, 'v.code_length')
   .regex(/^[A-Za-z0-9]+$/, 'v.code_chars');
 
-export const nameSchema = z.string('v.name_required').trim().min(1, 'v.name_required').max(200);
+export const NAME_MAX = 200;
+export const nameSchema = z
+  .string('v.name_required')
+  .trim()
+  .min(1, 'v.name_required')
+  .max(NAME_MAX, 'v.name_max');
+
+/** An optional name (an employee's): empty is allowed, long is not. */
+export const optionalNameSchema = z.string('v.invalid').trim().max(NAME_MAX, 'v.name_max');
+
+/** A note on a top-up or a distribution. */
+export const noteSchema = z.string('v.invalid').trim().max(500, 'v.note_max');
 
 export const employeeIdSchema = z
-  .string('v.required')
+  .string('v.employee_id_required')
   .trim()
-  .min(1, 'v.required')
+  .min(1, 'v.employee_id_required')
   .min(EMPLOYEE_ID_MIN, 'v.employee_id_min')
   .max(EMPLOYEE_ID_MAX, 'v.employee_id_max');
 
@@ -102,16 +118,71 @@ export const resetDaySchema = z
   .max(RESET_DAY_MAX, 'v.reset_day_range');
 
 export const initialTokenSchema = z
-  .number({ error: numberError() })
+  .number({ error: numberError('v.amount_required') })
   .int(wholeNumber('v.amount_too_large'))
   .min(INITIAL_TOKEN_MIN, 'v.initial_token_min')
   .max(Number.MAX_SAFE_INTEGER, 'v.amount_too_large');
 
 /** A positive whole token amount that stays exact in JSON. */
 export const tokenAmountSchema = z
-  .number({ error: numberError() })
+  .number({ error: numberError('v.amount_required') })
   .int(wholeNumber('v.amount_too_large'))
   .positive('v.amount_positive')
   .max(Number.MAX_SAFE_INTEGER, 'v.amount_too_large');
 
 export const idSchema = z.coerce.number().int().positive();
+
+/** What a zod issue carries that the error map reads (zod's own issue types, loosely). */
+interface IssueLike {
+  code?: string;
+  input?: unknown;
+  expected?: string;
+  origin?: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  format?: string;
+}
+
+/**
+ * The error map of every form (decision 0026): a check without its own key still speaks with a
+ * `v.*` key, never with zod's English. Schema-level messages take precedence over it; it names the
+ * limit where the check has one (`v.text_max?max=200`).
+ */
+export function validationErrorMap(issue: IssueLike): string {
+  const isEmpty = issue.input === undefined || issue.input === null || issue.input === '';
+  switch (issue.code) {
+    case 'invalid_type':
+      if (isEmpty) return 'v.required';
+      return issue.expected === 'number' || issue.expected === 'int'
+        ? 'v.number_invalid'
+        : 'v.invalid';
+    case 'too_small':
+      if (issue.origin === 'string') {
+        return Number(issue.minimum) <= 1
+          ? 'v.required'
+          : validationMessage('v.text_min', { min: Number(issue.minimum) });
+      }
+      if (issue.origin === 'number' || issue.origin === 'int') {
+        return validationMessage('v.number_min', { min: Number(issue.minimum) });
+      }
+      return issue.origin === 'array' && Number(issue.minimum) <= 1 ? 'v.required' : 'v.invalid';
+    case 'too_big':
+      if (issue.origin === 'string') {
+        return validationMessage('v.text_max', { max: Number(issue.maximum) });
+      }
+      if (issue.origin === 'number' || issue.origin === 'int') {
+        return validationMessage('v.number_max', { max: Number(issue.maximum) });
+      }
+      return 'v.invalid';
+    case 'invalid_format':
+      return issue.format === 'email' ? 'v.email_invalid' : 'v.invalid';
+    case 'invalid_value':
+      return isEmpty ? 'v.required' : 'v.choose_option';
+    case 'unrecognized_keys':
+      return 'v.unknown_field';
+    case 'not_multiple_of':
+      return 'v.integer';
+    default:
+      return 'v.invalid';
+  }
+}

@@ -5,8 +5,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
   ERROR_CATALOGUE,
-  VALIDATION_MESSAGES,
-  isValidationMessageKey,
+  renderValidationMessage,
   type ErrorCode,
   type ErrorEnvelope,
 } from '@app/contract';
@@ -22,8 +21,7 @@ export function requestLanguage(request: FastifyRequest): Lang {
   return typeof header === 'string' && header.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
 
-const translateField = (message: string, lang: Lang) =>
-  isValidationMessageKey(message) ? VALIDATION_MESSAGES[message][lang] : message;
+const translateField = (message: string, lang: Lang) => renderValidationMessage(message, lang);
 
 /** Services may put `v.*` keys in AppError metadata; they reach the caller translated. */
 const translateMetadata = (metadata: Record<string, string>, lang: Lang) =>

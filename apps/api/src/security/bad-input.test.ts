@@ -260,7 +260,7 @@ describe.each(await testDatabaseKinds())('hostile input on %s', (kind) => {
     expect(body.statusCode).toBe(400);
     expect(body.json()).toMatchObject({
       code: 'BODY_INVALID',
-      metadata: { name: 'Invalid value' },
+      metadata: { name: 'Enter a valid value' },
     });
     const key = await injectAs(t.app, admin, {
       method: 'POST',

@@ -271,7 +271,7 @@ describe.each(await testDatabaseKinds())('input errors on %s', (kind) => {
       url: '/api/v1/tokens/topup-token',
       payload: { company_id: company.id },
     });
-    expect(missing.json().metadata).toEqual({ amount: en('v.required') });
+    expect(missing.json().metadata).toEqual({ amount: en('v.amount_required') });
   });
 
   it('refuses an amount past 2^53 - 1 with AMOUNT_TOO_LARGE and says how large it may be', async () => {

@@ -32,7 +32,7 @@ const FORBIDDEN = [
   'created_at',
   'is_admin',
 ];
-const NOT_ALLOWED = 'This field is not allowed';
+const NOT_ALLOWED = 'Remove this field';
 const ROLES_BY_PREFERENCE: Role[] = ['admin', 'company_admin', 'super_hr'];
 
 const nameOf = (rule: RouteAccessRule) => `${rule.method} ${rule.url}`;

@@ -45,7 +45,7 @@ describe('the error display rule', () => {
       metadata: { username: 'v.username_required', code: 'must be unique' },
     });
     expect(errorMessageLines(error)).toEqual([
-      'username: Username is required',
+      'username: Enter a username',
       'code: must be unique',
     ]);
   });
@@ -63,7 +63,7 @@ describe('the error display rule', () => {
     ]);
     expect(
       errorMessageLines(responseError({ message: 'x', metadata: { email: 'v.email_invalid' } })),
-    ).toEqual(['email: 邮箱格式无效']);
+    ).toEqual(['email: 请输入有效的邮箱地址']);
   });
 
   it('shows the server message capitalised when the code is not in the catalogue', () => {

@@ -1,7 +1,7 @@
 import { isErrorCode } from '@app/contract/errors';
 import { i18n } from '@/locales/i18n';
 import { isApiError } from './api-error';
-import { capitalise } from './format';
+import { capitalise } from './text';
 import { translateMessage } from './messages';
 
 const unexpected = (): string => i18n.t('unexpected', { ns: 'messages' });

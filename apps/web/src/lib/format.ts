@@ -36,37 +36,9 @@ export const formatDate = (value: DateInput, lang?: string): string =>
 /** 2026-01-31 */
 export const formatIsoDate = (value: DateInput): string => format(value, ISO_DATE_FORMAT);
 
-/** `order_purchased` → `Order Purchased`; dashes count as separators too. */
-export function snakeToWords(value: string): string {
-  return value
-    .split(/[_-]+/)
-    .filter(Boolean)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ');
-}
-
-/** 1234567.5 → `1,234,567.5`; keeps the sign and any decimals as given. */
-export function withThousands(value: number | string | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const text = String(value);
-  const match = /^(-?)(\d+)(\.\d+)?$/.exec(text);
-  if (!match) return text;
-  const [, sign = '', whole = '', fraction = ''] = match;
-  return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction}`;
-}
-
-/**
- * Drops a leading six-digit prefix and one separator after it:
- * `202601000123` → `000123`, `123456-Acme` → `Acme`. Shorter digit runs are left alone.
- */
-export function stripSixDigitPrefix(value: string): string {
-  return value.replace(/^\d{6}[\s_-]?/, '');
-}
-
-/** Capitalises the first letter of a sentence, leaving the rest untouched. */
-export function capitalise(value: string): string {
-  return value.charAt(0).toUpperCase() + value.slice(1);
-}
+// The text helpers of spec 9 live in text.ts (no date library, so the first load can use them);
+// they are exported here too, beside the formats.
+export { capitalise, snakeToWords, stripSixDigitPrefix, withThousands } from './text';
 
 const intlLocale = (lang: string | undefined) => (lang?.startsWith('zh') ? 'zh-CN' : 'en-GB');
 

@@ -1,5 +1,4 @@
 import i18next, { type InitOptions } from 'i18next';
-import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import { readCookie, writeCookie } from '@/lib/cookies';
 import {
@@ -8,6 +7,7 @@ import {
   contractResources,
   type Language,
 } from './contract-resources';
+import { fetchBackend } from './fetch-backend';
 
 export { LANGUAGES, type Language };
 export const DEFAULT_LANGUAGE: Language = 'en';
@@ -41,8 +41,8 @@ export function baseOptions(lng: Language): InitOptions {
     ns: ['common', ...CONTRACT_NAMESPACES],
     defaultNS: 'common',
     // i18next's backend connector retries a failed read 5 times, waiting 350 ms and then twice as
-    // long each time (node_modules/i18next: `read(…, tried + 1, wait * 2)`); i18next-http-backend
-    // asks for a retry on network failures and 5xx answers only.
+    // long each time (node_modules/i18next: `read(…, tried + 1, wait * 2)`); the backend
+    // (fetch-backend.ts) asks for a retry on network failures and 5xx answers only.
     maxRetries: 5,
     retryTimeout: 350,
     interpolation: { escapeValue: false },
@@ -58,16 +58,12 @@ export const bundledContractResources = () =>
  */
 export function initI18n(lng: Language = detectLanguage()) {
   return i18n
-    .use(HttpBackend)
+    .use(fetchBackend(__BUILD_ID__))
     .use(initReactI18next)
     .init({
       ...baseOptions(lng),
       resources: bundledContractResources(),
       partialBundledLanguages: true,
-      backend: {
-        loadPath: '/locales/{{lng}}/{{ns}}.json',
-        queryStringParams: { v: __BUILD_ID__ },
-      },
     });
 }
 

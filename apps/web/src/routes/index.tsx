@@ -3,6 +3,7 @@ import type { ScreenPermission } from '@app/contract';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { RouteError } from '@/components/errors/route-error';
 import { DEFAULT_HOME, paths } from '@/config/paths';
+import { dashboardLoader } from './app/dashboard-loader';
 import { RootRoute } from './root';
 import type { RouteHandle } from './route-handle';
 
@@ -34,6 +35,7 @@ export const routes: RouteObject[] = [
           {
             path: paths.dashboard.path,
             ...guarded('dashboard.view'),
+            loader: dashboardLoader,
             lazy: () => import('./app/dashboard'),
           },
           {

@@ -45,7 +45,6 @@ beforeAll(async () => {
     import('@/components/layout/language-switch'),
     import('@/components/layout/sidebar-overlays'),
     import('@/components/ui/sidebar-sheet'),
-    import('@/features/auth/components/login-resolver'),
     import('@/features/auth/components/user-menu'),
   ]);
 });

@@ -32,7 +32,7 @@ const RULES: [string, string, unknown, ValidationMessageKey][] = [
   ['init token fractional', 'init_token', 0.5, 'v.integer'],
   // Past 2^53 - 1 an amount is too large, with its own code (issue 14).
   ['init token beyond 2^53', 'init_token', 2 ** 53, 'v.amount_too_large'],
-  ['init token missing', 'init_token', undefined, 'v.required'],
+  ['init token missing', 'init_token', undefined, 'v.amount_required'],
   ['unknown field', 'colour', 'red', 'v.unknown_field'],
   ['balance is not writable', 'token_balance', 5, 'v.unknown_field'],
 ];
@@ -42,7 +42,7 @@ const CREATE_ONLY_RULES: [string, string, unknown, ValidationMessageKey][] = [
   ['code with a dash', 'code', 'AB-12', 'v.code_chars'],
   ['code with a space', 'code', 'AB 12', 'v.code_chars'],
   ['code with non-ASCII letters', 'code', 'ÄBC', 'v.code_chars'],
-  ['code missing', 'code', undefined, 'v.required'],
+  ['code missing', 'code', undefined, 'v.code_required'],
   ['status not a status', 'status', 'paused', 'v.status_required'],
 ];
 const UPDATE_ONLY_RULES: [string, string, unknown, ValidationMessageKey][] = [

@@ -90,17 +90,17 @@ describe.each(await testDatabaseKinds())('company admins on %s', (kind) => {
     });
 
     it.each([
-      ['company_id', undefined, 'Company ID is required'],
-      ['company_id', 'abc', 'Must be a number'],
+      ['company_id', undefined, 'Choose a company'],
+      ['company_id', 'abc', 'Enter a number'],
       ['username', 'ab', 'Username must be 3 to 20 characters'],
-      ['username', 'a.b!c', 'Username may contain letters, numbers, underscore and dot only'],
+      ['username', 'a.b!c', 'Username may contain only letters, numbers, underscores and dots'],
       ['password', 'password1!', 'Password must contain an upper-case letter'],
-      ['password', '', 'Password is required'],
-      ['email', 'nope', 'Email is invalid'],
-      ['email', undefined, 'Email is required'],
-      ['status', undefined, 'Status is required'],
-      ['token_balance', 5, 'This field is not allowed'],
-      ['type', 'admin', 'This field is not allowed'],
+      ['password', '', 'Enter a password'],
+      ['email', 'nope', 'Enter a valid email address'],
+      ['email', undefined, 'Enter an email address'],
+      ['status', undefined, 'Choose a status'],
+      ['token_balance', 5, 'Remove this field'],
+      ['type', 'admin', 'Remove this field'],
     ])('refuses %s = %j with "%s"', async (field, value, message) => {
       const input: Record<string, unknown> = body();
       if (value === undefined) delete input[field];
@@ -227,7 +227,7 @@ describe.each(await testDatabaseKinds())('company admins on %s', (kind) => {
         company_id: companyB,
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().metadata).toEqual({ company_id: 'This field is not allowed' });
+      expect(res.json().metadata).toEqual({ company_id: 'Remove this field' });
     });
 
     it('does not find platform users, employees or unknown ids here', async () => {

@@ -80,10 +80,10 @@ describe('the employee CSV parser', () => {
     expect(rows.map((r) => [r.line, r.errors])).toEqual([
       [2, { employee_id: 'v.employee_id_min' }],
       [3, { employee_id: 'v.employee_id_max' }],
-      [5, { employee_id: 'v.required' }],
+      [5, { employee_id: 'v.employee_id_required' }],
       [6, { email: 'v.email_invalid' }],
       [7, { status: 'v.invalid' }],
-      [8, { name: 'v.invalid' }],
+      [8, { name: 'v.name_max' }],
       [9, { _row: 'v.invalid' }],
     ]);
     // The file's own value is kept for display.

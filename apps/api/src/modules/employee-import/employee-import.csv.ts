@@ -3,6 +3,7 @@ import {
   EMPLOYEE_IMPORT_MAX_ROWS,
   emailSchema,
   employeeIdSchema,
+  NAME_MAX,
   type EmployeeCsvColumn,
 } from '@app/contract';
 import { parseCsvFile } from '../../lib/csv-file';
@@ -20,7 +21,6 @@ export interface ParsedEmployeeRow {
   errors: Readonly<Record<string, string>>;
 }
 
-const NAME_MAX = 200;
 const NO_ERRORS: Readonly<Record<string, string>> = Object.freeze({});
 
 function validateRow(
@@ -38,7 +38,7 @@ function validateRow(
     if (parsed.success) email = parsed.data;
     else fail('email', parsed.error.issues[0]!.message);
   }
-  if (values.name.length > NAME_MAX) fail('name', 'v.invalid');
+  if (values.name.length > NAME_MAX) fail('name', 'v.name_max');
   const lowered = values.status.toLowerCase();
   // The literals, not the cell's copy: 100,000 rows share two strings.
   const status =

@@ -456,7 +456,7 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     const noFile = await upload(as, '/preview', 'employee_id\nE001\n', 'attachment');
     expect(noFile.json()).toMatchObject({
       code: 'BODY_INVALID',
-      metadata: { file: 'Please select a file' },
+      metadata: { file: 'Choose a file' },
     });
     const json = await injectAs(t.app, as.session, {
       method: 'POST',

@@ -75,7 +75,7 @@ describe.each(await testDatabaseKinds())('employees on %s', (kind) => {
 
   describe('validation', () => {
     it.each([
-      ['a missing employee ID', { status: 'active' }, 'employee_id', 'v.required'],
+      ['a missing employee ID', { status: 'active' }, 'employee_id', 'v.employee_id_required'],
       [
         'a one-character employee ID',
         { employee_id: 'E', status: 'active' },

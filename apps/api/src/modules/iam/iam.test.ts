@@ -354,7 +354,7 @@ describe.each(await testDatabaseKinds())('sign-in and sessions on %s', (kind) =>
         error: 'Bad Request',
         code: 'BODY_INVALID',
         message: 'The request body is invalid.',
-        metadata: { username: 'Username is required', password: 'Password is required' },
+        metadata: { username: 'Enter your username or email', password: 'Enter a password' },
       });
     });
 
@@ -369,7 +369,7 @@ describe.each(await testDatabaseKinds())('sign-in and sessions on %s', (kind) =>
       expect(res.json()).toMatchObject({
         code: 'BODY_INVALID',
         message: '请求内容无效。',
-        metadata: { password: '密码为必填项' },
+        metadata: { password: '请输入密码' },
       });
     });
 
@@ -382,7 +382,7 @@ describe.each(await testDatabaseKinds())('sign-in and sessions on %s', (kind) =>
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({
         code: 'BODY_INVALID',
-        metadata: { remember: 'This field is not allowed' },
+        metadata: { remember: 'Remove this field' },
       });
     });
   });

@@ -15,7 +15,7 @@ const CODE_RULES: Rule[] = [
   ['code too long', 'code', 'ABCDEFGHIJKLM', 'v.code_length'],
   ['code with a dash', 'code', 'AB-12', 'v.code_chars'],
   ['code with an underscore', 'code', 'AB_12', 'v.code_chars'],
-  ['code missing', 'code', undefined, 'v.required'],
+  ['code missing', 'code', undefined, 'v.code_required'],
 ];
 const NAME_RULES: Rule[] = [
   ['name missing', 'name', undefined, 'v.name_required'],
@@ -106,7 +106,7 @@ describe.each(await testDatabaseKinds())('merchants and terminals management on 
     it.each<Rule>([
       ...CODE_RULES,
       ...NAME_RULES,
-      ['merchant missing', 'merchant_id', undefined, 'v.required'],
+      ['merchant missing', 'merchant_id', undefined, 'v.merchant_required'],
     ])('POST /terminals: %s', async (_w, field, value, key) => {
       const res = await as(
         'POST',

@@ -170,16 +170,16 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
   });
 
   it.each([
-    ['2026-01-15', 'The reset date must be after today'],
-    ['2025-12-31', 'The reset date must be after today'],
-    ['2026-02-30', 'This day does not exist in the calendar'],
-    ['2026-13-01', 'This day does not exist in the calendar'],
+    ['2026-01-15', 'Reset date must be after today'],
+    ['2025-12-31', 'Reset date must be after today'],
+    ['2026-02-30', 'Enter a day that exists in the calendar'],
+    ['2026-13-01', 'Enter a day that exists in the calendar'],
     ['10000-01-01', 'Enter a valid date (YYYY-MM-DD)'],
     ['15/02/2026', 'Enter a valid date (YYYY-MM-DD)'],
     ['', 'Enter a valid date (YYYY-MM-DD)'],
     // A number is not a missing date: the message says what is wrong (issue 14).
     [20260201, 'Enter a valid date (YYYY-MM-DD)'],
-    [undefined, 'This field is required'],
+    [undefined, 'Fill in this field'],
   ])('refuses the reset date %j with "%s"', async (value, message) => {
     const res = await putSystemResetDate(value === undefined ? {} : { reset_date: value });
     expect(res.statusCode).toBe(400);
@@ -190,7 +190,7 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
   it('refuses unknown fields in the reset-date body', async () => {
     const res = await putSystemResetDate({ reset_date: '2026-02-10', period: '2026-02' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().metadata).toEqual({ period: 'This field is not allowed' });
+    expect(res.json().metadata).toEqual({ period: 'Remove this field' });
   });
 
   it('judges "after today" and midnight in APP_TIMEZONE', async () => {
@@ -210,7 +210,7 @@ describe.each(await testDatabaseKinds())('system periods on %s', (kind) => {
         next_reset_date: '2026-02-01',
       });
       const today = await call('PUT', '/reset-date', { reset_date: '2026-01-16' });
-      expect(today.json().metadata).toEqual({ reset_date: 'The reset date must be after today' });
+      expect(today.json().metadata).toEqual({ reset_date: 'Reset date must be after today' });
       const tomorrow = await call('PUT', '/reset-date', { reset_date: '2026-01-17' });
       expect(tomorrow.statusCode).toBe(200);
       expect((await call('GET', '/current-period')).json().data.ends_at).toBe(

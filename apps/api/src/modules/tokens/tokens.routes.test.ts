@@ -176,7 +176,7 @@ describe.each(await testDatabaseKinds())('token endpoints on %s', (kind) => {
     const needsCompany = await as(admin, 'GET', '/api/v1/tokens/configuration');
     expect(needsCompany.json()).toMatchObject({
       code: 'QUERY_PARAM_INVALID',
-      metadata: { company_id: 'Company ID is required' },
+      metadata: { company_id: 'Choose a company' },
     });
 
     const amount = await as(acmeAdmin, 'PUT', '/api/v1/tokens/configuration', {

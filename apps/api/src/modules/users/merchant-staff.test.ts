@@ -133,7 +133,7 @@ describe.each(await testDatabaseKinds())('a merchant admin’s staff on %s', (ki
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       code: 'BODY_INVALID',
-      metadata: { merchant_id: 'Merchant is required' },
+      metadata: { merchant_id: 'Choose a merchant' },
     });
   });
 

@@ -107,7 +107,7 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       expect(missing.statusCode).toBe(400);
       expect(missing.json()).toMatchObject({
         code: 'BODY_INVALID',
-        metadata: { merchant_id: 'Merchant is required' },
+        metadata: { merchant_id: 'Choose a merchant' },
       });
       const extra = await asAdmin().post(
         '/api/v1/users',
@@ -115,7 +115,7 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       );
       expect(extra.statusCode).toBe(400);
       expect(extra.json().metadata).toEqual({
-        merchant_id: 'Only merchant users belong to a merchant',
+        merchant_id: 'Merchant must be left out for this user type',
       });
     });
 
@@ -128,24 +128,24 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
     it.each([
       ['username', 'ab', 'Username must be 3 to 20 characters'],
       ['username', 'a'.repeat(21), 'Username must be 3 to 20 characters'],
-      ['username', 'jane doe', 'Username may contain letters, numbers, underscore and dot only'],
-      ['username', 'jane-doe', 'Username may contain letters, numbers, underscore and dot only'],
-      ['username', '', 'Username is required'],
-      ['username', undefined, 'Username is required'],
+      ['username', 'jane doe', 'Username may contain only letters, numbers, underscores and dots'],
+      ['username', 'jane-doe', 'Username may contain only letters, numbers, underscores and dots'],
+      ['username', '', 'Enter a username'],
+      ['username', undefined, 'Enter a username'],
       ['password', 'Sh0rt!', 'Password must be 8 to 32 characters'],
       ['password', `Aa1!${'x'.repeat(29)}`, 'Password must be 8 to 32 characters'],
       ['password', 'lower0nly!', 'Password must contain an upper-case letter'],
       ['password', 'UPPER0NLY!', 'Password must contain a lower-case letter'],
       ['password', 'NoDigits!!', 'Password must contain a digit'],
       ['password', 'NoSpecial00', 'Password must contain a special character'],
-      ['password', undefined, 'Password is required'],
-      ['email', 'not-an-email', 'Email is invalid'],
-      ['email', 'jane@', 'Email is invalid'],
-      ['email', '', 'Email is required'],
-      ['email', undefined, 'Email is required'],
-      ['status', undefined, 'Status is required'],
-      ['status', 'paused', 'Status is required'],
-      ['type', undefined, 'This field is required'],
+      ['password', undefined, 'Enter a password'],
+      ['email', 'not-an-email', 'Enter a valid email address'],
+      ['email', 'jane@', 'Enter a valid email address'],
+      ['email', '', 'Enter an email address'],
+      ['email', undefined, 'Enter an email address'],
+      ['status', undefined, 'Choose a status'],
+      ['status', 'paused', 'Choose a status'],
+      ['type', undefined, 'Choose a user type'],
     ])('refuses %s = %j with "%s"', async (field, value, message) => {
       const body: Record<string, unknown> = newUserBody();
       if (value === undefined) delete body[field];
@@ -170,7 +170,7 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({
         code: 'BODY_INVALID',
-        metadata: { token_balance: 'This field is not allowed' },
+        metadata: { token_balance: 'Remove this field' },
       });
     });
 
@@ -182,7 +182,7 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({
         code: 'PASSWORD_NOT_MATCH',
-        metadata: { confirm_password: 'The passwords do not match' },
+        metadata: { confirm_password: 'Passwords must match' },
       });
       const same = await asAdmin().post(
         '/api/v1/users',
@@ -319,7 +319,7 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       expect(size.statusCode).toBe(400);
       expect(size.json()).toMatchObject({
         code: 'QUERY_PARAM_INVALID',
-        metadata: { page_size: 'Invalid value' },
+        metadata: { page_size: 'Enter a valid value' },
       });
       const type = await asAdmin().get('/api/v1/users?type=company_admin');
       expect(type.statusCode).toBe(400);
@@ -442,8 +442,8 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       });
       expect(res.statusCode).toBe(400);
       expect(res.json().metadata).toEqual({
-        type: 'This field is not allowed',
-        merchant_id: 'This field is not allowed',
+        type: 'Remove this field',
+        merchant_id: 'Remove this field',
       });
     });
 
@@ -452,9 +452,9 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       const res = await asAdmin().put(`/api/v1/users/${created.user_id}`, {});
       expect(res.statusCode).toBe(400);
       expect(res.json().metadata).toEqual({
-        username: 'Username is required',
-        email: 'Email is required',
-        status: 'Status is required',
+        username: 'Enter a username',
+        email: 'Enter an email address',
+        status: 'Choose a status',
       });
     });
 
@@ -549,12 +549,12 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       const created = await createViaApi();
       const missing = await asAdmin().patch(`/api/v1/users/${created.user_id}/status`, {});
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().metadata).toEqual({ status: 'Status is required' });
+      expect(missing.json().metadata).toEqual({ status: 'Choose a status' });
       const extra = await asAdmin().patch(`/api/v1/users/${created.user_id}/status`, {
         status: 'active',
         type: 'admin',
       });
-      expect(extra.json().metadata).toEqual({ type: 'This field is not allowed' });
+      expect(extra.json().metadata).toEqual({ type: 'Remove this field' });
     });
 
     it('does not let an admin deactivate or delete itself', async () => {

@@ -192,7 +192,7 @@ export function DateField({
       </span>
       {isInvalid && (
         <p id={errorId} role="alert" className="text-sm text-destructive">
-          {t('date_picker.invalid', { format })}
+          {t('v.date_format', { ns: 'validation', format })}
         </p>
       )}
     </div>

@@ -89,7 +89,7 @@ describe('DateField', () => {
     expect(onChange).not.toHaveBeenCalled();
     expect(box).toHaveValue('12/31/2026');
     expect(box).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByRole('alert')).toHaveTextContent('Enter a date as DD/MM/YYYY.');
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter a date as DD/MM/YYYY');
     expect(screen.getByTestId('value')).toHaveTextContent('2026-12-01');
   });
 

@@ -10,18 +10,24 @@ export interface DashboardSearch {
   setCompanyId: (companyId: number | undefined) => void;
 }
 
+/** What GET /dashboard is sent for these search parameters: invalid values read as absent. */
+export function dashboardQueryOf(month: string | null, companyId: string | null): DashboardQuery {
+  const query: DashboardQuery = {};
+  if (month && MONTH_PATTERN.test(month)) query.month = month;
+  if (companyId && /^[1-9]\d{0,9}$/.test(companyId)) query.company_id = Number(companyId);
+  return query;
+}
+
 /** The dashboard's month (YYYY-MM) and company filter, kept in the URL. */
 export function useDashboardSearch(): DashboardSearch {
   const [params, setParams] = useSearchParams();
   const monthParam = params.get('month');
   const companyParam = params.get('company_id');
 
-  const query = useMemo(() => {
-    const next: DashboardQuery = {};
-    if (monthParam && MONTH_PATTERN.test(monthParam)) next.month = monthParam;
-    if (companyParam && /^[1-9]\d{0,9}$/.test(companyParam)) next.company_id = Number(companyParam);
-    return next;
-  }, [monthParam, companyParam]);
+  const query = useMemo(
+    () => dashboardQueryOf(monthParam, companyParam),
+    [monthParam, companyParam],
+  );
 
   const update = useCallback(
     (key: string, value: string | undefined) =>

@@ -19,7 +19,7 @@ export function DisableTotpForm() {
     event.preventDefault();
     const entered = code.trim();
     if (!entered) {
-      setError(t('v.required', { ns: 'validation' }));
+      setError(t('v.code_or_recovery_required', { ns: 'validation' }));
       return;
     }
     setError(null);

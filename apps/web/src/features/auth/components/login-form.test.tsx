@@ -3,40 +3,58 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
+import { LOGIN_USERNAME_MAX } from '@app/contract/constants';
 import { queryClient } from '@/lib/query-client';
 import { server } from '@/test/server';
 import { LoginForm } from './login-form';
 
-// The schema's chunk cannot be fetched (offline, or a deployment removed it).
-vi.mock('./login-resolver', () => {
-  throw new Error('Failed to fetch dynamically imported module');
-});
+/** The form alone; every body the server receives is kept. */
+function renderForm() {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post('/api/v1/iam/login', async ({ request }) => {
+      bodies.push(await request.json());
+      return HttpResponse.json({ data: { user: null } });
+    }),
+  );
+  const onSuccess = vi.fn();
+  render(
+    <QueryClientProvider client={queryClient}>
+      <LoginForm onSuccess={onSuccess} />
+    </QueryClientProvider>,
+  );
+  return { bodies, onSuccess };
+}
 
-describe('the login form without its schema', () => {
-  it('leaves the check to the server', async () => {
-    const bodies: unknown[] = [];
-    server.use(
-      http.post('/api/v1/iam/login', async ({ request }) => {
-        bodies.push(await request.json());
-        return HttpResponse.json(
-          {
-            statusCode: 400,
-            error: 'Bad Request',
-            message: 'body invalid',
-            code: 'BODY_INVALID',
-            metadata: { username: 'v.username_required' },
-          },
-          { status: 400 },
-        );
-      }),
-    );
-    render(
-      <QueryClientProvider client={queryClient}>
-        <LoginForm onSuccess={vi.fn()} />
-      </QueryClientProvider>,
-    );
-    // With the schema, empty fields never leave the form (see the login page's tests).
+describe('the login form, without a form or schema library (decision 0026)', () => {
+  it('checks as loginBodySchema does, focuses the first wrong field and sends nothing', async () => {
+    const { bodies } = renderForm();
+    const username = screen.getByLabelText('Username or email');
+    const password = screen.getByLabelText('Password', { selector: 'input' });
+    await userEvent.type(password, 'Demo@2026');
+    await userEvent.type(username, 'a'.repeat(LOGIN_USERNAME_MAX + 1));
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    await waitFor(() => expect(bodies).toEqual([{ username: '', password: '' }]));
+    expect(username).toHaveAttribute('aria-invalid', 'true');
+    expect(username).toHaveAccessibleDescription(`Enter at most ${LOGIN_USERNAME_MAX} characters`);
+    expect(username).toHaveFocus();
+    expect(password).toHaveAttribute('aria-invalid', 'false');
+    expect(bodies).toEqual([]);
+  });
+
+  it('checks each field again as it changes once submitted, then sends the username trimmed', async () => {
+    const { bodies, onSuccess } = renderForm();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      'Enter your username or email',
+      'Enter a password',
+    ]);
+    await userEvent.type(screen.getByLabelText('Username or email'), '  admin ');
+    expect(screen.queryByText('Enter your username or email')).not.toBeInTheDocument();
+    expect(screen.getByText('Enter a password')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Password', { selector: 'input' }), 'Demo@2026');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(onSuccess).toHaveBeenCalledTimes(1));
+    expect(bodies).toEqual([{ username: 'admin', password: 'Demo@2026' }]);
   });
 });

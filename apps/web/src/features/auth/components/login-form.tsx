@@ -1,72 +1,86 @@
-import { useEffect, useState } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { LoginBody } from '@app/contract';
+import { loginFieldErrors } from '@app/contract/constants';
+import { PasswordInput } from '@/components/forms/password-input';
 import { Button } from '@/components/ui/button';
-import {
-  Form,
-  FormControl,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
 import { isApiError } from '@/lib/api-error';
 import { errorMessageLines } from '@/lib/error-display';
+import { translateMessage } from '@/lib/messages';
 import { useLogin } from '../api/login';
-import { PasswordInput } from '@/components/forms/password-input';
 import { LoginSecondStep } from './login-second-step';
 
-let loading: Promise<Resolver<LoginBody>> | undefined;
+type Field = 'username' | 'password';
+type FieldErrors = Partial<Record<Field, string>>;
 
-/** The resolver's chunk, fetched once (again after a failed fetch). */
-function loadResolver(): Promise<Resolver<LoginBody>> {
-  loading ??= import('./login-resolver').then(
-    ({ loginResolver }) => loginResolver,
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
+/**
+ * A labelled box with its error below, wired for screen readers (the error is the box's
+ * description and an alert). `children` renders the box from the ids and state it is given.
+ */
+function LoginField({
+  label,
+  error,
+  children,
+}: {
+  label: string;
+  error: string | undefined;
+  children: (box: {
+    id: string;
+    'aria-invalid': boolean;
+    'aria-describedby': string | undefined;
+  }) => ReactNode;
+}) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id} data-error={!!error} className="data-[error=true]:text-destructive">
+        {label}
+      </Label>
+      {children({
+        id,
+        'aria-invalid': !!error,
+        'aria-describedby': error ? errorId : undefined,
+      })}
+      {error && (
+        <p id={errorId} role="alert" className="text-sm text-destructive">
+          {error}
+        </p>
+      )}
+    </div>
   );
-  return loading;
 }
 
 /**
- * Checks with the contract's loginBodySchema. The schema library is not part of the first load
- * of /login (issue 6): its chunk is fetched as soon as the form is on screen. Should it not come,
- * the server's check of the same schema is the only one.
- */
-const resolver: Resolver<LoginBody> = async (values, context, options) => {
-  const loaded = await loadResolver().catch(() => null);
-  return loaded ? loaded(values, context, options) : { values, errors: {} };
-};
-
-/**
- * Username (or email) and password, checked with the contract's loginBodySchema; with TOTP on,
- * then the second step.
+ * Username (or email) and password; with TOTP on, then the second step. Plain controlled inputs
+ * checked by the contract's `loginFieldErrors` (loginBodySchema's rules and messages, without the
+ * schema or form library, so the sign-in page stays light: decision 0026). As a form library
+ * would: nothing is sent while a field is wrong, the first wrong field takes the focus, and after
+ * a first submit each field is checked again as it changes.
  */
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { t } = useTranslation();
   const login = useLogin();
   const [step, setStep] = useState<'password' | 'second'>('password');
+  const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
+  // Contract keys (`v.*`, translated when shown) or a server message already in words.
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [isSubmitted, setSubmitted] = useState(false);
   const [restartMessage, setRestartMessage] = useState<string | null>(null);
-  useEffect(() => {
-    // Fetched while the user types; a failed fetch is tried again on submit.
-    loadResolver().catch(() => undefined);
-  }, []);
-  const form = useForm<LoginBody>({
-    resolver,
-    defaultValues: { username: '', password: '' },
-  });
+  const boxes = {
+    username: useRef<HTMLInputElement>(null),
+    password: useRef<HTMLInputElement>(null),
+  };
 
   if (step === 'second') {
     return (
       <LoginSecondStep
         onSuccess={onSuccess}
         onRestart={(message) => {
-          form.setValue('password', '');
+          setValues((current) => ({ ...current, password: '' }));
+          setErrors({});
           setRestartMessage(message);
           setStep('password');
         }}
@@ -74,71 +88,88 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     );
   }
 
+  const change = (field: Field, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (isSubmitted) {
+      setErrors((current) => ({ ...current, [field]: loginFieldErrors(next)[field] }));
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const found = loginFieldErrors(values);
+    setErrors(found);
+    const firstWrong = (['username', 'password'] as const).find((field) => found[field]);
+    if (firstWrong) {
+      boxes[firstWrong].current?.focus();
+      return;
+    }
+    setRestartMessage(null);
+    login.mutate(
+      { username: values.username.trim(), password: values.password },
+      {
+        onSuccess: (result) => {
+          if (result.mfaRequired) setStep('second');
+          else onSuccess();
+        },
+        onError: (error) => {
+          // A wrong username or password is said at the password, which takes the focus;
+          // anything else (throttled, inactive, offline) above the fields.
+          if (isApiError(error) && error.code === 'INVALID_CREDENTIALS') {
+            setErrors({ password: t('INVALID_CREDENTIALS', { ns: 'errors' }) });
+            boxes.password.current?.focus();
+          } else {
+            setRestartMessage(errorMessageLines(error).join(' '));
+            boxes.username.current?.focus();
+          }
+        },
+      },
+    );
+  };
+
+  const errorText = (field: Field) => {
+    const message = errors[field];
+    return message === undefined ? undefined : translateMessage(message, t);
+  };
+
   return (
-    <Form {...form}>
-      <form
-        noValidate
-        className="grid gap-4"
-        onSubmit={form.handleSubmit((values) => {
-          setRestartMessage(null);
-          login.mutate(values, {
-            onSuccess: (result) => {
-              if (result.mfaRequired) setStep('second');
-              else onSuccess();
-            },
-            onError: (error) => {
-              // A wrong username or password is said at the password, which takes the focus;
-              // anything else (throttled, inactive, offline) above the fields.
-              if (isApiError(error) && error.code === 'INVALID_CREDENTIALS') {
-                form.setError(
-                  'password',
-                  { type: 'server', message: t('INVALID_CREDENTIALS', { ns: 'errors' }) },
-                  { shouldFocus: true },
-                );
-              } else {
-                setRestartMessage(errorMessageLines(error).join(' '));
-                form.setFocus('username');
-              }
-            },
-          });
-        })}
-      >
-        {restartMessage && (
-          <p role="alert" className="text-sm text-destructive">
-            {restartMessage}
-          </p>
+    <form noValidate className="grid gap-4" onSubmit={submit}>
+      {restartMessage && (
+        <p role="alert" className="text-sm text-destructive">
+          {restartMessage}
+        </p>
+      )}
+      <LoginField label={t('login.username')} error={errorText('username')}>
+        {(box) => (
+          <Input
+            {...box}
+            ref={boxes.username}
+            name="username"
+            autoComplete="username"
+            autoFocus
+            value={values.username}
+            onChange={(event) => change('username', event.target.value)}
+          />
         )}
-        <FormField
-          control={form.control}
-          name="username"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('login.username')}</FormLabel>
-              <FormControl>
-                <Input autoComplete="username" autoFocus {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="password"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('login.password')}</FormLabel>
-              <FormControl>
-                <PasswordInput autoComplete="current-password" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <Button type="submit" className="mt-2 w-full" disabled={login.isPending}>
-          {login.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
-          {login.isPending ? t('login.submitting') : t('login.submit')}
-        </Button>
-      </form>
-    </Form>
+      </LoginField>
+      <LoginField label={t('login.password')} error={errorText('password')}>
+        {(box) => (
+          <PasswordInput
+            {...box}
+            ref={boxes.password}
+            name="password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(event) => change('password', event.target.value)}
+          />
+        )}
+      </LoginField>
+      <Button type="submit" className="mt-2 w-full" disabled={login.isPending}>
+        {login.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
+        {login.isPending ? t('login.submitting') : t('login.submit')}
+      </Button>
+    </form>
   );
 }

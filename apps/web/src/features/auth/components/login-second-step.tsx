@@ -36,7 +36,7 @@ export function LoginSecondStep({
       return;
     }
     if (useRecovery && entered === '') {
-      setError(t('v.required', { ns: 'validation' }));
+      setError(t('v.recovery_code_required', { ns: 'validation' }));
       return;
     }
     setError(null);

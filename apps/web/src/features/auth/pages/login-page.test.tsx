@@ -34,8 +34,8 @@ describe('the login page', () => {
     });
     renderApp('/login');
     await userEvent.click(await screen.findByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('Username is required')).toBeInTheDocument();
-    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(await screen.findByText('Enter your username or email')).toBeInTheDocument();
+    expect(screen.getByText('Enter a password')).toBeInTheDocument();
     expect(screen.getByLabelText('Username or email')).toHaveAttribute('aria-invalid', 'true');
     expect(requests).toEqual([]);
     server.events.removeAllListeners();
@@ -45,8 +45,8 @@ describe('the login page', () => {
     await i18n.changeLanguage('zh');
     renderApp('/login');
     await userEvent.click(await screen.findByRole('button', { name: '登录' }));
-    expect(await screen.findByText('用户名为必填项')).toBeInTheDocument();
-    expect(screen.getByText('密码为必填项')).toBeInTheDocument();
+    expect(await screen.findByText('请输入用户名或邮箱')).toBeInTheDocument();
+    expect(screen.getByText('请输入密码')).toBeInTheDocument();
   });
 
   it('switches the language from its menu', async () => {

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Coins, LoaderCircle } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -15,11 +14,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-error';
 import { errorMessageLines } from '@/lib/error-display';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { formatDateTime } from '@/lib/format';
 import { useAcceptInvitation, useInvitation } from '../api/invitations';
 
-const setPasswordFormSchema = z
+export const setPasswordFormSchema = z
   .object({ password: passwordSchema, confirm_password: z.string() })
   .refine((values) => values.password === values.confirm_password, passwordsMatch);
 
@@ -127,7 +127,7 @@ function SetPasswordForm({
     unknown,
     z.output<typeof setPasswordFormSchema>
   >({
-    resolver: zodResolver(setPasswordFormSchema),
+    resolver: formResolver(setPasswordFormSchema),
     defaultValues: { password: '', confirm_password: '' },
   });
   const onSubmit = form.handleSubmit((values) => {

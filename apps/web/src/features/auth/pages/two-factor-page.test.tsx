@@ -99,7 +99,7 @@ describe('the two-factor page', () => {
     expect(await screen.findByTestId('two-factor-on')).toHaveTextContent('3 recovery codes left');
     const field = screen.getByLabelText('Code or recovery code');
     await user.click(screen.getByRole('button', { name: 'Turn off' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('This field is required');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Enter a code or a recovery code');
     await user.type(field, '111111{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('The code is not valid');
     await user.clear(field);

@@ -2,7 +2,6 @@ import { useMemo, useRef, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ArrowLeft, Pencil, Plus, Power, PowerOff } from 'lucide-react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
@@ -39,6 +38,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Form } from '@/components/ui/form';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { useNotifyDone } from '@/lib/notify';
 import { toggleStatusWithConfirm } from '@/lib/status-actions';
@@ -267,16 +267,17 @@ function CompanyAdminForm({
     setPasswordMode(mode);
   };
   const resolver = useMemo(() => {
-    const create = zodResolver(createCompanyAdminFormSchema);
-    const invite = zodResolver(inviteCompanyAdminFormSchema);
-    const edit = zodResolver(editCompanyAdminFormSchema);
-    // Each schema is strict: an invitation is handed no password fields.
-    return ((values, context, options) => {
-      if (isEdit) return edit(values as never, context, options as never);
-      if (modeRef.current === 'password') return create(values as never, context, options as never);
-      const { password: _password, confirm_password: _confirm, ...account } = values;
-      return invite(account as never, context, options as never);
-    }) as Resolver<AdminFormValues, unknown, AdminFormValues>;
+    const create = formResolver<AdminFormValues>(createCompanyAdminFormSchema);
+    const invite = formResolver<AdminFormValues>(inviteCompanyAdminFormSchema);
+    const edit = formResolver<AdminFormValues>(editCompanyAdminFormSchema);
+    // Each schema is strict and is handed only its own fields (formResolver): an invitation no
+    // password.
+    return ((values, context, options) =>
+      (isEdit ? edit : modeRef.current === 'password' ? create : invite)(
+        values,
+        context,
+        options,
+      )) as Resolver<AdminFormValues, unknown, AdminFormValues>;
   }, [isEdit]);
   const form = useForm<AdminFormValues, unknown, AdminFormValues>({
     resolver,

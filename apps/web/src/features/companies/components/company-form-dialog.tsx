@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import {
@@ -9,10 +8,12 @@ import {
   resetDaySchema,
   updateCompanyBodySchema,
   type Company,
+  type Status,
 } from '@app/contract';
+import { StatusField } from '@/components/forms/account-fields';
+import { CodeField } from '@/components/forms/code-field';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
-import { ReadOnlyField } from '@/components/forms/read-only-field';
-import { StatusSelect } from '@/components/forms/status-select';
+import { TextField } from '@/components/forms/text-field';
 import {
   Dialog,
   DialogClose,
@@ -33,6 +34,7 @@ import {
 } from '@/components/ui/form';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors, nullableNumberField, numberField, numberText } from '@/lib/forms';
 import { useNotifyDone } from '@/lib/notify';
 import { useCreateCompany } from '../api/create-company';
@@ -105,8 +107,14 @@ export function CompanyFormDialog({
               : t('companies.create_description')}
           </DialogDescription>
         </DialogHeader>
-        {state?.mode === 'create' && <CreateCompanyForm onCreated={setCreated} />}
-        {state?.mode === 'edit' && <EditCompanyForm company={state.company} onDone={onClose} />}
+        {state && (
+          <CompanyForm
+            key={state.mode === 'edit' ? state.company.id : 'create'}
+            company={state.mode === 'edit' ? state.company : undefined}
+            onCreated={setCreated}
+            onDone={onClose}
+          />
+        )}
       </DialogContent>
     </Dialog>
   );
@@ -143,71 +151,97 @@ function NumberField({
   );
 }
 
-function CreateCompanyForm({ onCreated }: { onCreated: (company: Company) => void }) {
+/** What the one form holds: the numbers as typed. Creating sends no next-month amount. */
+interface CompanyFormValues {
+  code: string;
+  name: string;
+  monthly_reset_day: string;
+  init_token: string;
+  init_token_next_month: string;
+  employee_monthly_tokens: string;
+  status: Status;
+}
+type CreateOutput = z.output<typeof createCompanyFormSchema>;
+type EditOutput = z.output<typeof editCompanyFormSchema>;
+
+/**
+ * One form for creating (without `company`) and editing a company (issue 19 item 6): every field
+ * of spec 5 on create; on edit the code is fixed and next month's allocation may be set.
+ */
+function CompanyForm({
+  company,
+  onCreated,
+  onDone,
+}: {
+  company?: Company;
+  onCreated: (company: Company) => void;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
-  const createCompany = useCreateCompany();
   const notifyDone = useNotifyDone();
-  const form = useForm<
-    z.input<typeof createCompanyFormSchema>,
-    unknown,
-    z.output<typeof createCompanyFormSchema>
-  >({
-    resolver: zodResolver(createCompanyFormSchema),
+  const createCompany = useCreateCompany();
+  const updateCompany = useUpdateCompany();
+  const form = useForm<CompanyFormValues, unknown, CreateOutput | EditOutput>({
+    resolver: formResolver<CompanyFormValues, CreateOutput | EditOutput>(
+      company ? editCompanyFormSchema : createCompanyFormSchema,
+    ),
     defaultValues: {
-      code: '',
-      name: '',
-      monthly_reset_day: '1',
-      init_token: '0',
-      employee_monthly_tokens: '0',
-      status: 'active',
+      code: company?.code ?? '',
+      name: company?.name ?? '',
+      monthly_reset_day: company ? numberText(company.monthly_reset_day) : '1',
+      init_token: company ? numberText(company.init_token) : '0',
+      init_token_next_month: numberText(company?.init_token_next_month),
+      employee_monthly_tokens: company ? numberText(company.employee_monthly_tokens) : '0',
+      status: company?.status ?? 'active',
     },
   });
 
-  const onSubmit = form.handleSubmit((values) =>
-    createCompany.mutate(values, {
-      onSuccess: (company) => {
-        notifyDone(t('toasts.company_created', { name: company.name }));
-        onCreated(company);
+  const onSubmit = form.handleSubmit((values) => {
+    if (company) {
+      updateCompany.mutate(
+        { id: company.id, body: values as EditOutput },
+        {
+          onSuccess: () => {
+            notifyDone(t('toasts.company_updated', { name: company.name }));
+            onDone();
+          },
+          onError: (error) => applyServerErrors(form, error),
+        },
+      );
+      return;
+    }
+    createCompany.mutate(values as CreateOutput, {
+      onSuccess: (created) => {
+        notifyDone(t('toasts.company_created', { name: created.name }));
+        onCreated(created);
       },
       onError: (error) =>
         applyServerErrors(form, error, {
           COMPANY_CODE_ALREADY_EXISTS: 'code',
           DATA_EXISTS: 'code',
         }),
-    }),
-  );
+    });
+  });
 
+  const employeeMonthlyTokens = (
+    <NumberField
+      name="employee_monthly_tokens"
+      label={t('companies.employee_monthly_tokens')}
+      description={t('companies.employee_monthly_tokens_hint')}
+      min={0}
+    />
+  );
   return (
     <Form {...form}>
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
         <div className="grid items-start gap-4 sm:grid-cols-2">
-          <FormField
-            control={form.control}
-            name="code"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>{t('companies.code')}</FormLabel>
-                <FormControl>
-                  <Input autoComplete="off" autoFocus {...field} />
-                </FormControl>
-                <FormDescription>{t('forms.code_hint')}</FormDescription>
-                <FormMessage />
-              </FormItem>
-            )}
+          <CodeField
+            label={t('companies.code')}
+            hint={t('forms.code_hint')}
+            fixedValue={company?.code}
+            autoFocus
           />
-          <FormField
-            control={form.control}
-            name="name"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>{t('companies.name')}</FormLabel>
-                <FormControl>
-                  <Input autoComplete="off" {...field} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
+          <TextField name="name" label={t('companies.name')} autoFocus={company !== undefined} />
         </div>
         <NumberField
           name="monthly_reset_day"
@@ -220,123 +254,26 @@ function CreateCompanyForm({ onCreated }: { onCreated: (company: Company) => voi
           <NumberField
             name="init_token"
             label={t('companies.init_token')}
-            description={t('companies.init_token_hint')}
+            description={company ? undefined : t('companies.init_token_hint')}
             min={0}
           />
-          <NumberField
-            name="employee_monthly_tokens"
-            label={t('companies.employee_monthly_tokens')}
-            description={t('companies.employee_monthly_tokens_hint')}
-            min={0}
-          />
-        </div>
-        <FormField
-          control={form.control}
-          name="status"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('table.status')}</FormLabel>
-              <StatusSelect value={field.value} onChange={field.onChange} />
-              <FormMessage />
-            </FormItem>
+          {company ? (
+            <NumberField
+              name="init_token_next_month"
+              label={t('companies.init_token_next_month')}
+              description={t('companies.init_token_next_month_hint')}
+              min={0}
+            />
+          ) : (
+            employeeMonthlyTokens
           )}
-        />
-        <FormDialogFooter isPending={createCompany.isPending} submitLabel={t('actions.create')} />
-      </form>
-    </Form>
-  );
-}
-
-function EditCompanyForm({ company, onDone }: { company: Company; onDone: () => void }) {
-  const { t } = useTranslation();
-  const notifyDone = useNotifyDone();
-  const updateCompany = useUpdateCompany();
-  const form = useForm<
-    z.input<typeof editCompanyFormSchema>,
-    unknown,
-    z.output<typeof editCompanyFormSchema>
-  >({
-    resolver: zodResolver(editCompanyFormSchema),
-    defaultValues: {
-      name: company.name,
-      monthly_reset_day: numberText(company.monthly_reset_day),
-      init_token: numberText(company.init_token),
-      init_token_next_month: numberText(company.init_token_next_month),
-      employee_monthly_tokens: numberText(company.employee_monthly_tokens),
-      status: company.status,
-    },
-  });
-
-  const onSubmit = form.handleSubmit((body) =>
-    updateCompany.mutate(
-      { id: company.id, body },
-      {
-        onSuccess: () => {
-          notifyDone(t('toasts.company_updated', { name: company.name }));
-          onDone();
-        },
-        onError: (error) => applyServerErrors(form, error),
-      },
-    ),
-  );
-
-  return (
-    <Form {...form}>
-      <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <div className="grid items-start gap-4 sm:grid-cols-2">
-          <ReadOnlyField
-            label={t('companies.code')}
-            value={company.code}
-            description={t('forms.code_fixed')}
-          />
-          <FormField
-            control={form.control}
-            name="name"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>{t('companies.name')}</FormLabel>
-                <FormControl>
-                  <Input autoComplete="off" autoFocus {...field} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
         </div>
-        <NumberField
-          name="monthly_reset_day"
-          label={t('companies.reset_day')}
-          description={t('companies.reset_day_hint')}
-          min={1}
-          max={31}
+        {company && employeeMonthlyTokens}
+        <StatusField />
+        <FormDialogFooter
+          isPending={createCompany.isPending || updateCompany.isPending}
+          submitLabel={company ? undefined : t('actions.create')}
         />
-        <div className="grid items-start gap-4 sm:grid-cols-2">
-          <NumberField name="init_token" label={t('companies.init_token')} min={0} />
-          <NumberField
-            name="init_token_next_month"
-            label={t('companies.init_token_next_month')}
-            description={t('companies.init_token_next_month_hint')}
-            min={0}
-          />
-        </div>
-        <NumberField
-          name="employee_monthly_tokens"
-          label={t('companies.employee_monthly_tokens')}
-          description={t('companies.employee_monthly_tokens_hint')}
-          min={0}
-        />
-        <FormField
-          control={form.control}
-          name="status"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('table.status')}</FormLabel>
-              <StatusSelect value={field.value} onChange={field.onChange} />
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormDialogFooter isPending={updateCompany.isPending} />
       </form>
     </Form>
   );

@@ -1,8 +1,7 @@
 import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
-import { tokenAmountSchema, topupCompanyBodySchema, type Company } from '@app/contract';
+import type { z } from 'zod';
+import { noteSchema, tokenAmountSchema, topupCompanyBodySchema, type Company } from '@app/contract';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
 import {
   Dialog,
@@ -21,6 +20,7 @@ import {
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors, numberField } from '@/lib/forms';
 import { withThousands } from '@/lib/format';
 import { useNotifyDone } from '@/lib/notify';
@@ -29,7 +29,7 @@ import { useIssueTokens } from '../api/issue-tokens';
 /** The top-up body of the contract, with the amount typed into a box (a whole number > 0). */
 export const issueTokensFormSchema = topupCompanyBodySchema.omit({ company_id: true }).extend({
   amount: numberField(tokenAmountSchema),
-  note: z.string().trim().max(500, 'v.invalid'),
+  note: noteSchema,
 });
 
 /** The issue token modal (admin): tokens from the platform to a company's wallet. */
@@ -65,7 +65,7 @@ function IssueTokensForm({ company, onDone }: { company: Company; onDone: () => 
     unknown,
     z.output<typeof issueTokensFormSchema>
   >({
-    resolver: zodResolver(issueTokensFormSchema),
+    resolver: formResolver(issueTokensFormSchema),
     defaultValues: { amount: '', note: '' },
   });
   const amountText = useWatch({ control: form.control, name: 'amount' });

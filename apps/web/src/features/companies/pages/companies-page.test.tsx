@@ -80,17 +80,17 @@ describe('Companies', () => {
 
   describe('the company modal, creating', () => {
     it.each([
-      ['Company code', '', 'This field is required'],
+      ['Company code', '', 'Enter a code'],
       ['Company code', 'AB', 'Code must be 3 to 12 characters'],
       ['Company code', 'ABCDEFGHIJKLM', 'Code must be 3 to 12 characters'],
-      ['Company code', 'AC-ME', 'Code may contain letters and numbers only'],
-      ['Company name', '', 'Name is required'],
-      ['Reset day', '', 'Reset day is required'],
+      ['Company code', 'AC-ME', 'Code may contain only letters and numbers'],
+      ['Company name', '', 'Enter a name'],
+      ['Reset day', '', 'Enter a reset day'],
       ['Reset day', '0', 'Reset day must be between 1 and 31'],
       ['Reset day', '32', 'Reset day must be between 1 and 31'],
-      ['Reset day', '1.5', 'Must be a whole number'],
+      ['Reset day', '1.5', 'Enter a whole number'],
       ['Initial token', '-1', 'Initial token must be at least 0'],
-      ['Initial token', '', 'This field is required'],
+      ['Initial token', '', 'Enter an amount'],
     ])('refuses %s %j with "%s"', async (label, value, message) => {
       await openCompanies([]);
       const posts = answer('post', '/api/v1/companies', {});
@@ -211,7 +211,7 @@ describe('Companies', () => {
       await userEvent.click(form.getByRole('button', { name: 'Save' }));
       expect(await form.findByText('Reset day must be between 1 and 31')).toBeInTheDocument();
       expect(form.getByText('Initial token must be at least 0')).toBeInTheDocument();
-      expect(form.getByText('Name is required')).toBeInTheDocument();
+      expect(form.getByText('Enter a name')).toBeInTheDocument();
       expect(puts).toHaveLength(0);
     });
 
@@ -258,10 +258,10 @@ describe('Companies', () => {
 
   describe('issuing tokens', () => {
     it.each([
-      ['', 'This field is required'],
+      ['', 'Enter an amount'],
       ['0', 'Amount must be greater than 0'],
       ['-10', 'Amount must be greater than 0'],
-      ['2.5', 'Must be a whole number'],
+      ['2.5', 'Enter a whole number'],
     ])('refuses the amount %j with "%s"', async (value, message) => {
       await openCompanies([acme]);
       const posts = answer('post', '/api/v1/tokens/topup-token', {});
@@ -342,8 +342,8 @@ describe('Companies', () => {
       await userEvent.click(modal.getByRole('button', { name: 'Add company admin' }));
       await userEvent.click(modal.getByRole('radio', { name: /Type a password now/ }));
       await userEvent.click(modal.getByRole('button', { name: 'Create' }));
-      expect(await modal.findByText('Username is required')).toBeInTheDocument();
-      expect(modal.getByText('Email is required')).toBeInTheDocument();
+      expect(await modal.findByText('Enter a username')).toBeInTheDocument();
+      expect(modal.getByText('Enter an email address')).toBeInTheDocument();
 
       await userEvent.type(modal.getByLabelText('Username'), 'acme.hr');
       await userEvent.type(modal.getByLabelText('Email'), 'hr@acme.test');

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DashboardSummary } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
-import { dashboardKeys } from './get-dashboard';
+import { DASHBOARD_STALE_MS, dashboardKeys } from './get-dashboard';
 
 /** GET /dashboard/summary (admin, Group HR): every company's totals and the grand total. */
 export async function getDashboardSummary(month: string | undefined): Promise<DashboardSummary> {
@@ -16,6 +16,8 @@ export const dashboardSummaryQueryOptions = (month: string | undefined, enabled 
     queryKey: dashboardKeys.summary(month),
     queryFn: () => getDashboardSummary(month),
     enabled,
+    staleTime: DASHBOARD_STALE_MS,
+    retryOnMount: false,
     meta: { silentError: true },
   });
 

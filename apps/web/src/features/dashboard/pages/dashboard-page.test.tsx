@@ -122,6 +122,8 @@ describe('Dashboard', () => {
     await userEvent.click(screen.getByRole('button', { name: 'December 2025' }));
     await waitFor(() => expect(locationOf(router)).toBe('/dashboard?month=2025-12'));
     await waitFor(() => expect(requests.at(-1)?.query).toEqual({ month: '2025-12' }));
+    // The route's loader asks as the navigation starts; the page follows once it has rendered.
+    await screen.findByRole('button', { name: 'Month: December 2025' });
 
     const company = screen.getByLabelText('Company');
     await screen.findByRole('option', { name: 'Acme (ACME)' });
@@ -130,7 +132,9 @@ describe('Dashboard', () => {
     await waitFor(() =>
       expect(requests.at(-1)?.query).toEqual({ month: '2025-12', company_id: '7' }),
     );
-    expect(screen.queryByRole('heading', { name: 'Summary across companies' })).toBeNull();
+    await waitFor(() =>
+      expect(screen.queryByRole('heading', { name: 'Summary across companies' })).toBeNull(),
+    );
   });
 
   it('reads the filters from a link and ignores invalid ones', async () => {

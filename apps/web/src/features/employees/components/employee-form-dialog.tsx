@@ -1,15 +1,16 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   createEmployeeBodySchema,
   employeeIdSchema,
+  optionalNameSchema,
   updateEmployeeBodySchema,
   type Employee,
 } from '@app/contract';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
 import { EmailField, StatusField } from '@/components/forms/account-fields';
+import { TextField } from '@/components/forms/text-field';
 import {
   Dialog,
   DialogContent,
@@ -17,16 +18,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { useNotifyDone } from '@/lib/notify';
 import { useCreateEmployee } from '../api/create-employee';
@@ -45,11 +38,7 @@ const CODE_FIELDS = {
 export const createEmployeeFormSchema = createEmployeeBodySchema
   .omit({ company_id: true, monthly_tokens: true })
   .extend({
-    name: z
-      .string()
-      .trim()
-      .max(200, 'v.invalid')
-      .transform((value) => value || undefined),
+    name: optionalNameSchema.transform((value) => value || undefined),
   });
 
 /** PUT /employees/{id} from the modal: every field sent; an empty name or email clears it. */
@@ -98,31 +87,13 @@ function EmployeeFields() {
   const { t } = useTranslation();
   return (
     <>
-      <FormField
+      <TextField
         name="employee_id"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('employees.employee_id')}</FormLabel>
-            <FormControl>
-              <Input autoComplete="off" autoFocus {...field} />
-            </FormControl>
-            <FormDescription>{t('employees.employee_id_hint')}</FormDescription>
-            <FormMessage />
-          </FormItem>
-        )}
+        label={t('employees.employee_id')}
+        description={t('employees.employee_id_hint')}
+        autoFocus
       />
-      <FormField
-        name="name"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('employees.name')}</FormLabel>
-            <FormControl>
-              <Input autoComplete="off" {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
+      <TextField name="name" label={t('employees.name')} />
       <EmailField label={t('employees.email')} />
       <StatusField />
     </>
@@ -138,7 +109,9 @@ function EmployeeForm({ employee, onDone }: { employee?: Employee; onDone: () =>
   const createEmployee = useCreateEmployee();
   const updateEmployee = useUpdateEmployee();
   const form = useForm<EmployeeFormValues, unknown, z.output<typeof createEmployeeFormSchema>>({
-    resolver: zodResolver(employee ? updateEmployeeFormSchema : createEmployeeFormSchema) as never,
+    resolver: formResolver<EmployeeFormValues, z.output<typeof createEmployeeFormSchema>>(
+      employee ? updateEmployeeFormSchema : createEmployeeFormSchema,
+    ),
     defaultValues: {
       employee_id: employee?.employee_id ?? '',
       name: employee?.name ?? '',

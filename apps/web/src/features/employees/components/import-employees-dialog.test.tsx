@@ -158,7 +158,7 @@ describe('the employee CSV import', () => {
       [
         '5',
         'Invalid' +
-          'employee_id: This value already appears on an earlier line of the file' +
+          'employee_id: This value must appear only once in the file' +
           'email: Email already exists in another company',
         'E0100',
         '—',
@@ -215,7 +215,7 @@ describe('the employee CSV import', () => {
       '1',
     ]);
     expect(dialog.getByRole('list', { name: 'Skipped rows' })).toHaveTextContent(
-      'Line 5 (E0100): employee_id: This value already appears on an earlier line of the file',
+      'Line 5 (E0100): employee_id: This value must appear only once in the file',
     );
     await waitFor(() => expect(lists.length).toBeGreaterThan(listsBefore));
 
@@ -307,7 +307,7 @@ describe('the employee CSV import', () => {
       HttpResponse.json({ data: preview }),
     );
     await userEvent.click(dialog.getByRole('button', { name: 'Preview' }));
-    expect(dialog.getByLabelText('CSV file')).toHaveAccessibleDescription('Please select a file');
+    expect(dialog.getByLabelText('CSV file')).toHaveAccessibleDescription('Choose a file');
 
     await userEvent.upload(dialog.getByLabelText('CSV file'), csvFile(''));
     await userEvent.click(dialog.getByRole('button', { name: 'Preview' }));

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import {
   REWARD_CSV_COLUMNS,
   tokenAmountSchema,
+  validationErrorMap,
   type Employee,
   type RewardImportPreview,
 } from '@app/contract';
@@ -47,7 +48,7 @@ export const rewardAmountField = numberField(tokenAmountSchema);
 
 /** A `v.*` key for a typed amount, or the amount. */
 export function readAmount(text: string): { amount: number } | { error: string } {
-  const parsed = rewardAmountField.safeParse(text);
+  const parsed = rewardAmountField.safeParse(text, { error: validationErrorMap });
   return parsed.success ? { amount: parsed.data } : { error: parsed.error.issues[0]!.message };
 }
 

@@ -88,10 +88,10 @@ describe('Employees', () => {
   });
 
   it.each([
-    ['Employee ID', '', 'This field is required'],
+    ['Employee ID', '', 'Enter an employee ID'],
     ['Employee ID', 'E', 'Employee ID must be at least 2 characters'],
     ['Employee ID', 'E'.repeat(51), 'Employee ID must be at most 50 characters'],
-    ['Email (optional)', 'not-an-email', 'Email is invalid'],
+    ['Email (optional)', 'not-an-email', 'Enter a valid email address'],
   ])('refuses %s %j with "%s"', async (label, value, message) => {
     await openEmployees([]);
     const posts = answer('post', '/api/v1/employees', {});
@@ -269,7 +269,7 @@ describe('Employees', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Reward tokens' }));
     await waitFor(() => expect(dialog.getByTestId('reward-balance')).toHaveTextContent('1,000'));
     await userEvent.click(dialog.getByRole('button', { name: 'Review' }));
-    expect(await dialog.findByText('This field is required')).toBeInTheDocument();
+    expect(await dialog.findByText('Enter an amount')).toBeInTheDocument();
     await fill(dialog, 'Amount for everyone', '0');
     await userEvent.click(dialog.getByRole('button', { name: 'Review' }));
     expect(await dialog.findByText('Amount must be greater than 0')).toBeInTheDocument();
@@ -322,7 +322,7 @@ describe('Employees', () => {
       dialog.getByRole('radio', { name: 'Employees and amounts from a CSV file' }),
     ).toBeChecked();
     await userEvent.click(dialog.getByRole('button', { name: 'Preview' }));
-    expect(await dialog.findByText('Please select a file')).toBeInTheDocument();
+    expect(await dialog.findByText('Choose a file')).toBeInTheDocument();
     await userEvent.upload(
       dialog.getByLabelText('CSV file'),
       new File(['employee_id,amount\nE0011,150\nE0099,5\n'], 'rewards.csv', { type: 'text/csv' }),
@@ -330,7 +330,7 @@ describe('Employees', () => {
     await userEvent.click(dialog.getByRole('button', { name: 'Preview' }));
     const invalid = (await dialog.findByText('E0099')).closest('tr')!;
     expect(invalid).toHaveTextContent(
-      'employee_id: No employee of this company has this Employee ID',
+      'employee_id: Enter the Employee ID of an employee of this company',
     );
     expect(previews).toEqual(['employee_id,amount\nE0011,150\nE0099,5\n']);
     expect(dialog.getByTestId('reward-balance-after')).toHaveTextContent('850');

@@ -1,12 +1,16 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
-import { createMerchantBodySchema, updateMerchantBodySchema, type Merchant } from '@app/contract';
+import {
+  createMerchantBodySchema,
+  updateMerchantBodySchema,
+  type Merchant,
+  type Status,
+} from '@app/contract';
+import { StatusField } from '@/components/forms/account-fields';
+import { CodeField } from '@/components/forms/code-field';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
-import { ReadOnlyField } from '@/components/forms/read-only-field';
-import { StatusSelect } from '@/components/forms/status-select';
+import { TextField } from '@/components/forms/text-field';
 import {
   Dialog,
   DialogContent,
@@ -14,16 +18,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { useCreateMerchant } from '../api/create-merchant';
 import { useUpdateMerchant } from '../api/update-merchant';
@@ -52,56 +48,54 @@ export function MerchantFormDialog({
               : t('merchants.create_description')}
           </DialogDescription>
         </DialogHeader>
-        {state?.mode === 'create' && <CreateMerchantForm onDone={onClose} />}
-        {state?.mode === 'edit' && <EditMerchantForm merchant={state.merchant} onDone={onClose} />}
+        {state && (
+          <MerchantForm
+            key={state.mode === 'edit' ? state.merchant.id : 'create'}
+            merchant={state.mode === 'edit' ? state.merchant : undefined}
+            onDone={onClose}
+          />
+        )}
       </DialogContent>
     </Dialog>
   );
 }
 
-/** Name and status, the same on both forms. */
-function NameAndStatusFields({ autoFocusName }: { autoFocusName?: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <>
-      <FormField
-        name="name"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('merchants.name')}</FormLabel>
-            <FormControl>
-              <Input autoComplete="off" autoFocus={autoFocusName} {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-      <FormField
-        name="status"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>{t('table.status')}</FormLabel>
-            <StatusSelect value={field.value} onChange={field.onChange} />
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-    </>
-  );
+/** What the one form holds; editing sends all but the code, which is fixed. */
+interface MerchantFormValues {
+  code: string;
+  name: string;
+  status: Status;
 }
 
-function CreateMerchantForm({ onDone }: { onDone: () => void }) {
+/** One form for creating (without `merchant`) and editing a merchant (issue 19 item 6). */
+function MerchantForm({ merchant, onDone }: { merchant?: Merchant; onDone: () => void }) {
   const { t } = useTranslation();
   const createMerchant = useCreateMerchant();
-  const form = useForm<
-    z.input<typeof createMerchantBodySchema>,
-    unknown,
-    z.output<typeof createMerchantBodySchema>
-  >({
-    resolver: zodResolver(createMerchantBodySchema),
-    defaultValues: { code: '', name: '', status: 'active' },
+  const updateMerchant = useUpdateMerchant();
+  const form = useForm<MerchantFormValues, unknown, MerchantFormValues>({
+    resolver: formResolver<MerchantFormValues>(
+      merchant ? updateMerchantBodySchema : createMerchantBodySchema,
+    ),
+    defaultValues: {
+      code: merchant?.code ?? '',
+      name: merchant?.name ?? '',
+      status: merchant?.status ?? 'active',
+    },
   });
-  const onSubmit = form.handleSubmit((values) =>
+  const onSubmit = form.handleSubmit((values) => {
+    if (merchant) {
+      updateMerchant.mutate(
+        { id: merchant.id, body: { name: values.name, status: values.status } },
+        {
+          onSuccess: () => {
+            toast.success(t('toasts.updated'));
+            onDone();
+          },
+          onError: (error) => applyServerErrors(form, error),
+        },
+      );
+      return;
+    }
     createMerchant.mutate(values, {
       onSuccess: () => {
         toast.success(t('toasts.created'));
@@ -112,65 +106,23 @@ function CreateMerchantForm({ onDone }: { onDone: () => void }) {
           MERCHANT_CODE_ALREADY_EXISTS: 'code',
           DATA_EXISTS: 'code',
         }),
-    }),
-  );
-  return (
-    <Form {...form}>
-      <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <FormField
-          control={form.control}
-          name="code"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('merchants.code')}</FormLabel>
-              <FormControl>
-                <Input autoComplete="off" autoFocus {...field} />
-              </FormControl>
-              <FormDescription>{t('forms.code_hint')}</FormDescription>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <NameAndStatusFields />
-        <FormDialogFooter isPending={createMerchant.isPending} submitLabel={t('actions.create')} />
-      </form>
-    </Form>
-  );
-}
-
-function EditMerchantForm({ merchant, onDone }: { merchant: Merchant; onDone: () => void }) {
-  const { t } = useTranslation();
-  const updateMerchant = useUpdateMerchant();
-  const form = useForm<
-    z.input<typeof updateMerchantBodySchema>,
-    unknown,
-    z.output<typeof updateMerchantBodySchema>
-  >({
-    resolver: zodResolver(updateMerchantBodySchema),
-    defaultValues: { name: merchant.name, status: merchant.status },
+    });
   });
-  const onSubmit = form.handleSubmit((body) =>
-    updateMerchant.mutate(
-      { id: merchant.id, body },
-      {
-        onSuccess: () => {
-          toast.success(t('toasts.updated'));
-          onDone();
-        },
-        onError: (error) => applyServerErrors(form, error),
-      },
-    ),
-  );
   return (
     <Form {...form}>
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <ReadOnlyField
+        <CodeField
           label={t('merchants.code')}
-          value={merchant.code}
-          description={t('forms.code_fixed')}
+          hint={t('forms.code_hint')}
+          fixedValue={merchant?.code}
+          autoFocus
         />
-        <NameAndStatusFields autoFocusName />
-        <FormDialogFooter isPending={updateMerchant.isPending} />
+        <TextField name="name" label={t('merchants.name')} autoFocus={merchant !== undefined} />
+        <StatusField />
+        <FormDialogFooter
+          isPending={createMerchant.isPending || updateMerchant.isPending}
+          submitLabel={merchant ? undefined : t('actions.create')}
+        />
       </form>
     </Form>
   );

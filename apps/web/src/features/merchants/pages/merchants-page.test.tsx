@@ -47,10 +47,10 @@ describe('Merchants', () => {
   });
 
   it.each([
-    ['Merchant code', '', 'This field is required'],
+    ['Merchant code', '', 'Enter a code'],
     ['Merchant code', 'S1', 'Code must be 3 to 12 characters'],
-    ['Merchant code', 'SHOP 1', 'Code may contain letters and numbers only'],
-    ['Merchant name', '', 'Name is required'],
+    ['Merchant code', 'SHOP 1', 'Code may contain only letters and numbers'],
+    ['Merchant name', '', 'Enter a name'],
   ])('refuses %s %j with "%s"', async (label, value, message) => {
     await openMerchants([]);
     const posts = answer('post', '/api/v1/merchants', {});
@@ -133,7 +133,7 @@ describe('Merchants', () => {
     expect(form.getByLabelText('Merchant name')).toHaveValue('Campus Shop');
     await userEvent.clear(form.getByLabelText('Merchant name'));
     await userEvent.click(form.getByRole('button', { name: 'Save' }));
-    expect(await form.findByText('Name is required')).toBeInTheDocument();
+    expect(await form.findByText('Enter a name')).toBeInTheDocument();
     expect(puts).toHaveLength(0);
 
     await userEvent.type(form.getByLabelText('Merchant name'), 'Campus Store');

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import dayjs from 'dayjs';
 import { LoaderCircle } from 'lucide-react';
 import { toast } from 'sonner';
@@ -20,6 +19,7 @@ import {
 } from '@/components/ui/form';
 import { DateField } from '@/components/date-picker';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { formatDateTime, formatDayLong, formatIsoDate } from '@/lib/format';
 import { useSystemResetDate } from '../api/get-reset-date';
@@ -33,7 +33,7 @@ export const earliestSystemResetDate = (now: Date = new Date()) =>
 export const systemResetDateFormSchema = systemResetDateBodySchema.extend({
   reset_date: z
     .string()
-    .min(1, 'v.required')
+    .min(1, 'v.date_required')
     .pipe(
       calendarDaySchema.refine((day) => day >= earliestSystemResetDate(), 'v.reset_date_future'),
     ),
@@ -65,7 +65,7 @@ function SystemResetDateForm({ current }: { current: SystemResetDate }) {
   const { t, i18n } = useTranslation();
   const update = useUpdateSystemResetDate();
   const form = useForm({
-    resolver: zodResolver(systemResetDateFormSchema),
+    resolver: formResolver(systemResetDateFormSchema),
     defaultValues: { reset_date: current.reset_date },
   });
   // Text in the box that reads as no day: the box says so, and nothing is sent.

@@ -71,8 +71,8 @@ describe('Reset Period Date', () => {
   });
 
   it.each([
-    ['', 'This field is required'],
-    [today, 'The reset date must be after today'],
+    ['', 'Enter a date'],
+    [today, 'Reset date must be after today'],
   ])('refuses the date %j with "%s"', async (value, message) => {
     await openPage();
     const puts = answer('put', '/api/v1/sys/reset-date', {});
@@ -117,11 +117,11 @@ describe('Reset Period Date', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() =>
       expect(input).toHaveAccessibleDescription(
-        expect.stringContaining('The reset date must be after today'),
+        expect.stringContaining('Reset date must be after today'),
       ),
     );
     expect(
-      await screen.findByText('reset_date: The reset date must be after today'),
+      await screen.findByText('reset_date: Reset date must be after today'),
     ).toBeInTheDocument();
   });
 });

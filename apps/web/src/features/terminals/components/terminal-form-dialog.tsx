@@ -1,18 +1,19 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
 import {
   createTerminalBodySchema,
   updateTerminalBodySchema,
+  type Status,
   type Terminal,
   type TerminalWithKey,
 } from '@app/contract';
 import type { Option } from '@/components/data-table';
+import { StatusField } from '@/components/forms/account-fields';
+import { CodeField } from '@/components/forms/code-field';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
 import { ReadOnlyField } from '@/components/forms/read-only-field';
-import { StatusSelect } from '@/components/forms/status-select';
+import { TextField } from '@/components/forms/text-field';
 import {
   Dialog,
   DialogContent,
@@ -23,13 +24,11 @@ import {
 import {
   Form,
   FormControl,
-  FormDescription,
   FormField,
   FormItem,
   FormLabel,
   FormMessage,
 } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
 import {
   Select,
   SelectContent,
@@ -37,12 +36,10 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { useCreateTerminal } from '../api/create-terminal';
 import { useUpdateTerminal } from '../api/update-terminal';
-
-type FormInput = z.input<typeof createTerminalBodySchema>;
-type FormOutput = z.output<typeof createTerminalBodySchema>;
 
 export type TerminalDialogState =
   { mode: 'create'; merchantId?: number } | { mode: 'edit'; terminal: Terminal } | null;
@@ -77,17 +74,13 @@ export function TerminalFormDialog({
               : t('terminals.create_description')}
           </DialogDescription>
         </DialogHeader>
-        {state?.mode === 'create' && (
-          <CreateTerminalForm
+        {state && (
+          <TerminalForm
+            key={state.mode === 'edit' ? state.terminal.id : 'create'}
+            terminal={state.mode === 'edit' ? state.terminal : undefined}
+            defaultMerchantId={state.mode === 'create' ? state.merchantId : undefined}
             merchantOptions={merchantOptions}
-            defaultMerchantId={state.merchantId}
             onCreated={onCreated}
-          />
-        )}
-        {state?.mode === 'edit' && (
-          <EditTerminalForm
-            terminal={state.terminal}
-            merchantOptions={merchantOptions}
             onDone={onClose}
           />
         )}
@@ -96,181 +89,126 @@ export function TerminalFormDialog({
   );
 }
 
-function CreateTerminalForm({
-  merchantOptions,
-  defaultMerchantId,
-  onCreated,
-}: {
-  merchantOptions: Option[];
-  defaultMerchantId?: number;
-  onCreated: (terminal: TerminalWithKey) => void;
-}) {
+/** What the one form holds; editing sends the name and status only. */
+interface TerminalFormValues {
+  merchant_id: number | undefined;
+  code: string;
+  name: string;
+  status: Status;
+}
+
+function MerchantSelectField({ options }: { options: Option[] }) {
   const { t } = useTranslation();
-  const createTerminal = useCreateTerminal();
-  const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(createTerminalBodySchema),
-    defaultValues: {
-      merchant_id: defaultMerchantId as number,
-      code: '',
-      name: '',
-      status: 'active',
-    },
-  });
-  const onSubmit = form.handleSubmit((values) =>
-    createTerminal.mutate(values, {
-      onSuccess: (terminal) => {
-        createTerminal.reset();
-        onCreated(terminal);
-      },
-      onError: (error) =>
-        applyServerErrors(form, error, {
-          TERMINAL_CODE_ALREADY_EXISTS: 'code',
-          RECORD_NOT_FOUND: 'merchant_id',
-        }),
-    }),
-  );
   return (
-    <Form {...form}>
-      <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <FormField
-          control={form.control}
-          name="merchant_id"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('terminals.merchant')}</FormLabel>
-              <Select
-                value={field.value ? String(field.value) : undefined}
-                onValueChange={(value) => field.onChange(Number(value))}
-              >
-                <FormControl>
-                  <SelectTrigger className="w-full">
-                    <SelectValue placeholder={t('forms.select_placeholder')} />
-                  </SelectTrigger>
-                </FormControl>
-                <SelectContent>
-                  {merchantOptions.map((option) => (
-                    <SelectItem key={option.value} value={option.value}>
-                      {option.label}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="code"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('terminals.code')}</FormLabel>
-              <FormControl>
-                <Input autoComplete="off" {...field} />
-              </FormControl>
-              <FormDescription>{t('terminals.code_hint')}</FormDescription>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="name"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('terminals.name')}</FormLabel>
-              <FormControl>
-                <Input autoComplete="off" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="status"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('table.status')}</FormLabel>
-              <StatusSelect value={field.value} onChange={field.onChange} />
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormDialogFooter isPending={createTerminal.isPending} submitLabel={t('actions.create')} />
-      </form>
-    </Form>
+    <FormField
+      name="merchant_id"
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{t('terminals.merchant')}</FormLabel>
+          <Select
+            value={field.value ? String(field.value) : undefined}
+            onValueChange={(value) => field.onChange(Number(value))}
+          >
+            <FormControl>
+              <SelectTrigger className="w-full">
+                <SelectValue placeholder={t('forms.select_placeholder')} />
+              </SelectTrigger>
+            </FormControl>
+            <SelectContent>
+              {options.map((option) => (
+                <SelectItem key={option.value} value={option.value}>
+                  {option.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
 }
 
-function EditTerminalForm({
+/** One form for creating (without `terminal`) and editing a terminal (issue 19 item 6). */
+function TerminalForm({
   terminal,
+  defaultMerchantId,
   merchantOptions,
+  onCreated,
   onDone,
 }: {
-  terminal: Terminal;
+  terminal?: Terminal;
+  defaultMerchantId?: number;
   merchantOptions: Option[];
+  onCreated: (terminal: TerminalWithKey) => void;
   onDone: () => void;
 }) {
   const { t } = useTranslation();
+  const createTerminal = useCreateTerminal();
   const updateTerminal = useUpdateTerminal();
-  const form = useForm<
-    z.input<typeof updateTerminalBodySchema>,
-    unknown,
-    z.output<typeof updateTerminalBodySchema>
-  >({
-    resolver: zodResolver(updateTerminalBodySchema),
-    defaultValues: { name: terminal.name, status: terminal.status },
-  });
-  const merchant =
-    merchantOptions.find((option) => option.value === String(terminal.merchant_id))?.label ??
-    `#${terminal.merchant_id}`;
-  const onSubmit = form.handleSubmit((body) =>
-    updateTerminal.mutate(
-      { id: terminal.id, body },
-      {
-        onSuccess: () => {
-          toast.success(t('toasts.updated'));
-          onDone();
-        },
-        onError: (error) => applyServerErrors(form, error),
-      },
+  const form = useForm<TerminalFormValues, unknown, TerminalFormValues>({
+    resolver: formResolver<TerminalFormValues>(
+      terminal ? updateTerminalBodySchema : createTerminalBodySchema,
     ),
-  );
+    defaultValues: {
+      merchant_id: terminal?.merchant_id ?? defaultMerchantId,
+      code: terminal?.code ?? '',
+      name: terminal?.name ?? '',
+      status: terminal?.status ?? 'active',
+    },
+  });
+  const merchantName = terminal
+    ? (merchantOptions.find((option) => option.value === String(terminal.merchant_id))?.label ??
+      `#${terminal.merchant_id}`)
+    : undefined;
+  const onSubmit = form.handleSubmit(({ merchant_id: merchantId, code, name, status }) => {
+    if (terminal) {
+      updateTerminal.mutate(
+        { id: terminal.id, body: { name, status } },
+        {
+          onSuccess: () => {
+            toast.success(t('toasts.updated'));
+            onDone();
+          },
+          onError: (error) => applyServerErrors(form, error),
+        },
+      );
+      return;
+    }
+    createTerminal.mutate(
+      { merchant_id: merchantId!, code, name, status },
+      {
+        onSuccess: (created) => {
+          createTerminal.reset();
+          onCreated(created);
+        },
+        onError: (error) =>
+          applyServerErrors(form, error, {
+            TERMINAL_CODE_ALREADY_EXISTS: 'code',
+            RECORD_NOT_FOUND: 'merchant_id',
+          }),
+      },
+    );
+  });
   return (
     <Form {...form}>
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <ReadOnlyField label={t('terminals.merchant')} value={merchant} />
-        <ReadOnlyField
+        {merchantName === undefined ? (
+          <MerchantSelectField options={merchantOptions} />
+        ) : (
+          <ReadOnlyField label={t('terminals.merchant')} value={merchantName} />
+        )}
+        <CodeField
           label={t('terminals.code')}
-          value={terminal.code}
-          description={t('forms.code_fixed')}
+          hint={t('terminals.code_hint')}
+          fixedValue={terminal?.code}
         />
-        <FormField
-          control={form.control}
-          name="name"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('terminals.name')}</FormLabel>
-              <FormControl>
-                <Input autoComplete="off" autoFocus {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
+        <TextField name="name" label={t('terminals.name')} autoFocus={terminal !== undefined} />
+        <StatusField />
+        <FormDialogFooter
+          isPending={createTerminal.isPending || updateTerminal.isPending}
+          submitLabel={terminal ? undefined : t('actions.create')}
         />
-        <FormField
-          control={form.control}
-          name="status"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t('table.status')}</FormLabel>
-              <StatusSelect value={field.value} onChange={field.onChange} />
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormDialogFooter isPending={updateTerminal.isPending} />
       </form>
     </Form>
   );

@@ -56,8 +56,8 @@ describe('Terminals', () => {
 
   it.each([
     ['Terminal code', 'T1', 'Code must be 3 to 12 characters'],
-    ['Terminal code', 'T 100', 'Code may contain letters and numbers only'],
-    ['Terminal name', '', 'Name is required'],
+    ['Terminal code', 'T 100', 'Code may contain only letters and numbers'],
+    ['Terminal name', '', 'Enter a name'],
   ])('refuses %s %j with "%s"', async (label, value, message) => {
     await openTerminals([]);
     const posts = answer('post', '/api/v1/terminals', {});
@@ -71,7 +71,7 @@ describe('Terminals', () => {
       ),
     );
     expect(form.getByRole('combobox', { name: 'Merchant' })).toHaveAccessibleDescription(
-      'This field is required',
+      'Choose a merchant',
     );
     expect(posts).toHaveLength(0);
   });

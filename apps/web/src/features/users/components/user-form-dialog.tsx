@@ -1,6 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
@@ -51,6 +50,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { useNotifyDone } from '@/lib/notify';
 import { useCreateUser } from '../api/create-user';
@@ -64,7 +64,7 @@ export const USER_ERROR_FIELDS = ACCOUNT_ERROR_FIELDS;
  * The contract's create body plus the password repeat (spec 5: the passwords must match). The
  * admin names the merchant of a merchant user; a merchant admin's own merchant is implied.
  */
-const createFormSchemaFor = (isMerchantImplied: boolean) =>
+export const createFormSchemaFor = (isMerchantImplied: boolean) =>
   createUserBodySchema
     .safeExtend({ confirm_password: z.string() })
     .refine((values) => values.password === values.confirm_password, passwordsMatch)
@@ -75,7 +75,7 @@ const createFormSchemaFor = (isMerchantImplied: boolean) =>
     );
 
 /** An invitation: the create body without the password, which its owner sets. */
-const inviteFormSchemaFor = (isMerchantImplied: boolean) =>
+export const inviteFormSchemaFor = (isMerchantImplied: boolean) =>
   inviteUserBodySchema.refine(
     (values) =>
       isMerchantImplied || !isMerchantRole(values.type) || values.merchant_id !== undefined,
@@ -83,7 +83,7 @@ const inviteFormSchemaFor = (isMerchantImplied: boolean) =>
   );
 
 /** The contract's edit body: an empty password keeps the current one. */
-const editFormSchema = updateUserBodySchema
+export const editFormSchema = updateUserBodySchema
   .safeExtend({ confirm_password: z.string() })
   .refine((values) => (values.password ?? '') === values.confirm_password, passwordsMatch);
 
@@ -262,24 +262,20 @@ function UserForm({
     setPasswordMode(mode);
   };
   const resolver = useMemo(() => {
-    const create = zodResolver(createFormSchemaFor(isMerchantImplied));
-    const invite = zodResolver(inviteFormSchemaFor(isMerchantImplied));
-    const edit = zodResolver(editFormSchema);
-    // Each schema is strict: it is handed only the fields it knows.
-    return ((values, context, options) => {
-      const { type, merchant_id: merchantId, password, confirm_password, ...account } = values;
-      if (isEdit) {
-        return edit({ ...account, password, confirm_password } as never, context, options as never);
-      }
-      const tenant = { type, ...(merchantId === undefined ? {} : { merchant_id: merchantId }) };
-      return modeRef.current === 'invite'
-        ? invite({ ...account, ...tenant } as never, context, options as never)
-        : create(
-            { ...account, ...tenant, password, confirm_password } as never,
-            context,
-            options as never,
-          );
-    }) as Resolver<UserFormInput, unknown, UserFormOutput>;
+    const create = formResolver<UserFormInput, UserFormOutput>(
+      createFormSchemaFor(isMerchantImplied),
+    );
+    const invite = formResolver<UserFormInput, UserFormOutput>(
+      inviteFormSchemaFor(isMerchantImplied),
+    );
+    const edit = formResolver<UserFormInput, UserFormOutput>(editFormSchema);
+    // Each schema is strict and is handed only its own fields (formResolver).
+    return ((values, context, options) =>
+      (isEdit ? edit : modeRef.current === 'invite' ? invite : create)(
+        values,
+        context,
+        options,
+      )) as Resolver<UserFormInput, unknown, UserFormOutput>;
   }, [isEdit, isMerchantImplied]);
   const form = useForm<UserFormInput, unknown, UserFormOutput>({
     resolver,

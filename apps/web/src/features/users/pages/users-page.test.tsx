@@ -90,18 +90,18 @@ describe('User Management', () => {
       const posts = answer('post', '/api/v1/users', {});
       const form = await openCreate();
       await userEvent.click(form.getByRole('button', { name: 'Create' }));
-      expect(await form.findByText('Username is required')).toBeInTheDocument();
-      expect(form.getByText('Email is required')).toBeInTheDocument();
-      expect(form.getByText('Password is required')).toBeInTheDocument();
-      expect(form.getByText('This field is required')).toBeInTheDocument();
+      expect(await form.findByText('Enter a username')).toBeInTheDocument();
+      expect(form.getByText('Enter an email address')).toBeInTheDocument();
+      expect(form.getByText('Enter a password')).toBeInTheDocument();
+      expect(form.getByText('Choose a user type')).toBeInTheDocument();
       expect(posts).toHaveLength(0);
     });
 
     it.each([
       ['Username', 'ab', 'Username must be 3 to 20 characters'],
       ['Username', 'a'.repeat(21), 'Username must be 3 to 20 characters'],
-      ['Username', 'bad name!', 'Username may contain letters, numbers, underscore and dot only'],
-      ['Email', 'not-an-email', 'Email is invalid'],
+      ['Username', 'bad name!', 'Username may contain only letters, numbers, underscores and dots'],
+      ['Email', 'not-an-email', 'Enter a valid email address'],
       ['Password', 'Sh0rt!', 'Password must be 8 to 32 characters'],
       ['Password', 'lowercase1!', 'Password must contain an upper-case letter'],
       ['Password', 'UPPERCASE1!', 'Password must contain a lower-case letter'],
@@ -121,7 +121,7 @@ describe('User Management', () => {
       await userEvent.type(form.getByLabelText('Password', { exact: true }), 'Secret@2026');
       await userEvent.type(form.getByLabelText('Confirm password'), 'Secret@2027');
       await userEvent.click(form.getByRole('button', { name: 'Create' }));
-      expect(await form.findByText('The passwords do not match')).toBeInTheDocument();
+      expect(await form.findByText('Passwords must match')).toBeInTheDocument();
     });
 
     it('asks for the merchant of a merchant user', async () => {
@@ -130,7 +130,7 @@ describe('User Management', () => {
       expect(form.queryByRole('combobox', { name: 'Merchant' })).not.toBeInTheDocument();
       await chooseOption(form.getByRole('combobox', { name: 'User type' }), 'Merchant Admin');
       await userEvent.click(form.getByRole('button', { name: 'Create' }));
-      expect(await form.findByText('Merchant is required')).toBeInTheDocument();
+      expect(await form.findByText('Choose a merchant')).toBeInTheDocument();
     });
 
     it('creates a Group HR user with exactly the fields of the contract', async () => {
@@ -259,7 +259,7 @@ describe('User Management', () => {
       await userEvent.type(form.getByLabelText('Password', { exact: true }), 'weak');
       await userEvent.click(form.getByRole('button', { name: 'Save' }));
       expect(await form.findByText('Password must be 8 to 32 characters')).toBeInTheDocument();
-      expect(form.getByText('The passwords do not match')).toBeInTheDocument();
+      expect(form.getByText('Passwords must match')).toBeInTheDocument();
 
       await userEvent.clear(form.getByLabelText('Password', { exact: true }));
       await userEvent.type(form.getByLabelText('Password', { exact: true }), 'Changed@2026');
@@ -409,8 +409,8 @@ describe('User Management', () => {
     const form = within(await dialog());
     await userEvent.click(form.getByRole('radio', { name: /现在输入密码/ }));
     await userEvent.click(form.getByRole('button', { name: '创建' }));
-    expect(await form.findByText('用户名为必填项')).toBeInTheDocument();
-    expect(form.getByText('密码为必填项')).toBeInTheDocument();
+    expect(await form.findByText('请输入用户名')).toBeInTheDocument();
+    expect(form.getByText('请输入密码')).toBeInTheDocument();
     expect(locationOf(router)).toBe('/user');
   });
 });
