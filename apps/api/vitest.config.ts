@@ -5,7 +5,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
-    testTimeout: 30_000,
+    // A hang detector, not a measure: tests that start the server or a script as a process share
+    // two cores with the web suites.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: PGlite instances are heavy, so keep files to a couple at a time.
     maxWorkers: 2,
