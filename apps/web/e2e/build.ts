@@ -1,7 +1,8 @@
 // The web build the journeys serve (apps/web/dist), made only when older than its sources.
 // `npm run test:e2e` runs this first (its pretest:e2e step), so the two lanes it starts side by
-// side never build at once; e2e/global-setup.ts calls it too, for a lone `vitest run`.
-import { spawnSync } from 'node:child_process';
+// side never build at once; e2e/global-setup.ts and src/first-load.test.ts call it too, for a
+// lone `vitest run`.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -21,9 +22,15 @@ function newestMtime(target: string): number {
   );
 }
 
-/** Builds apps/web/dist unless it is newer than every source it is made from. */
-export function buildWebIfNeeded(): void {
-  const builtAt = newestMtime(path.join(DIST_DIR, 'index.html'));
+/** Written by every build (vite.config.ts `manifest`): the build's time stamp. */
+export const MANIFEST = path.join(DIST_DIR, '.vite/manifest.json');
+
+/**
+ * Builds apps/web/dist unless it is newer than every source it is made from; awaited, so a test
+ * worker that calls it stays responsive meanwhile.
+ */
+export async function buildWebIfNeeded(): Promise<void> {
+  const builtAt = newestMtime(MANIFEST);
   const sources = [
     path.join(WEB_DIR, 'src'),
     path.join(WEB_DIR, 'public'),
@@ -37,14 +44,18 @@ export function buildWebIfNeeded(): void {
     path.dirname(createRequire(import.meta.url).resolve('vite/package.json')),
     'bin/vite.js',
   );
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-    cwd: WEB_DIR,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: 'inherit',
+  const status = await new Promise<number | null>((resolve, reject) => {
+    spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+      cwd: WEB_DIR,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: 'inherit',
+    })
+      .on('error', reject)
+      .on('exit', resolve);
   });
-  if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
+  if (status !== 0) throw new Error(`vite build failed (exit ${status})`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  buildWebIfNeeded();
+  await buildWebIfNeeded();
 }

@@ -23,7 +23,7 @@ export default async function setup(project: TestProject) {
     return;
   }
 
-  buildWebIfNeeded();
+  await buildWebIfNeeded();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'web-e2e-'));
   let server: ServerProcess;
   try {

@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { buildWebIfNeeded, DIST_DIR, MANIFEST } from '../e2e/build';
 
 const SRC = path.dirname(new URL(import.meta.url).pathname);
 const CONTRACT = path.resolve(SRC, '../../../packages/contract');
@@ -184,48 +182,8 @@ describe('the first load of a route (issue 6; issue 19: sign-in at most 150 kB o
   });
 });
 
-const WEB = path.resolve(SRC, '..');
-const DIST = path.join(WEB, 'dist');
-const MANIFEST = path.join(DIST, '.vite/manifest.json');
 /** Issue 19 item 7: what the sign-in page sends before it renders, brotli as served. */
 const SIGN_IN_WIRE_BUDGET = 150_000;
-
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(target).reduce(
-    (newest, entry) => Math.max(newest, newestMtime(path.join(target, entry))),
-    stat.mtimeMs,
-  );
-}
-
-/**
- * apps/web/dist as the server serves it, built unless it is newer than its sources (CI builds it
- * before the tests; the browser journeys share it).
- */
-async function builtWebApp(): Promise<void> {
-  const sources = [
-    SRC,
-    path.join(WEB, 'public'),
-    path.join(WEB, 'index.html'),
-    path.join(WEB, 'vite.config.ts'),
-    path.join(CONTRACT, 'src'),
-  ];
-  const builtAt = newestMtime(MANIFEST);
-  if (builtAt > 0 && sources.every((source) => newestMtime(source) < builtAt)) return;
-  const vite = path.join(
-    path.dirname(createRequire(import.meta.url).resolve('vite/package.json')),
-    'bin/vite.js',
-  );
-  // A separate process (vitest sets NODE_ENV=test, which would give a development React build),
-  // awaited so that the test worker stays responsive meanwhile.
-  await promisify(execFile)(process.execPath, [vite, 'build', '--logLevel', 'error'], {
-    cwd: WEB,
-    env: { ...process.env, NODE_ENV: 'production' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-}
 
 interface ManifestChunk {
   file: string;
@@ -249,13 +207,14 @@ function firstLoadFiles(manifest: Record<string, ManifestChunk>, route: string):
 
 /** Bytes on the wire to a browser that accepts brotli: the build's .br twin, else the file. */
 const wireBytes = (file: string) => {
-  const brotli = path.join(DIST, `${file}.br`);
-  return statSync(existsSync(brotli) ? brotli : path.join(DIST, file)).size;
+  const brotli = path.join(DIST_DIR, `${file}.br`);
+  return statSync(existsSync(brotli) ? brotli : path.join(DIST_DIR, file)).size;
 };
 
 describe('the sign-in page over the wire (issue 19 item 7)', () => {
   it(`sends at most ${SIGN_IN_WIRE_BUDGET / 1000} kB of JavaScript before it renders`, async () => {
-    await builtWebApp();
+    // apps/web/dist as the server serves it (CI builds it before the tests; the journeys share it).
+    await buildWebIfNeeded();
     const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
     const files = firstLoadFiles(manifest, 'src/routes/login.tsx');
     const sizes = Object.fromEntries(files.map((file) => [file, wireBytes(file)]));
