@@ -46,6 +46,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags: ['users'],
+        operationId: 'inviteUser',
         summary:
           'Create a user without a password and return a one-time set-password link (emailed when SMTP is configured)',
         body: inviteUserBodySchema,
@@ -70,6 +71,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('company_admins.manage'),
       schema: {
         tags: ['company admins'],
+        operationId: 'inviteCompanyAdmin',
         summary:
           'Create a company admin without a password and return a one-time set-password link',
         body: inviteCompanyAdminBodySchema,
@@ -94,6 +96,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
       config: { public: true },
       schema: {
         tags: ['iam'],
+        operationId: 'lookupInvitation',
         summary:
           'Whose open set-password link this is (410 INVITATION_INVALID when used or expired)',
         body: invitationLookupBodySchema,
@@ -113,6 +116,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
       config: { public: true },
       schema: {
         tags: ['iam'],
+        operationId: 'acceptInvitation',
         summary: 'Set the password with a one-time link; the link is spent',
         body: acceptInvitationBodySchema,
         response: {
