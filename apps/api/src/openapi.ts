@@ -30,6 +30,7 @@ const STATUS_TEXT: Record<string, string> = {
   '429': 'Too many attempts: wait for `Retry-After` seconds',
   '500': 'Unexpected server error (logged with the request id)',
   '503': 'The database is unavailable or the server is shutting down: retry after `Retry-After`',
+  '504': 'The database did not answer within the statement timeout (TIMEOUT): retry later',
 };
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -57,7 +58,7 @@ function securityOf(route: RouteFacts): Array<Record<string, string[]>> {
 
 /** The error answers any route of this kind can give, beside the ones it declares. */
 function sharedErrorStatuses(route: RouteFacts): string[] {
-  const statuses = ['500', '503'];
+  const statuses = ['500', '503', '504'];
   // Input: its rules (400), and numbers or totals past 2^53 (AMOUNT_TOO_LARGE, 422).
   if (route.hasInput) statuses.push('400', '422');
   if (BODY_METHODS.has(route.method)) statuses.push('400', '413', '415', '422');

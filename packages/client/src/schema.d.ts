@@ -1226,6 +1226,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     loginSecondStep: {
@@ -1360,6 +1369,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     logout: {
@@ -1448,6 +1466,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getSelfInfo: {
@@ -1519,6 +1546,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getMfaStatus: {
@@ -1574,6 +1610,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1680,6 +1725,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1809,6 +1863,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     verifyTotpEnrolment: {
@@ -1929,6 +1992,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     resetUserMfa: {
@@ -2037,6 +2109,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listCompanies: {
@@ -2130,6 +2211,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2271,6 +2361,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getCompany: {
@@ -2367,6 +2466,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2507,6 +2615,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     updateCompanyStatus: {
@@ -2635,6 +2752,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getEmployeeImportTemplate: {
@@ -2684,6 +2810,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2807,6 +2942,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     importEmployees: {
@@ -2916,6 +3060,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listEmployees: {
@@ -3018,6 +3171,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3164,6 +3326,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getEmployee: {
@@ -3259,6 +3430,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3406,6 +3586,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteEmployee: {
@@ -3507,6 +3696,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3634,6 +3832,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3770,6 +3977,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listMerchants: {
@@ -3864,6 +4080,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4003,6 +4228,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getMerchant: {
@@ -4091,6 +4325,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4219,6 +4462,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteMerchant: {
@@ -4320,6 +4572,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4447,6 +4708,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listTerminals: {
@@ -4543,6 +4813,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4687,6 +4966,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getTerminal: {
@@ -4778,6 +5066,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4909,6 +5206,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteTerminal: {
@@ -5010,6 +5316,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5140,6 +5455,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     rotateTerminalKey: {
@@ -5257,6 +5581,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getRewardImportTemplate: {
@@ -5306,6 +5639,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5421,6 +5763,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5547,6 +5898,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5687,6 +6047,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getTokenConfiguration: {
@@ -5775,6 +6144,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5896,6 +6274,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6033,6 +6420,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6190,6 +6586,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6359,6 +6764,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     runMonthlyResets: {
@@ -6453,6 +6867,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6563,6 +6986,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listUsers: {
@@ -6656,6 +7088,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6803,6 +7244,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getUser: {
@@ -6897,6 +7347,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7043,6 +7502,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteUser: {
@@ -7144,6 +7612,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7277,6 +7754,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listGroupHrs: {
@@ -7366,6 +7852,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7480,6 +7975,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listCompanyAdmins: {
@@ -7570,6 +8074,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7708,6 +8221,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7854,6 +8376,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     updateCompanyAdminStatus: {
@@ -7973,6 +8504,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8123,6 +8663,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     inviteCompanyAdmin: {
@@ -8264,6 +8813,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     lookupInvitation: {
@@ -8360,6 +8918,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8474,6 +9041,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listAuditLog: {
@@ -8575,6 +9151,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getCurrentPeriod: {
@@ -8640,6 +9225,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8732,6 +9326,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getSystemResetDate: {
@@ -8796,6 +9399,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8900,6 +9512,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9039,6 +9660,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getOrder: {
@@ -9165,6 +9795,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getDashboard: {
@@ -9272,6 +9911,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9392,6 +10040,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getSummaryReport: {
@@ -9501,6 +10158,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9633,6 +10299,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     exportTransactions: {
@@ -9719,6 +10394,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9819,6 +10503,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     exportEmployees: {
@@ -9899,6 +10592,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9993,6 +10695,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     exportCompanySummaryReport: {
@@ -10075,6 +10786,15 @@ export interface operations {
             };
             /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
