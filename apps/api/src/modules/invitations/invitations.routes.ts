@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   acceptInvitationBodySchema,
+  companyAdminParamsSchema,
   dataOf,
   errorEnvelopeSchema,
   invitationInfoSchema,
@@ -10,6 +11,7 @@ import {
   invitationSchema,
   inviteCompanyAdminBodySchema,
   inviteUserBodySchema,
+  userIdParamsSchema,
 } from '@app/contract';
 import { auditActorOf } from '../../lib/audit';
 import { currentUser, requirePermission } from '../../plugins/auth';
@@ -19,6 +21,8 @@ import {
   inviteCompanyAdmin,
   inviteUser,
   lookUpInvitation,
+  resendCompanyAdminInvitation,
+  resendUserInvitation,
   type InviteContext,
 } from './invitations.service';
 
@@ -36,7 +40,11 @@ const contextOf = (request: FastifyRequest): InviteContext => ({
   log: request.log,
 });
 
-/** Invitations: /api/v1/users/invitations, /companies/admin/invitations, /iam/invitations/*. */
+/**
+ * Invitations: /api/v1/users/invitations, /companies/admin/invitations, a new link for an account
+ * without a password at /users/{id}/invitations and /companies/admin/{user_id}/invitations, and
+ * the public /iam/invitations/*.
+ */
 export default async function invitationsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -83,6 +91,53 @@ export default async function invitationsRoutes(app: FastifyInstance) {
         app.deps,
         auditActorOf(request),
         request.body,
+        contextOf(request),
+      );
+      return reply.code(201).send({ data: invitation });
+    },
+  );
+
+  r.post(
+    '/users/:id/invitations',
+    {
+      preHandler: requirePermission('users.manage'),
+      schema: {
+        tags: ['users'],
+        summary:
+          'A new set-password link for a user without a password: the open one stops working (409 INVITATION_NOT_PENDING once a password is set)',
+        params: userIdParamsSchema,
+        response: { 201: dataOf(invitationSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const invitation = await resendUserInvitation(
+        app.deps,
+        auditActorOf(request),
+        usersScopeOf(currentUser(request)),
+        request.params.id,
+        contextOf(request),
+      );
+      return reply.code(201).send({ data: invitation });
+    },
+  );
+
+  r.post(
+    '/companies/admin/:user_id/invitations',
+    {
+      preHandler: requirePermission('company_admins.manage'),
+      schema: {
+        tags: ['company admins'],
+        summary:
+          'A new set-password link for a company admin without a password: the open one stops working (409 INVITATION_NOT_PENDING once a password is set)',
+        params: companyAdminParamsSchema,
+        response: { 201: dataOf(invitationSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const invitation = await resendCompanyAdminInvitation(
+        app.deps,
+        auditActorOf(request),
+        request.params.user_id,
         contextOf(request),
       );
       return reply.code(201).send({ data: invitation });
