@@ -786,6 +786,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new set-password link for a user without a password: the open one stops working (409 INVITATION_NOT_PENDING once a password is set) */
+        post: operations["resendUserInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/admin/{user_id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new set-password link for a company admin without a password: the open one stops working (409 INVITATION_NOT_PENDING once a password is set) */
+        post: operations["resendCompanyAdminInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/iam/invitations/lookup": {
         parameters: {
             query?: never;
@@ -7036,6 +7070,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         }[];
                         total: number;
                     };
@@ -7150,6 +7189,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         };
                     };
                 };
@@ -7287,6 +7331,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         };
                     };
                 };
@@ -7408,6 +7457,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         };
                     };
                 };
@@ -7669,6 +7723,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         };
                     };
                 };
@@ -7800,6 +7859,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         }[];
                         total: number;
                     };
@@ -8022,6 +8086,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         }[];
                         total: number;
                     };
@@ -8134,6 +8203,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         };
                     };
                 };
@@ -8282,6 +8356,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         };
                     };
                 };
@@ -8426,6 +8505,11 @@ export interface operations {
                             company_name: string | null;
                             created_at: string;
                             updated_at: string;
+                            invitation: {
+                                /** @enum {string} */
+                                status: "pending" | "expired";
+                                expires_at: string;
+                            } | null;
                         };
                     };
                 };
@@ -8565,6 +8649,11 @@ export interface operations {
                                 company_name: string | null;
                                 created_at: string;
                                 updated_at: string;
+                                invitation: {
+                                    /** @enum {string} */
+                                    status: "pending" | "expired";
+                                    expires_at: string;
+                                } | null;
                             };
                             url: string;
                             expires_at: string;
@@ -8715,6 +8804,305 @@ export interface operations {
                                 company_name: string | null;
                                 created_at: string;
                                 updated_at: string;
+                                invitation: {
+                                    /** @enum {string} */
+                                    status: "pending" | "expired";
+                                    expires_at: string;
+                                } | null;
+                            };
+                            url: string;
+                            expires_at: string;
+                            emailed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No live session, or no valid terminal key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this role or scope, or the XSRF header is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record in the caller’s scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused by the record’s state (see `code`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body or file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Understood but cannot be applied (see `code`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error (logged with the request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resendUserInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            user: {
+                                user_id: number;
+                                username: string;
+                                email: string | null;
+                                /** @enum {string} */
+                                type: "admin" | "super_hr" | "company_admin" | "company_employee" | "merchant_admin" | "merchant_supervisor" | "merchant_staff";
+                                /** @enum {string} */
+                                status: "active" | "inactive";
+                                merchant_id: number | null;
+                                merchant_name: string | null;
+                                company_id: number | null;
+                                company_name: string | null;
+                                created_at: string;
+                                updated_at: string;
+                                invitation: {
+                                    /** @enum {string} */
+                                    status: "pending" | "expired";
+                                    expires_at: string;
+                                } | null;
+                            };
+                            url: string;
+                            expires_at: string;
+                            emailed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No live session, or no valid terminal key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this role or scope, or the XSRF header is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record in the caller’s scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused by the record’s state (see `code`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body or file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Understood but cannot be applied (see `code`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error (logged with the request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resendCompanyAdminInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            user: {
+                                user_id: number;
+                                username: string;
+                                email: string | null;
+                                /** @enum {string} */
+                                type: "admin" | "super_hr" | "company_admin" | "company_employee" | "merchant_admin" | "merchant_supervisor" | "merchant_staff";
+                                /** @enum {string} */
+                                status: "active" | "inactive";
+                                merchant_id: number | null;
+                                merchant_name: string | null;
+                                company_id: number | null;
+                                company_name: string | null;
+                                created_at: string;
+                                updated_at: string;
+                                invitation: {
+                                    /** @enum {string} */
+                                    status: "pending" | "expired";
+                                    expires_at: string;
+                                } | null;
                             };
                             url: string;
                             expires_at: string;

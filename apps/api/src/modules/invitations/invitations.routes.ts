@@ -103,6 +103,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags: ['users'],
+        operationId: 'resendUserInvitation',
         summary:
           'A new set-password link for a user without a password: the open one stops working (409 INVITATION_NOT_PENDING once a password is set)',
         params: userIdParamsSchema,
@@ -127,6 +128,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('company_admins.manage'),
       schema: {
         tags: ['company admins'],
+        operationId: 'resendCompanyAdminInvitation',
         summary:
           'A new set-password link for a company admin without a password: the open one stops working (409 INVITATION_NOT_PENDING once a password is set)',
         params: companyAdminParamsSchema,
