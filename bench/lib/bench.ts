@@ -103,6 +103,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       concurrencies: options.orderConcurrencies,
       seconds: options.orderSeconds,
       warmUpSeconds: options.warmUpSeconds,
+      apiPid: server.pid,
       log,
     });
     bySection.orders = end();
