@@ -114,8 +114,8 @@ function orderGroupCommit(deps: ServiceDeps): GroupCommit<OrderRequest, Terminal
     group = new GroupCommit({
       runBatch: (requests) => placeOrders(db, requests),
       runOne: (request) => retrying(() => placeOrder(db, request)),
-      maxBatch: deps.config.ORDER_GROUP_COMMIT_MAX,
-      maxInFlight: deps.config.ORDER_GROUP_COMMIT_IN_FLIGHT,
+      maxBatch: deps.config.TERMINAL_GROUP_COMMIT_MAX,
+      maxInFlight: deps.config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
       onBatch: (size) => deps.metrics?.orderBatchSize.observe(size),
     });
     groupCommits.set(deps.database, group);
