@@ -43,6 +43,13 @@ export interface OrderScenario {
   runs: OrderRun[];
   ordersCreated: number;
   pgbenchMissing?: string;
+  /** Set by `npm run bench:orders --write-results`: the scenario was run alone, median of `runs`. */
+  measuredAlone?: {
+    startedAt: string;
+    runs: number;
+    database: string;
+    loadAverage: { before: number[]; after: number[] };
+  };
 }
 
 /** Each order costs this many tokens, so a run never empties a wallet. */

@@ -1,10 +1,13 @@
 // The terminal key check in a batch (group commit, decision 0028): each request of one statement
 // is answered as if it had come alone — its terminal, its count against the key's per-minute
-// window, its address's wrong keys — on PostgreSQL and PGlite.
+// window, its address's wrong keys — on PostgreSQL and PGlite; and, a rate-limit counter being
+// all it writes, its commit does not wait for the disk.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app';
 import { testDatabaseKinds } from '../../../test/databases';
 import { newTerminal, type TestTerminal } from '../../../test/ledger';
+import { queryRows, type Executor } from '../../db/client';
 import { checkTerminalKeyHashes, checkTerminalKeyHash } from './terminals.repository';
 import { hashTerminalKey } from './terminal-keys';
 import { recordWrongTerminalKey } from './terminal-sessions.service';
@@ -78,5 +81,26 @@ describe.each(await testDatabaseKinds())('terminal key checks in one batch on %s
     expect(next.map((r) => r.keyUse?.hits)).toEqual([1, 2]);
     expect(next.map((r) => r.wrongKeys)).toEqual([null, null]);
     expect(next[0]!.keyUse!.retryAfterSeconds).toBe(60);
+  });
+
+  it('commits its counter without waiting for the disk, in its own transaction only', async () => {
+    const setting = async (executor: Executor) =>
+      (
+        await queryRows<{ value: string }>(
+          executor,
+          sql`SELECT current_setting('synchronous_commit') AS value`,
+        )
+      )[0]!.value;
+    const relaxed = await t.app.deps.database.db.transaction(async (tx) => {
+      const before = await setting(tx);
+      await checkTerminalKeyHash(tx, check(quiet.key));
+      const single = await setting(tx);
+      await checkTerminalKeyHashes(tx, [check(quiet.key), check(busy.key)]);
+      return { before, single, batch: await setting(tx) };
+    });
+    expect(relaxed).toEqual({ before: 'on', single: 'off', batch: 'off' });
+    // Local to that transaction: the connection, back in the pool, commits durably again.
+    await checkTerminalKeyHash(t.app.deps.database.db, check(quiet.key));
+    expect(await setting(t.app.deps.database.db)).toBe('on');
   });
 });

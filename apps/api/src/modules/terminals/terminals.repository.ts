@@ -112,6 +112,15 @@ export interface TerminalKeyCheck {
 }
 
 /**
+ * The key check's only write is a rate-limit counter, so its commit need not wait for the WAL to
+ * reach the disk (decision 0028): `synchronous_commit` off for this statement's own transaction
+ * (`set_config(..., true)`), never for a ledger write: run these statements on their own, never
+ * inside a transaction that writes anything else. A crash may forget the last fraction of a
+ * second of counts — a limit, not money; the order that follows flushes them with its own commit.
+ */
+const RELAXED_COMMIT = sql`SELECT set_config('synchronous_commit', 'off', true)`;
+
+/**
  * The terminal holding a key digest, with its merchant's status (a deleted terminal or merchant
  * reads as inactive), in one statement with its rate limits (decision 0014): the wrong keys its
  * client address presented this minute are read and, unless they shut the address out, the
@@ -143,6 +152,7 @@ export async function checkTerminalKeyHash(
                h.hits AS key_hits, h.retry_after_seconds AS key_retry,
                w.hits AS wrong_hits, w.retry_after_seconds AS wrong_retry
           FROM (SELECT 1) AS one
+          CROSS JOIN (${RELAXED_COMMIT}) AS relaxed
           LEFT JOIN found f ON true LEFT JOIN hit h ON true LEFT JOIN wrong w ON true`,
   );
   return keyCheckOf(row);
@@ -247,6 +257,7 @@ export async function checkTerminalKeyHashes(
           LEFT JOIN counted c ON c.n = i.n
           LEFT JOIN hit h ON h.key = c.key
           LEFT JOIN wrong w ON w.n = i.n
+         CROSS JOIN (${RELAXED_COMMIT}) AS relaxed
          ORDER BY i.n`,
   );
   if (rows.length !== inputs.length) {
