@@ -71,7 +71,7 @@ async function main() {
         }),
       );
     }
-    // How the orders went to the database (group commit, decision 0028), where the API says.
+    // How the orders went to the database (group commit, decision 0034), where the API says.
     const metrics = await fetch(`${server.baseUrl}/metrics`).then((r) => (r.ok ? r.text() : ''));
     const batches = metrics.split('\n').filter((l) => l.startsWith('ledger_order_batch_size'));
     if (batches.length > 0) log(batches.join('\n'));

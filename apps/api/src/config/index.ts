@@ -101,7 +101,7 @@ const envSchema = z
     /** Requests one terminal key may make per minute (orders and refunds together). */
     TERMINAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     /**
-     * Group commit of the terminal path (decision 0028): the most terminal key checks, and the most
+     * Group commit of the terminal path (decision 0034): the most terminal key checks, and the most
      * orders, sent to the database in one statement and transaction (1: each alone), and how many
      * such batches of each may be at the database at once.
      */

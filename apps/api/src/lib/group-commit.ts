@@ -1,5 +1,5 @@
 /**
- * Group commit (decision 0028): requests that arrive while earlier ones are at the database wait
+ * Group commit (decision 0034): requests that arrive while earlier ones are at the database wait
  * and then go together, in one statement and one transaction, instead of one each. Nothing waits
  * on a timer: while fewer than `maxInFlight` batches are running, a request leaves at once (alone,
  * under a light load), so a batch is exactly what queued while the database was busy — the
@@ -34,7 +34,8 @@ export class GroupCommit<I, O> {
   private inFlight = 0;
 
   constructor(private readonly options: GroupCommitOptions<I, O>) {
-    if (options.maxBatch < 1 || options.maxInFlight < 1) {
+    const positive = (n: number) => Number.isSafeInteger(n) && n >= 1;
+    if (!positive(options.maxBatch) || !positive(options.maxInFlight)) {
       throw new Error('GroupCommit needs maxBatch and maxInFlight of at least 1');
     }
   }

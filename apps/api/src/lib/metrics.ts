@@ -21,7 +21,7 @@ export interface Metrics {
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Terminal orders placed (a replayed answer to a retried key is not counted again). */
   ordersPlaced: Counter;
-  /** Orders per group-commit batch (decision 0028): 1 under a light load. */
+  /** Orders per group-commit batch (decision 0034): 1 under a light load. */
   orderBatchSize: Histogram;
   /** Refunds made, by reason (terminal refunds and the auto-archive job's). */
   refunds: Counter<'reason'>;

@@ -26,7 +26,7 @@ const BEARER = /^Bearer[ \t]+([A-Za-z0-9_-]{10,200})[ \t]*$/i;
  * keys is refused for the rest of the minute whatever key it sends next, so keys cannot be
  * guessed; and each terminal key may make TERMINAL_RATE_LIMIT_PER_MINUTE requests a minute. The
  * key lookup and both limits are one statement, shared under load with the other requests that
- * arrived meanwhile (group commit, decision 0028).
+ * arrived meanwhile (group commit, decision 0034).
  */
 export default fp(
   async function terminalAuthPlugin(app: FastifyInstance) {

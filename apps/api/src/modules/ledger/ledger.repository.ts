@@ -312,7 +312,7 @@ export async function placeTerminalOrderRow(
 
 /**
  * One call of `place_terminal_orders` (terminal-orders.sql): a batch of orders in one transaction
- * (group commit, decision 0028), each placed by `place_terminal_order` as alone. Answers each
+ * (group commit, decision 0034), each placed by `place_terminal_order` as alone. Answers each
  * order's outcome, in the order given.
  */
 export async function placeTerminalOrderRows(

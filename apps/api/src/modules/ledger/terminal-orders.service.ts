@@ -76,7 +76,7 @@ export async function placeOrder(executor: Executor, input: OrderRequest): Promi
 
 /**
  * Several orders in one statement and one transaction (`place_terminal_orders`, group commit,
- * decision 0028), each placed exactly as `placeOrder` would place it alone: each answer or refusal
+ * decision 0034), each placed exactly as `placeOrder` would place it alone: each answer or refusal
  * is its own, in the order given. Throws only when the statement fails as a whole (then nothing
  * of it committed).
  */

@@ -1,4 +1,4 @@
-// Group commit of terminal orders (decision 0028): orders placed together in one statement and one
+// Group commit of terminal orders (decision 0034): orders placed together in one statement and one
 // transaction keep their own answers, their own idempotency and their own refusals, on PostgreSQL
 // and PGlite, in one batch and under concurrent load on one or two instances.
 import crypto from 'node:crypto';

@@ -125,7 +125,7 @@ function orderGroupCommit(deps: ServiceDeps): GroupCommit<OrderRequest, Terminal
 
 /**
  * POST /orders: one statement of its own under a light load; with the orders that arrived
- * meanwhile (group commit, decision 0028) when earlier ones are still at the database.
+ * meanwhile (group commit, decision 0034) when earlier ones are still at the database.
  */
 export async function placeTerminalOrder(
   deps: ServiceDeps,

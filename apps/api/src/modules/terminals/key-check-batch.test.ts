@@ -1,4 +1,4 @@
-// The terminal key check in a batch (group commit, decision 0028): each request of one statement
+// The terminal key check in a batch (group commit, decision 0034): each request of one statement
 // is answered as if it had come alone — its terminal, its count against the key's per-minute
 // window, its address's wrong keys — on PostgreSQL and PGlite; and, a rate-limit counter being
 // all it writes, its commit does not wait for the disk.

@@ -23,7 +23,7 @@ const groupCommits = new WeakMap<Database, GroupCommit<KeyCheckInput, TerminalKe
  * resolves a cookie in iam/sessions.service. Plugins reach modules only through these two. One
  * statement finds the terminal, reads the address's wrong keys and counts the request against
  * the key (per-minute windows, in the database, decision 0014) — with the checks that arrived
- * while earlier ones were at the database (group commit, decision 0028): under load, one statement
+ * while earlier ones were at the database (group commit, decision 0034): under load, one statement
  * and one commit for many requests instead of one each; under a light load, alone at once.
  */
 export function checkTerminalKeyGrouped(

@@ -113,7 +113,7 @@ export interface TerminalKeyCheck {
 
 /**
  * The key check's only write is a rate-limit counter, so its commit need not wait for the WAL to
- * reach the disk (decision 0028): `synchronous_commit` off for this statement's own transaction
+ * reach the disk (decision 0034): `synchronous_commit` off for this statement's own transaction
  * (`set_config(..., true)`), never for a ledger write: run these statements on their own, never
  * inside a transaction that writes anything else. A crash may forget the last fraction of a
  * second of counts — a limit, not money; the order that follows flushes them with its own commit.
@@ -189,7 +189,7 @@ function keyCheckOf(row: KeyCheckRow | undefined): TerminalKeyCheck {
 
 /**
  * `checkTerminalKeyHash` for several requests in one statement and one transaction (group commit,
- * decision 0028), each answered as if alone. A key presented n times counts n requests: its
+ * decision 0034), each answered as if alone. A key presented n times counts n requests: its
  * counter moves once by n (counters upserted in key order, so two batches never deadlock), and
  * the i-th request of the batch with that key sees the count up to itself. One `now` (the
  * latest) opens or closes the windows of the whole batch.

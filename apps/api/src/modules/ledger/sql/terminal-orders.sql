@@ -123,7 +123,7 @@ BEGIN
   END IF;
 END $function$;
 
--- Group commit (decision 0028): the orders that reached one API instance while its previous batch
+-- Group commit (decision 0034): the orders that reached one API instance while its previous batch
 -- was at the database, placed in one transaction, each by place_terminal_order exactly as alone,
 -- so each keeps its own answer, its own key and its own refusal (a refusal writes nothing and
 -- raises nothing, so it never undoes another order of the batch). `ord` is the order's position
