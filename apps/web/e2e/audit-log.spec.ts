@@ -95,9 +95,11 @@ describe('the audit log', () => {
     expect(rows.length).toBeGreaterThanOrEqual(2);
     for (const row of rows) expect(row[t('audit_log.action')]).toBe(t('audit_log.actions.update'));
     const record = `${t('audit_log.entities.merchant')} #${cafe.id}`;
+    // The newest: the name given back (the record's name after the change, and its id).
     expect(rows[0]).toMatchObject({
       [t('audit_log.actor')]: 'admin',
-      [t('audit_log.record')]: record,
+      [t('audit_log.record_type')]: t('audit_log.entities.merchant'),
+      [t('audit_log.record')]: `${cafe.name} (#${cafe.id})`,
     });
 
     const action = t('audit_log.actions.update');
@@ -146,8 +148,7 @@ describe('the audit log', () => {
       .getByRole('listitem');
     const shown = await cards.allInnerTexts();
     expect(shown.length).toBeGreaterThan(0);
-    const company = t('audit_log.entities.company');
-    const records = shown.map((card) => new RegExp(`${company} #(\\d+)`).exec(card)?.[1]);
+    const records = shown.map((card) => /\(#(\d+)\)/.exec(card)?.[1]);
     expect(new Set(records)).toEqual(new Set([String(acme.id)]));
     expect(await seriousViolations(page), 'audit log cards zh mobile').toEqual([]);
   });

@@ -29,11 +29,18 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** An instant as the API writes it (2026-01-10T10:00:00.000Z), shown as the app shows times. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
 /** One side of a field's change: its value, or a dash for none. */
 function Value({ value }: { value: unknown }) {
   const { t } = useTranslation();
   const text =
-    typeof value === 'boolean' ? t(value ? 'audit_log.yes' : 'audit_log.no') : formatValue(value);
+    typeof value === 'boolean'
+      ? t(value ? 'audit_log.yes' : 'audit_log.no')
+      : typeof value === 'string' && ISO_INSTANT.test(value)
+        ? formatDateTime(value)
+        : formatValue(value);
   if (text === undefined) {
     return (
       <span className="text-muted-foreground" aria-label={t('audit_log.no_value')}>

@@ -9,6 +9,7 @@ import {
   auditActorLabel,
   auditEntityLabel,
   auditRecordLabel,
+  auditRecordName,
 } from './audit-labels';
 
 export function auditColumns(
@@ -42,9 +43,19 @@ export function auditColumns(
     {
       accessorKey: 'entity_id',
       header: t('audit_log.record'),
-      cell: ({ row }) => auditRecordLabel(t, row.original),
+      // The id, and the record's name when the row carries it (the type has its own column).
+      cell: ({ row }) => {
+        const name = auditRecordName(row.original);
+        const id = row.original.entity_id ? `#${row.original.entity_id}` : undefined;
+        if (!name && !id) return <span className="text-muted-foreground">—</span>;
+        return name && id ? `${name} (${id})` : (name ?? id);
+      },
     },
-    { accessorKey: 'ip', header: t('audit_log.ip'), meta: { className: 'font-mono text-xs' } },
+    {
+      accessorKey: 'ip',
+      header: t('audit_log.ip'),
+      cell: ({ row }) => <span className="font-mono text-xs">{row.original.ip ?? ''}</span>,
+    },
     {
       id: 'actions',
       header: () => <span className="sr-only">{t('table.actions')}</span>,

@@ -9,6 +9,17 @@ export const auditActionLabel = (t: TFunction, action: string): string =>
 export const auditEntityLabel = (t: TFunction, type: string): string =>
   t(`audit_log.entities.${type}`, { defaultValue: type });
 
+/** What a row's record is called in it, if it says: its name, username or code. */
+export function auditRecordName(entry: AuditEntry): string | undefined {
+  for (const side of [entry.after, entry.before]) {
+    for (const key of ['name', 'username', 'code']) {
+      const value = side?.[key];
+      if (typeof value === 'string' && value.trim() !== '') return value;
+    }
+  }
+  return undefined;
+}
+
 /** The record a row is about: its type and, when it names one, its id. */
 export const auditRecordLabel = (t: TFunction, entry: AuditEntry): string =>
   entry.entity_id

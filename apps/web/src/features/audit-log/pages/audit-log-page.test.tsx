@@ -17,8 +17,18 @@ const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
   action: 'update',
   entity_type: 'company',
   entity_id: '12',
-  before: { name: 'Acme', status: 'active', monthly_reset_day: 1 },
-  after: { name: 'Acme Foods', status: 'active', monthly_reset_day: 5 },
+  before: {
+    name: 'Acme',
+    status: 'active',
+    monthly_reset_day: 1,
+    updated_at: '2026-01-09T08:00:00.000Z',
+  },
+  after: {
+    name: 'Acme Foods',
+    status: 'active',
+    monthly_reset_day: 5,
+    updated_at: '2026-01-10T10:00:00.000Z',
+  },
   ip: '203.0.113.9',
   ...overrides,
 });
@@ -55,7 +65,8 @@ describe('Audit Log', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Audit Log' })).toBeVisible();
     const row = (await screen.findByRole('cell', { name: 'Updated' })).closest('tr')!;
     expect(within(row).getByText('admin')).toBeInTheDocument();
-    expect(within(row).getByText('Company #12')).toBeInTheDocument();
+    expect(within(row).getByText('Company')).toBeInTheDocument();
+    expect(within(row).getByText('Acme Foods (#12)')).toBeInTheDocument();
     const system = screen.getByRole('cell', { name: 'Sign-in failed' }).closest('tr')!;
     expect(within(system).getByText('System')).toBeInTheDocument();
 
@@ -66,6 +77,10 @@ describe('Audit Log', () => {
     expect(within(name).getByText('Acme')).toBeInTheDocument();
     expect(within(name).getByText('Acme Foods')).toBeInTheDocument();
     expect(within(changes).getByRole('rowheader', { name: 'monthly_reset_day' })).toBeVisible();
+    // Instants read as the app's times, not as ISO strings.
+    const updated = within(changes).getByRole('rowheader', { name: 'updated_at' }).closest('tr')!;
+    expect(within(updated).queryByText('2026-01-10T10:00:00.000Z')).toBeNull();
+    expect(within(updated).getAllByRole('cell')[1]).toHaveTextContent(/2026/);
     expect(within(changes).queryByRole('rowheader', { name: 'status' })).toBeNull();
     expect(within(dialog).getByText('1 unchanged field not shown.')).toBeInTheDocument();
     expect(within(dialog).getByText('203.0.113.9')).toBeInTheDocument();
@@ -131,7 +146,9 @@ describe('Audit Log', () => {
       ['merchant_admin', false],
     ] as const) {
       answer('get', '/api/v1/audit-log', listOf([]));
-      const view = renderApp('/dashboard', { user: signedIn(role) });
+      answer('get', '/api/v1/users', listOf([]));
+      // A screen each may open: the Audit Log itself, or the merchant admin's User Management.
+      const view = renderApp(shown ? '/audit-log' : '/user', { user: signedIn(role) });
       const nav = await screen.findByRole('navigation', { name: 'Main' });
       await waitFor(() =>
         expect(within(nav).queryAllByRole('link').length, role).toBeGreaterThan(0),
@@ -146,7 +163,8 @@ describe('Audit Log', () => {
     await openAuditLog([entry({ action: 'mfa_enable', entity_type: 'user', before: null })]);
     expect(await screen.findByRole('heading', { level: 1, name: '审计日志' })).toBeVisible();
     const row = (await screen.findByRole('cell', { name: '开启双重验证' })).closest('tr')!;
-    expect(within(row).getByText('用户 #12')).toBeInTheDocument();
+    expect(within(row).getByText('用户')).toBeInTheDocument();
+    expect(within(row).getByText('Acme Foods (#12)')).toBeInTheDocument();
     await userEvent.click(within(row).getByRole('button', { name: '查看 开启双重验证：用户 #12' }));
     const dialog = await screen.findByRole('dialog', { name: '开启双重验证：用户 #12' });
     expect(within(dialog).getByRole('columnheader', { name: '变更前' })).toBeInTheDocument();
