@@ -63,6 +63,16 @@ export function auditScopeWhere(scope: AuditScope): SQL | undefined {
   }
 }
 
+/**
+ * The client address a caller sees: a company admin only that of its own company's people and of
+ * sign-in attempts (no actor); not the address of the platform's staff acting on its company.
+ */
+function visibleIp(scope: AuditScope): SQL<string | null> {
+  if (scope.kind !== 'company') return sql<string | null>`${auditLog.ip}`;
+  return sql<string | null>`CASE WHEN ${auditLog.actorUserId} IS NULL
+    OR ${users.companyId} = ${scope.companyId} THEN ${auditLog.ip} END`;
+}
+
 export interface AuditFilter {
   scope: AuditScope;
   entityType?: string | undefined;
@@ -117,14 +127,14 @@ export async function findAuditRows(
   { limit, offset }: { limit: number; offset: number },
 ): Promise<AuditEntry[]> {
   const rows = await executor
-    .select({ entry: auditLog, actorUsername: users.username })
+    .select({ entry: auditLog, actorUsername: users.username, ip: visibleIp(filter.scope) })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorUserId))
     .where(whereOf(filter))
     .orderBy(...orderOf(filter))
     .limit(limit)
     .offset(offset);
-  return rows.map((r) => toAuditEntry(r.entry, r.actorUsername));
+  return rows.map((r) => ({ ...toAuditEntry(r.entry, r.actorUsername), ip: r.ip }));
 }
 
 /** How many rows the filter holds, counting no further than `upTo` when given. */

@@ -359,6 +359,33 @@ describe.each(await testDatabaseKinds())('the audit log on %s', (kind) => {
       }
     });
 
+    it('shows a company admin the addresses of its own people, not of the platform’s staff', async () => {
+      const ADDRESS = `address_probe_${kind}`;
+      for (const [by, ip] of [
+        [admin.user.id, '198.51.100.7'],
+        [adminA.user.id, '198.51.100.8'],
+      ] as const) {
+        await recordAudit(db(), {
+          actor: { userId: by, ip },
+          action: ADDRESS,
+          entityType: 'company',
+          entityId: a.id,
+        });
+      }
+      const ips = async (session: SignedInUser['session']) =>
+        ((await list(`action=${ADDRESS}`, session)).json().data as { ip: string | null }[]).map(
+          (e) => e.ip,
+        );
+      expect(await ips(admin.session)).toEqual(['198.51.100.8', '198.51.100.7']);
+      expect(await ips(hr.session)).toEqual(['198.51.100.8', '198.51.100.7']);
+      expect(await ips(adminA.session)).toEqual(['198.51.100.8', null]);
+      const csv = await injectAs(t.app, adminA.session, {
+        url: `/api/v1/exports/audit-log?action=${ADDRESS}`,
+      });
+      const rows = parse(csv.body, { bom: true, columns: true }) as Record<string, string>[];
+      expect(rows.map((r) => r.ip)).toEqual(['198.51.100.8', '']);
+    });
+
     it('shows a company’s real sign-ins and failures to it, and to no other company', async () => {
       const failed = await t.app.inject({
         method: 'POST',
