@@ -1,4 +1,4 @@
-// The Audit Log screen (issue 17 item 4, decision 0034): the admin filters by action and opens a
+// The Audit Log screen (issue 17 item 4, decision 0036): the admin filters by action and opens a
 // change as before and after, in English at 1280 wide; ACME's company admin, in Chinese at 390
 // wide, sees its own company's rows and no other company's. Axe clean, no console error.
 import { readFileSync } from 'node:fs';

@@ -91,7 +91,7 @@ const auditFilterShape = {
 
 /**
  * GET /audit-log, newest first (or by `sort`). Dates are days in the programme's time zone, both
- * ends included. What a caller sees is its role's scope (decision 0034).
+ * ends included. What a caller sees is its role's scope (decision 0036).
  */
 export const auditListQuerySchema = pageQuerySchema
   .extend(auditFilterShape)

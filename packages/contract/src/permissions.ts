@@ -19,7 +19,7 @@ export const PERMISSIONS = {
   'reset_period.view': ['admin'],
   'companies.view': ['admin', 'super_hr'],
   'order_history.view': ['admin', 'super_hr'],
-  // Beyond the spec (DESIGN 6, decision 0034): each role sees the audit rows of its own scope.
+  // Beyond the spec (DESIGN 6, decision 0036): each role sees the audit rows of its own scope.
   'audit_log.view': ['admin', 'super_hr', 'company_admin'],
 
   // API actions (DESIGN 4)

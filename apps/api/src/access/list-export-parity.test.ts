@@ -108,7 +108,7 @@ const PAIRS: Pair[] = [
     filters: () => ['', 'month=2026-01', 'status=inactive', 'search=a'],
   },
   {
-    // Decision 0034: the admin all, Group HR the company side, a company admin its company.
+    // Decision 0036: the admin all, Group HR the company side, a company admin its company.
     name: 'audit log',
     permission: 'audit.read',
     list: '/api/v1/audit-log?page_size=10',

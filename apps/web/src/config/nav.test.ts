@@ -21,7 +21,7 @@ describe('the sidebar entries', () => {
     ]);
   });
 
-  it('give the Audit Log to the admin, Group HR and company admins (decision 0034)', () => {
+  it('give the Audit Log to the admin, Group HR and company admins (decision 0036)', () => {
     for (const role of ['admin', 'super_hr', 'company_admin']) {
       expect(titles(navItemsFor(role)), role).toContain('nav.audit_log');
     }

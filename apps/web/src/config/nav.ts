@@ -98,7 +98,7 @@ export const NAV_ITEMS: NavItem[] = [
     icon: History,
     permission: 'order_history.view',
   },
-  // Beyond the spec's sidebar (DESIGN 6, decision 0034).
+  // Beyond the spec's sidebar (DESIGN 6, decision 0036).
   {
     titleKey: 'nav.audit_log',
     url: paths.auditLog.getHref(),

@@ -62,7 +62,7 @@ export const paths = {
     getHref: (search: { company_id?: number; merchant_id?: number } = {}) =>
       withSearch('/order-history', search),
   },
-  /** Audit Log (decision 0034): each role's scope of the audit log. */
+  /** Audit Log (decision 0036): each role's scope of the audit log. */
   auditLog: fixed('/audit-log'),
   summaryReport: fixed('/summary-report'),
   summaryReportCompany: {

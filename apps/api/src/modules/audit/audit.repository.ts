@@ -21,7 +21,7 @@ export const toAuditEntry = (row: AuditRow, actorUsername: string | null): Audit
 });
 
 /**
- * Which audit rows a caller sees (decision 0034), by what each row is about:
+ * Which audit rows a caller sees (decision 0036), by what each row is about:
  * - `all` (admin): every row;
  * - `companies` (Group HR): the company side of the programme (rows about a company, an employee,
  *   or a user belonging to a company: company admins, employees' sign-ins) and rows about itself;

@@ -5,7 +5,7 @@ import { currentUser, requirePermission } from '../../plugins/auth';
 import { listAuditLog } from './audit.service';
 
 /**
- * The audit log: /api/v1/audit-log, each caller its scope (decision 0034). Read-only; rows are
+ * The audit log: /api/v1/audit-log, each caller its scope (decision 0036). Read-only; rows are
  * written by recordAudit.
  */
 export default async function auditRoutes(app: FastifyInstance) {

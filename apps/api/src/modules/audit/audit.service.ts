@@ -15,7 +15,7 @@ export type { AuditFilter, AuditScope } from './audit.repository';
 export { countAuditRows, findAuditRows, lastAuditId } from './audit.repository';
 
 /**
- * The audit rows a user may read (decision 0034): the admin all of them, Group HR the company
+ * The audit rows a user may read (decision 0036): the admin all of them, Group HR the company
  * side of the programme and its own account's, a company admin its own company's. Any other role
  * has no audit scope (its routes refuse it before this).
  */

@@ -263,7 +263,7 @@ describe.each(await testDatabaseKinds())('the audit log on %s', (kind) => {
     });
   });
 
-  describe('scope (decision 0034)', () => {
+  describe('scope (decision 0036)', () => {
     const PROBE = `scope_probe_${kind}`;
     let a: { id: number };
     let b: { id: number };

@@ -192,7 +192,7 @@ describe.each(await testDatabaseKinds())('two-factor sign-in on %s', (kind) => {
     const again = await injectAs(t.app, session, { method: 'POST', url: '/api/v1/iam/mfa/totp' });
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('MFA_ALREADY_ENABLED');
-    // Enrolment, the wrong code and the right one are each audited, in order (decision 0034).
+    // Enrolment, the wrong code and the right one are each audited, in order (decision 0036).
     expect(await auditActions(t, user.id)).toEqual([
       { action: 'mfa_enrolment_started', actor: user.id },
       { action: 'mfa_enable_failed', actor: user.id },

@@ -3,7 +3,7 @@ import { dateFilter, defineTableSearch, oneOf, textFilter } from '@/components/d
 
 /**
  * The audit log's state in the URL: who (part of a username), the action, the record type and a
- * range of days; sorted by the server (GET /audit-log, decision 0034).
+ * range of days; sorted by the server (GET /audit-log, decision 0036).
  */
 export const auditLogSearch = defineTableSearch({
   filters: {

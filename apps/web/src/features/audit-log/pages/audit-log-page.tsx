@@ -19,7 +19,7 @@ import { auditActionLabel, auditEntityLabel } from '../components/audit-labels';
 import type { auditLogSearch } from '../search';
 
 /**
- * Audit Log (admin, Group HR, company admin: each its scope, decision 0034): who did what to
+ * Audit Log (admin, Group HR, company admin: each its scope, decision 0036): who did what to
  * which record and when, filtered and sorted by the server; a row opens the change as before and
  * after; the filtered list exports as CSV in the same order.
  */
