@@ -20,6 +20,12 @@ export function resultsMarkdown(r: BenchResults): string {
     lines.push('');
   };
   lines.push(`Run of ${r.startedAt} (${r.seconds} s).`, '');
+  if (r.rerun) {
+    lines.push(
+      `Only ${r.rerun.scenarios.join(', ')} ran then (\`--scenarios\`); the other figures are from the run of ${r.rerun.othersFrom}.`,
+      '',
+    );
+  }
   lines.push(
     `**Machine**: ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB, ${r.machine.os}, Node ${r.machine.node}; ` +
       'the API, PostgreSQL, the load generator and pgbench all share those cores.',
