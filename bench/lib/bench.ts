@@ -242,7 +242,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     invariants,
     targets: [],
     ...(options.only && previous
-      ? { rerun: { scenarios: [...options.only.scenarios], othersFrom: previous.startedAt } }
+      ? { rerun: { scenarios: SCENARIO_NAMES.filter(runs), othersFrom: previous.startedAt } }
       : {}),
   };
   results.targets = evaluate(results);
