@@ -1,63 +1,92 @@
-/**
- * CPU seconds spent during a scenario by the API process and by the bench database's server
- * processes (PostgreSQL on this machine: read from /proc). On a machine other work shares, wall
- * times stretch with the load; the CPU a change saves shows through it.
- */
 import fs from 'node:fs';
-import { withClient } from './database';
 
-/** Linux's clock ticks per second for /proc/<pid>/stat (USER_HZ, 100 on every common build). */
-const TICKS_PER_SECOND = 100;
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-export interface CpuSeconds {
-  api: number;
-  /** Null when the server's processes cannot be read (not on this machine). */
-  database: number | null;
-}
-
-/** user + system ticks of a process; null once it is gone or when it cannot be read. */
-function ticks(pid: number): number | null {
+/** User + system CPU milliseconds a process has used so far, from /proc (undefined once gone). */
+export function cpuMs(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces) in parentheses: utime is the 14th field.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
   } catch {
-    return null;
+    return undefined;
   }
 }
 
-async function backendPids(databaseUrl: string): Promise<number[]> {
-  return withClient(databaseUrl, async (c) => {
-    const { rows } = await c.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid()`,
-    );
-    return rows.map((r) => r.pid);
-  });
+/** The pids of PostgreSQL's backends connected to `database` (their title names it). */
+function backendsOf(database: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (title.startsWith('postgres: ') && title.includes(` ${database} `))
+        pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
 
-/** Starts counting; the function it returns stops and answers the seconds since. */
-export async function startCpuMeter(
-  databaseUrl: string,
-  apiPid: number,
-): Promise<() => Promise<CpuSeconds>> {
-  const before = new Map<number, number | null>();
-  for (const pid of await backendPids(databaseUrl)) before.set(pid, ticks(pid));
-  const api = ticks(apiPid) ?? 0;
-  return async () => {
-    const apiNow = ticks(apiPid) ?? api;
-    let database: number | null = 0;
-    for (const pid of await backendPids(databaseUrl)) {
-      const now = ticks(pid);
-      if (now === null || (before.has(pid) && before.get(pid) === null)) {
-        database = null;
-        break;
-      }
-      database += now - (before.get(pid) ?? 0);
+/**
+ * CPU used while a section runs by given processes and by the database's backends (sampled every
+ * 100 ms, so a backend that lives less than that is missed; PostgreSQL's shared processes — WAL
+ * writer, checkpointer — are not counted). Only where /proc exists (Linux); else zeros.
+ */
+export class CpuSampler {
+  private readonly start = new Map<number, number>();
+  private readonly last = new Map<number, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly database: string,
+    private readonly pids: Record<string, number>,
+  ) {
+    for (const pid of Object.values(pids)) this.start.set(pid, cpuMs(pid) ?? 0);
+    this.sample();
+    this.timer = setInterval(() => this.sample(), 100);
+  }
+
+  private sample(): void {
+    for (const pid of backendsOf(this.database)) {
+      const ms = cpuMs(pid);
+      if (ms === undefined) continue;
+      // A backend first seen now may have worked before the section: count from here.
+      if (!this.start.has(pid)) this.start.set(pid, ms);
+      this.last.set(pid, ms);
     }
-    return {
-      api: (apiNow - api) / TICKS_PER_SECOND,
-      database: database === null ? null : database / TICKS_PER_SECOND,
-    };
+  }
+
+  /** Stops, and answers CPU milliseconds by name, and `database` for the backends. */
+  stop(): Record<string, number> {
+    this.sample();
+    clearInterval(this.timer);
+    const result: Record<string, number> = {};
+    const named = new Set(Object.values(this.pids));
+    for (const [name, pid] of Object.entries(this.pids)) {
+      result[name] = (cpuMs(pid) ?? 0) - (this.start.get(pid) ?? 0);
+    }
+    result.database = 0;
+    for (const [pid, ms] of this.last) {
+      if (!named.has(pid)) result.database += ms - this.start.get(pid)!;
+    }
+    return result;
+  }
+}
+
+/** CPU seconds of the API process and of the database's backends during a timed call. */
+export interface CpuSeconds {
+  api: number;
+  database: number;
+}
+
+/** Starts a CpuSampler for the API and the database's backends; the function it returns stops it. */
+export function startCpuMeter(databaseName: string, apiPid: number): () => CpuSeconds {
+  const sampler = new CpuSampler(databaseName, { api: apiPid });
+  return () => {
+    const ms = sampler.stop();
+    return { api: Math.round(ms.api!) / 1000, database: Math.round(ms.database!) / 1000 };
   };
 }

@@ -13,7 +13,7 @@ const kb = (bytes: number) => `${round(bytes / 1000, 1)} kB`;
 /** ` (CPU: API x s, PostgreSQL y s)` when the scenario measured it. */
 function cpuText(cpu: CpuSeconds | undefined): string {
   if (!cpu) return '';
-  return ` (CPU: API ${cpu.api} s, PostgreSQL ${cpu.database === null ? 'not measured' : `${cpu.database} s`})`;
+  return ` (CPU: API ${cpu.api} s, PostgreSQL ${cpu.database} s)`;
 }
 
 /** The figures as Markdown: machine, database, programme, one table per scenario, the targets. */

@@ -3,6 +3,7 @@
  * company made for the run (so every run imports the same file the same way: all rows new).
  */
 import { startCpuMeter, type CpuSeconds } from '../cpu';
+import { databaseName } from '../database';
 import { Session } from '../http';
 import { BENCH_PASSWORD } from '../programme';
 import { round } from '../stats';
@@ -65,7 +66,7 @@ export async function runImportScenario(options: {
     return data;
   };
 
-  const cpu = await startCpuMeter(options.databaseUrl, options.apiPid);
+  const cpu = startCpuMeter(databaseName(options.databaseUrl), options.apiPid);
   const started = performance.now();
   let previewed = started;
   try {
@@ -82,9 +83,9 @@ export async function runImportScenario(options: {
       form(),
     );
     const done = performance.now();
-    const cpuSeconds = await cpu();
+    const cpuSeconds = cpu();
     options.log(
-      `  import: ${round((done - previewed) / 1000, 2)} s (CPU of both: API ${cpuSeconds.api} s, database ${cpuSeconds.database ?? '?'} s)`,
+      `  import: ${round((done - previewed) / 1000, 2)} s (CPU of both: API ${cpuSeconds.api} s, database ${cpuSeconds.database} s)`,
     );
     const result = Object.fromEntries(
       Object.entries(imported.data).filter(([, v]) => typeof v === 'number'),

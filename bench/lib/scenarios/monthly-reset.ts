@@ -5,7 +5,7 @@
  * `next_reset_at`, an ordinary column) so the timed run resets it alone.
  */
 import { startCpuMeter, type CpuSeconds } from '../cpu';
-import { withClient } from '../database';
+import { databaseName, withClient } from '../database';
 import type { Session } from '../http';
 import type { ProgrammeInfo } from '../programme';
 import { round } from '../stats';
@@ -64,11 +64,11 @@ export async function runResetScenario(options: {
     };
   });
 
-  const cpu = await startCpuMeter(databaseUrl, options.apiPid);
+  const cpu = startCpuMeter(databaseName(databaseUrl), options.apiPid);
   const started = performance.now();
   const reset = await admin.post<{ data: { runs: ResetRun[] } }>('/api/v1/jobs/monthly-reset', {});
   const seconds = round((performance.now() - started) / 1000, 2);
-  const cpuSeconds = await cpu();
+  const cpuSeconds = cpu();
   const run = reset.data.runs.find((r) => r.company_id === companyId);
   const isApplied = run?.status === 'applied';
   if (!isApplied) options.log(`  the reset was not applied: ${JSON.stringify(reset.data.runs)}`);
@@ -81,7 +81,7 @@ export async function runResetScenario(options: {
   });
   options.log(
     `  reset of ${employees.toLocaleString('en')} employees (${written.toLocaleString('en')} ledger rows): ${seconds} s ` +
-      `(CPU: API ${cpuSeconds.api} s, database ${cpuSeconds.database ?? '?'} s)`,
+      `(CPU: API ${cpuSeconds.api} s, database ${cpuSeconds.database} s)`,
   );
   return {
     companyId,

@@ -14,6 +14,7 @@ export default async function auditRoutes(app: FastifyInstance) {
       preHandler: requirePermission('audit.read'),
       schema: {
         tags: ['audit'],
+        operationId: 'listAuditLog',
         summary: 'Administrative changes, newest first (entity, actor, action, date range, paging)',
         querystring: auditListQuerySchema,
         response: {

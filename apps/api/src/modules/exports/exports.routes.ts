@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   companyReportFilterSchema,
   companyReportParamsSchema,
@@ -14,6 +13,7 @@ import {
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
 import { requestLanguage } from '../../plugins/errors';
+import { csvFileSchema } from '../../openapi';
 import { sendCsv } from './csv';
 import {
   exportCompanyReport,
@@ -24,7 +24,7 @@ import {
 } from './exports.service';
 
 const responses = {
-  200: z.string().describe('text/csv; charset=utf-8, streamed, as an attachment'),
+  200: csvFileSchema,
   400: errorEnvelopeSchema,
   401: errorEnvelopeSchema,
   403: errorEnvelopeSchema,
@@ -57,6 +57,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('tokens.transactions'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportTransactions',
         summary: 'Token transactions as CSV: the filters of GET /tokens/transactions (no cursor)',
         querystring: transactionListQuerySchema,
         response: responses,
@@ -79,6 +80,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('orders.admin'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportOrders',
         summary: 'The order history as CSV: the filters of GET /orders/admin (no paging)',
         querystring: orderHistoryFilterSchema,
         response: responses,
@@ -101,6 +103,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.read'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportEmployees',
         summary: 'Employees as CSV: the filters of GET /employees (no paging)',
         querystring: employeeExportQuerySchema,
         response: responses,
@@ -118,6 +121,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('summary_report.view'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportSummaryReport',
         summary: 'The summary report’s company rows as CSV: the filters of GET /reports/summary',
         querystring: reportSummaryFilterSchema,
         response: responses,
@@ -135,6 +139,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('summary_report.company.view'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportCompanySummaryReport',
         summary: 'A company’s per-employee report rows as CSV',
         params: companyReportParamsSchema,
         querystring: companyReportFilterSchema,
