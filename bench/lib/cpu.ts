@@ -75,3 +75,18 @@ export class CpuSampler {
     return result;
   }
 }
+
+/** CPU seconds of the API process and of the database's backends during a timed call. */
+export interface CpuSeconds {
+  api: number;
+  database: number;
+}
+
+/** Starts a CpuSampler for the API and the database's backends; the function it returns stops it. */
+export function startCpuMeter(databaseName: string, apiPid: number): () => CpuSeconds {
+  const sampler = new CpuSampler(databaseName, { api: apiPid });
+  return () => {
+    const ms = sampler.stop();
+    return { api: Math.round(ms.api!) / 1000, database: Math.round(ms.database!) / 1000 };
+  };
+}
