@@ -1,20 +1,41 @@
 /**
  * npm run bench [-- --seconds 15 --read-calls 100 --import-rows 100000 --out bench]
+ *               [--scenarios import,reset]
  *
  * Runs the scenarios of issue 6 on the programme `npm run bench:data` generated and writes
  * bench/results.json and the figures part of bench/RESULTS.md.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runBench } from './lib/bench';
+import { runBench, SCENARIO_NAMES, type BenchResults, type ScenarioName } from './lib/bench';
 import { BENCH_DATABASE_URL } from './lib/database';
 import { argument } from './lib/options';
 import { writeResults } from './lib/report';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** `--scenarios a,b`: only those, over the figures of the results.json already in `out`. */
+function onlyOption(
+  out: string,
+): { scenarios: Set<ScenarioName>; previous: BenchResults } | undefined {
+  const given = argument('scenarios');
+  if (!given) return undefined;
+  const scenarios = new Set(given.split(',').map((name) => name.trim()));
+  for (const name of scenarios) {
+    if (!(SCENARIO_NAMES as readonly string[]).includes(name)) {
+      throw new Error(`--scenarios takes ${SCENARIO_NAMES.join(', ')}, not ${name}`);
+    }
+  }
+  const file = path.join(out, 'results.json');
+  if (!fs.existsSync(file)) throw new Error(`--scenarios needs a previous ${file} to complete`);
+  const previous = JSON.parse(fs.readFileSync(file, 'utf8')) as BenchResults;
+  return { scenarios: scenarios as Set<ScenarioName>, previous };
+}
+
 async function main() {
   const log = (message: string) => console.log(message);
+  const out = path.resolve(argument('out') ?? here);
   const results = await runBench({
     databaseUrl: BENCH_DATABASE_URL,
     orderConcurrencies: (argument('concurrencies') ?? '8,32,128').split(',').map(Number),
@@ -23,8 +44,8 @@ async function main() {
     readCalls: Number(argument('read-calls') ?? 100),
     importRows: Number(argument('import-rows') ?? 100_000),
     log,
+    only: onlyOption(out),
   });
-  const out = path.resolve(argument('out') ?? here);
   writeResults(out, results);
   log('');
   for (const t of results.targets) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BenchResults } from './bench';
+import type { CpuSeconds } from './cpu';
 import { mib, round } from './stats';
 
 export const START = '<!-- bench:results:start (written by npm run bench) -->';
@@ -8,6 +9,12 @@ export const END = '<!-- bench:results:end -->';
 
 const n = (value: number) => value.toLocaleString('en');
 const kb = (bytes: number) => `${round(bytes / 1000, 1)} kB`;
+
+/** ` (CPU: API x s, PostgreSQL y s)` when the scenario measured it. */
+function cpuText(cpu: CpuSeconds | undefined): string {
+  if (!cpu) return '';
+  return ` (CPU: API ${cpu.api} s, PostgreSQL ${cpu.database} s)`;
+}
 
 /** The figures as Markdown: machine, database, programme, one table per scenario, the targets. */
 export function resultsMarkdown(r: BenchResults): string {
@@ -20,6 +27,12 @@ export function resultsMarkdown(r: BenchResults): string {
     lines.push('');
   };
   lines.push(`Run of ${r.startedAt} (${r.seconds} s).`, '');
+  if (r.rerun) {
+    lines.push(
+      `Only ${r.rerun.scenarios.join(', ')} ran then (\`--scenarios\`); the other figures are from the run of ${r.rerun.othersFrom}.`,
+      '',
+    );
+  }
   lines.push(
     `**Machine**: ${r.machine.cpus} cores (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB, ${r.machine.os}, Node ${r.machine.node}; ` +
       'the API, PostgreSQL, the load generator and pgbench all share those cores.',
@@ -101,7 +114,7 @@ export function resultsMarkdown(r: BenchResults): string {
     imp.totalSeconds === null
       ? `${n(imp.rows)} rows (${kb(imp.fileBytes)}): refused — ${imp.refused}`
       : `${n(imp.rows)} rows (${kb(imp.fileBytes)}) into a new company: preview ${imp.previewSeconds} s, import ${imp.importSeconds} s, ` +
-          `together ${imp.totalSeconds} s; preview ${JSON.stringify(imp.summary)}, import ${JSON.stringify(imp.result)}.`,
+          `together ${imp.totalSeconds} s${cpuText(imp.cpuSeconds)}; preview ${JSON.stringify(imp.summary)}, import ${JSON.stringify(imp.result)}.`,
     '',
   );
 
@@ -111,7 +124,7 @@ export function resultsMarkdown(r: BenchResults): string {
     '',
     `Company ${reset.companyId}: ${n(reset.employees)} employees (${n(reset.activeEmployees)} active), opening ${reset.period}: ` +
       (reset.isApplied
-        ? `${reset.seconds} s for POST /api/v1/jobs/monthly-reset, ${n(reset.ledgerRowsWritten)} ledger rows written`
+        ? `${reset.seconds} s for POST /api/v1/jobs/monthly-reset${cpuText(reset.cpuSeconds)}, ${n(reset.ledgerRowsWritten)} ledger rows written`
         : `**failed** after ${reset.seconds} s (the job reported the company \`failed\`; nothing written)`) +
       `${reset.catchUpRuns ? ` (${reset.catchUpRuns} other due resets applied first, untimed)` : ''}.`,
     '',

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBench } from '../../../bench/lib/bench';
+import { runBench, type BenchResults, type ScenarioName } from '../../../bench/lib/bench';
 import {
   checkInvariants,
   createFreshDatabase,
@@ -124,4 +124,39 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
       '### 1. Terminal orders',
     );
   }, 180_000);
+
+  it('runs only the scenarios --scenarios names, keeping the others from the previous results', async () => {
+    const previous = JSON.parse(
+      fs.readFileSync(path.join(out, 'results.json'), 'utf8'),
+    ) as BenchResults;
+    const results = await runBench({
+      databaseUrl: url,
+      orderConcurrencies: [2],
+      orderSeconds: 1,
+      warmUpSeconds: 1,
+      readCalls: 10,
+      importRows: 300,
+      log,
+      only: { scenarios: new Set<ScenarioName>(['reset']), previous },
+    });
+    expect(results.rerun).toEqual({ scenarios: ['reset'], othersFrom: previous.startedAt });
+    const { orders, employeeImport, web, memory, monthlyReset } = results.scenarios;
+    expect({ orders, employeeImport, web, memory }).toEqual({
+      orders: previous.scenarios.orders,
+      employeeImport: previous.scenarios.employeeImport,
+      web: previous.scenarios.web,
+      memory: previous.scenarios.memory,
+    });
+    // Run again: the big company's next month, with the CPU it took measured.
+    expect(monthlyReset.isApplied).toBe(true);
+    expect(monthlyReset.period > previous.scenarios.monthlyReset.period).toBe(true);
+    expect(monthlyReset.ledgerRowsWritten).toBeGreaterThan(monthlyReset.activeEmployees);
+    expect(monthlyReset.cpuSeconds?.api).toBeGreaterThanOrEqual(0);
+    // The skipped scenarios' rows of the targets table are the previous run's, as judged then.
+    const rowsOf = (r: BenchResults, scenario: string) =>
+      r.targets.filter((t) => t.scenario === scenario);
+    expect(rowsOf(results, '1. terminal orders')).toEqual(rowsOf(previous, '1. terminal orders'));
+    expect(rowsOf(results, '4. monthly reset')).toHaveLength(1);
+    expect(results.invariants.rows).toBeGreaterThan(previous.invariants.rows);
+  }, 120_000);
 });

@@ -93,7 +93,7 @@ describe('the OpenAPI document', () => {
     const csv = operations(served).filter(
       ({ name }) => name.startsWith('GET /api/v1/exports/') || name.endsWith('/template'),
     );
-    expect(csv).toHaveLength(7);
+    expect(csv).toHaveLength(8);
     for (const { name, operation } of csv) {
       expect(Object.keys(operation.responses['200']!.content!), name).toEqual(['text/csv']);
     }

@@ -2,6 +2,8 @@
  * Scenario 3: a company admin previews, then imports, an employee CSV of `rows` rows into a
  * company made for the run (so every run imports the same file the same way: all rows new).
  */
+import { startCpuMeter, type CpuSeconds } from '../cpu';
+import { databaseName } from '../database';
 import { Session } from '../http';
 import { BENCH_PASSWORD } from '../programme';
 import { round } from '../stats';
@@ -16,6 +18,8 @@ export interface ImportScenario {
   result: Record<string, number> | null;
   /** Why the file was refused, when it was. */
   refused?: string;
+  /** CPU seconds of the API and of the database's processes during preview + import. */
+  cpuSeconds?: CpuSeconds;
 }
 
 export function employeeCsv(rows: number, code: string): string {
@@ -30,6 +34,8 @@ export function employeeCsv(rows: number, code: string): string {
 
 export async function runImportScenario(options: {
   baseUrl: string;
+  databaseUrl: string;
+  apiPid: number;
   admin: Session;
   rows: number;
   log: (message: string) => void;
@@ -60,6 +66,7 @@ export async function runImportScenario(options: {
     return data;
   };
 
+  const cpu = startCpuMeter(databaseName(options.databaseUrl), options.apiPid);
   const started = performance.now();
   let previewed = started;
   try {
@@ -76,7 +83,10 @@ export async function runImportScenario(options: {
       form(),
     );
     const done = performance.now();
-    options.log(`  import: ${round((done - previewed) / 1000, 2)} s`);
+    const cpuSeconds = cpu();
+    options.log(
+      `  import: ${round((done - previewed) / 1000, 2)} s (CPU of both: API ${cpuSeconds.api} s, database ${cpuSeconds.database} s)`,
+    );
     const result = Object.fromEntries(
       Object.entries(imported.data).filter(([, v]) => typeof v === 'number'),
     ) as Record<string, number>;
@@ -88,6 +98,7 @@ export async function runImportScenario(options: {
       totalSeconds: round((done - started) / 1000, 2),
       summary: preview.data.summary,
       result,
+      cpuSeconds,
     };
   } catch (error) {
     const refused = (error as Error).message;

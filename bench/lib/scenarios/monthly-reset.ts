@@ -4,7 +4,8 @@
  * generated is reset first, untimed; then the big company's reset is brought to now (its
  * `next_reset_at`, an ordinary column) so the timed run resets it alone.
  */
-import { withClient } from '../database';
+import { startCpuMeter, type CpuSeconds } from '../cpu';
+import { databaseName, withClient } from '../database';
 import type { Session } from '../http';
 import type { ProgrammeInfo } from '../programme';
 import { round } from '../stats';
@@ -19,6 +20,8 @@ export interface ResetScenario {
   seconds: number;
   ledgerRowsWritten: number;
   catchUpRuns: number;
+  /** CPU seconds of the API and of the database's processes during the timed call. */
+  cpuSeconds?: CpuSeconds;
 }
 
 interface ResetRun {
@@ -31,6 +34,7 @@ export async function runResetScenario(options: {
   databaseUrl: string;
   info: ProgrammeInfo;
   admin: Session;
+  apiPid: number;
   log: (message: string) => void;
 }): Promise<ResetScenario> {
   const { info, admin, databaseUrl } = options;
@@ -60,9 +64,11 @@ export async function runResetScenario(options: {
     };
   });
 
+  const cpu = startCpuMeter(databaseName(databaseUrl), options.apiPid);
   const started = performance.now();
   const reset = await admin.post<{ data: { runs: ResetRun[] } }>('/api/v1/jobs/monthly-reset', {});
   const seconds = round((performance.now() - started) / 1000, 2);
+  const cpuSeconds = cpu();
   const run = reset.data.runs.find((r) => r.company_id === companyId);
   const isApplied = run?.status === 'applied';
   if (!isApplied) options.log(`  the reset was not applied: ${JSON.stringify(reset.data.runs)}`);
@@ -74,7 +80,8 @@ export async function runResetScenario(options: {
     return Number(rows[0]!.n);
   });
   options.log(
-    `  reset of ${employees.toLocaleString('en')} employees (${written.toLocaleString('en')} ledger rows): ${seconds} s`,
+    `  reset of ${employees.toLocaleString('en')} employees (${written.toLocaleString('en')} ledger rows): ${seconds} s ` +
+      `(CPU: API ${cpuSeconds.api} s, database ${cpuSeconds.database} s)`,
   );
   return {
     companyId,
@@ -85,5 +92,6 @@ export async function runResetScenario(options: {
     seconds,
     ledgerRowsWritten: written,
     catchUpRuns: catchUp.data.runs.length,
+    cpuSeconds,
   };
 }

@@ -895,7 +895,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Administrative changes, newest first (entity, actor, action, date range, paging) */
+        /** Audit log in the caller’s scope, newest first (record, actor, action, date range, sort, paging) */
         get: operations["listAuditLog"];
         put?: never;
         post?: never;
@@ -1136,6 +1136,23 @@ export interface paths {
         };
         /** A company’s per-employee report rows as CSV */
         get: operations["exportCompanySummaryReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log as CSV: the filters and order of GET /audit-log (no paging) */
+        get: operations["exportAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9716,9 +9733,12 @@ export interface operations {
                 entity_type?: string;
                 entity_id?: string;
                 actor_user_id?: number;
+                actor?: string;
                 action?: string;
                 date_from?: string;
                 date_to?: string;
+                sort?: "occurred_at" | "action" | "entity_type" | "actor_username";
+                order?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -11373,6 +11393,108 @@ export interface operations {
             path: {
                 companyId: number;
             };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file (text/csv; charset=utf-8), sent as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No live session, or no valid terminal key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this role or scope, or the XSRF header is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record in the caller’s scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Understood but cannot be applied (see `code`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error (logged with the request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportAuditLog: {
+        parameters: {
+            query?: {
+                entity_type?: string;
+                entity_id?: string;
+                actor_user_id?: number;
+                actor?: string;
+                action?: string;
+                date_from?: string;
+                date_to?: string;
+                sort?: "occurred_at" | "action" | "entity_type" | "actor_username";
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  auditExportQuerySchema,
   companyReportFilterSchema,
   companyReportParamsSchema,
   employeeExportQuerySchema,
@@ -16,6 +17,7 @@ import { requestLanguage } from '../../plugins/errors';
 import { csvFileSchema } from '../../openapi';
 import { sendCsv } from './csv';
 import {
+  exportAuditLog,
   exportCompanyReport,
   exportEmployees,
   exportOrders,
@@ -153,6 +155,24 @@ export default async function exportsRoutes(app: FastifyInstance) {
         request.params.companyId,
         request.query,
       );
+      return sendCsv(reply, csv.filename, csv.body);
+    },
+  );
+
+  r.get(
+    '/audit-log',
+    {
+      preHandler: requirePermission('audit.read'),
+      schema: {
+        tags: ['exports'],
+        operationId: 'exportAuditLog',
+        summary: 'The audit log as CSV: the filters and order of GET /audit-log (no paging)',
+        querystring: auditExportQuerySchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportAuditLog(app.deps, currentUser(request), request.query);
       return sendCsv(reply, csv.filename, csv.body);
     },
   );

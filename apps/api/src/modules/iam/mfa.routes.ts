@@ -51,7 +51,9 @@ export default async function mfaRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => ({ data: await startTotpEnrolment(app.deps, currentUser(request)) }),
+    async (request) => ({
+      data: await startTotpEnrolment(app.deps, currentUser(request), auditActorOf(request)),
+    }),
   );
 
   r.post(

@@ -63,26 +63,43 @@ export async function lockEmployees(
     .for('no key update');
 }
 
-/** What a reset reads of each employee. */
-export type ResetEmployee = Pick<
-  EmployeeRow,
-  'id' | 'status' | 'availableTokens' | 'monthlyTokens' | 'tokenMonth'
->;
+/** What a reset needs to know of a company's staff, summed over its locked rows. */
+export interface ResetStaff {
+  employees: number;
+  /** The employees' balances, all of which expire (`employee_expired`). */
+  expiringTokens: number;
+  /** Active employees: each is renewed into the new month. */
+  active: number;
+  /** Their monthly amounts added up (each `monthly_tokens`, else the company's default). */
+  wanted: number;
+}
 
-/** Locks every employee of a company, in id order, reading what a reset needs. */
-export async function lockCompanyEmployees(tx: Tx, companyId: number): Promise<ResetEmployee[]> {
-  return tx
-    .select({
-      id: employees.id,
-      status: employees.status,
-      availableTokens: employees.availableTokens,
-      monthlyTokens: employees.monthlyTokens,
-      tokenMonth: employees.tokenMonth,
-    })
-    .from(employees)
-    .where(eq(employees.companyId, companyId))
-    .orderBy(asc(employees.id))
-    .for('no key update');
+/**
+ * Locks every employee of a company, in id order (the one lock order), and sums what a reset
+ * needs; the rows stay in the database (no 100,000-row answer to build, send and read back).
+ */
+export async function lockCompanyStaff(
+  tx: Tx,
+  companyId: number,
+  defaultMonthlyTokens: number,
+): Promise<ResetStaff> {
+  const [row] = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`SELECT count(*) AS employees,
+               coalesce(sum(available_tokens), 0) AS expiring,
+               count(*) FILTER (WHERE status = 'active') AS active,
+               coalesce(sum(coalesce(monthly_tokens, ${defaultMonthlyTokens}::bigint))
+                 FILTER (WHERE status = 'active'), 0) AS wanted
+          FROM (SELECT status, available_tokens, monthly_tokens FROM employees
+                 WHERE company_id = ${companyId} ORDER BY id FOR NO KEY UPDATE) AS locked`,
+  );
+  return {
+    employees: toInt(row!.employees),
+    expiringTokens: toInt(row!.expiring),
+    active: toInt(row!.active),
+    // Not toInt: a sum past 2^53 is only ever compared with a balance, which it then exceeds.
+    wanted: Number(row!.wanted),
+  };
 }
 
 const LEDGER_INSERT_CHUNK = 5_000;
@@ -140,47 +157,58 @@ export async function insertLedgerRows(tx: Tx, rows: NewLedgerRow[]): Promise<nu
 export interface ResetRows {
   companyId: number;
   at: Date;
-  /** Each employee's whole balance, expiring in the month it was held (`employee_expired`). */
-  expiries: { employeeId: number; amount: number; period: string }[];
   /** The company's own rows: its expiry and its allocation, as the ledger service built them. */
   companyRows: NewLedgerRow[];
   /** The company's balance when the renewals start, after its own rows. */
   renewalsFrom: number;
-  /** Transfers (`monthly_tokens_reset`) into `period`, in this order. */
-  renewals: { employeeId: number; amount: number; transferId: string }[];
+  /**
+   * Whether the active employees receive their monthly amounts (`monthly_tokens`, else
+   * `defaultMonthlyTokens`): one transfer (`monthly_tokens_reset`) each, into `period`, by id.
+   */
+  isAllocated: boolean;
+  defaultMonthlyTokens: number;
   period: string;
+  /**
+   * The first 15 characters of `timeOrderedUuid(at)` (its instant and version): each transfer id
+   * is that and the random rest of a gen_random_uuid(), as timeOrderedUuid makes them.
+   */
+  transferIdPrefix: string;
 }
 
 /**
- * Writes a reset's rows with one INSERT, in the order of DESIGN 3.5: the employees' expiries, the
- * company's rows, then each renewal as a company debit and an employee credit. One statement, so
- * the ledger trigger writes each employee once, its expiry and renewal together (migration 0011);
- * and expanded here from per-employee arrays, which keeps some 300,000 rows of a 100,000-employee
- * company out of the API's memory. Every balance has expired when the renewals start, so each
- * credit starts from 0 and the debits run the company's balance down from `renewalsFrom`; the
- * database checks every row as it checks any other (chains, balances, transfers).
+ * Writes a reset's rows with one INSERT, in the order of DESIGN 3.5: every employee's whole
+ * balance expiring in the month it was held (by id), the company's rows, then each renewal as a
+ * company debit and an employee credit (by id). The rows are built from the employees' locked rows
+ * inside the statement (`lockCompanyStaff` took the locks), so none of some 300,000 rows of a
+ * 100,000-employee company passes through the API. One statement, so the ledger trigger writes each
+ * employee once, its expiry and renewal together (migration 0011). Every balance has expired when
+ * the renewals start, so each credit starts from 0 and the debits run the company's balance down
+ * from `renewalsFrom`; the database checks every row as it checks any other (chains, balances,
+ * transfers).
  */
 export async function insertResetRows(tx: Tx, reset: ResetRows): Promise<void> {
-  const { expiries, companyRows: own, renewals } = reset;
+  const own = reset.companyRows;
   await tx.execute(
-    sql`WITH renewal AS (
-          SELECT employee_id, amount, transfer_id, n,
+    sql`WITH staff AS MATERIALIZED (
+          SELECT id, status, available_tokens, token_month,
+                 coalesce(monthly_tokens, ${reset.defaultMonthlyTokens}::bigint) AS amount
+            FROM employees WHERE company_id = ${reset.companyId}
+        ), renewal AS (
+          SELECT id AS employee_id, amount, n,
+                 (${reset.transferIdPrefix}::text || substr(gen_random_uuid()::text, 16))::uuid
+                   AS transfer_id,
                  ${reset.renewalsFrom}::bigint - sum(amount) OVER (ORDER BY n) + amount AS company_before
-            FROM unnest(${sql.param(renewals.map((r) => r.employeeId))}::bigint[],
-                        ${sql.param(renewals.map((r) => r.amount))}::bigint[],
-                        ${sql.param(renewals.map((r) => r.transferId))}::uuid[])
-                 WITH ORDINALITY AS r(employee_id, amount, transfer_id, n))
+            FROM (SELECT id, amount, row_number() OVER (ORDER BY id) AS n FROM staff
+                   WHERE ${reset.isAllocated}::boolean AND status = 'active' AND amount > 0) AS r)
         INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction,
           amount, balance_before, balance_after, period, transfer_id)
         SELECT ${reset.at.toISOString()}::timestamptz, event, ${reset.companyId}::bigint,
                employee_id, direction, amount, balance_before, balance_after, period, transfer_id
-          FROM (SELECT 1 AS step, n, 0 AS side, 'employee_expired' AS event, employee_id,
-                       'sent' AS direction, amount, amount AS balance_before,
-                       0::bigint AS balance_after, period, NULL::uuid AS transfer_id
-                  FROM unnest(${sql.param(expiries.map((e) => e.employeeId))}::bigint[],
-                              ${sql.param(expiries.map((e) => e.amount))}::bigint[],
-                              ${sql.param(expiries.map((e) => e.period))}::text[])
-                       WITH ORDINALITY AS e(employee_id, amount, period, n)
+          FROM (SELECT 1 AS step, id AS n, 0 AS side, 'employee_expired' AS event, id AS employee_id,
+                       'sent' AS direction, available_tokens AS amount,
+                       available_tokens AS balance_before, 0::bigint AS balance_after,
+                       token_month AS period, NULL::uuid AS transfer_id
+                  FROM staff WHERE available_tokens > 0
                 UNION ALL
                 SELECT 2, n, 0, event, NULL, direction, amount, balance_before, balance_after,
                        period, NULL
@@ -201,6 +229,23 @@ export async function insertResetRows(tx: Tx, reset: ResetRows): Promise<void> {
                        ${reset.period}, transfer_id
                   FROM renewal) AS posting
          ORDER BY step, n, side`,
+  );
+}
+
+/**
+ * Takes the active employees a reset gives no amount (all of them when the company could not
+ * cover every amount) into the new month; a renewal row takes the others (migration 0011).
+ */
+export async function renewWithoutAmount(
+  tx: Tx,
+  reset: Pick<ResetRows, 'companyId' | 'at' | 'isAllocated' | 'defaultMonthlyTokens' | 'period'>,
+): Promise<void> {
+  await tx.execute(
+    sql`UPDATE employees SET token_month = ${reset.period},
+                             updated_at = ${reset.at.toISOString()}::timestamptz
+         WHERE company_id = ${reset.companyId} AND status = 'active'
+           AND (NOT ${reset.isAllocated}::boolean
+                OR coalesce(monthly_tokens, ${reset.defaultMonthlyTokens}::bigint) = 0)`,
   );
 }
 
@@ -308,6 +353,40 @@ export async function placeTerminalOrderRow(
   );
   if (!row) throw new Error('place_terminal_order answered no row');
   return row;
+}
+
+/**
+ * One call of `place_terminal_orders` (terminal-orders.sql): a batch of orders in one transaction
+ * (group commit, decision 0034), each placed by `place_terminal_order` as alone. Answers each
+ * order's outcome, in the order given.
+ */
+export async function placeTerminalOrderRows(
+  executor: Executor,
+  orders: Parameters<typeof placeTerminalOrderRow>[1][],
+): Promise<TerminalOrderOutcome[]> {
+  const rows = await queryRows<TerminalOrderOutcome & { ord: number }>(
+    executor,
+    sql`SELECT ord, outcome, status, body FROM place_terminal_orders(${JSON.stringify(
+      orders.map((o) => ({
+        terminal_id: o.terminalId,
+        merchant_id: o.merchantId,
+        key: o.idempotencyKey,
+        request_hash: o.requestHash,
+        company_code: o.companyCode,
+        staff_number: o.staffNumber,
+        order_type: o.orderType,
+        items: o.items,
+        subtotal: o.subtotal,
+        at: o.at.toISOString(),
+      })),
+    )}::jsonb)`,
+  );
+  const outcomes: TerminalOrderOutcome[] = [];
+  for (const { ord, ...outcome } of rows) outcomes[Number(ord) - 1] = outcome;
+  if (rows.length !== orders.length || outcomes.some((o) => o === undefined)) {
+    throw new Error(`place_terminal_orders answered ${rows.length} rows for ${orders.length}`);
+  }
+  return outcomes;
 }
 
 /** One call of `refund_terminal_order` (terminal-orders.sql): the whole of a refund. */

@@ -126,6 +126,33 @@ describe.each(await testDatabaseKinds())('monthly reset writes on %s', (kind) =>
             FROM monthly_resets WHERE company_id = ${company.id}`,
     );
     expect(reset).toEqual({ expired: 370, allocated: 350, renewed: 3 });
+    // The rows are built in the database (decision 0029): each expiry in the month the balance
+    // was held, even for the employee moved without a renewal row; each transfer id a version 7
+    // UUID of the reset's instant, as timeOrderedUuid makes them, none twice.
+    const rows = await queryRows<{ event: string; employee_id: unknown; period: string }>(
+      deps.database.db,
+      sql`SELECT event, employee_id, period, transfer_id FROM token_transactions
+           WHERE company_id = ${company.id} AND occurred_at = '2026-03-15T00:00:00Z'
+             AND employee_id IS NOT NULL ORDER BY seq`,
+    );
+    expect(rows.map((r) => [r.event, Number(r.employee_id), r.period])).toEqual([
+      ['employee_expired', holding.id, '2026-02'],
+      ['employee_expired', idle.id, '2026-02'],
+      ['employee_expired', unpaid.id, '2026-02'],
+      ['monthly_tokens_reset', holding.id, '2026-03'],
+      ['monthly_tokens_reset', empty.id, '2026-03'],
+    ]);
+    const transfers = await queryRows<{ transfer_id: string }>(
+      deps.database.db,
+      sql`SELECT DISTINCT transfer_id::text FROM token_transactions
+           WHERE company_id = ${company.id} AND event = 'monthly_tokens_reset'`,
+    );
+    const prefix = timeOrderedUuid(new Date('2026-03-15T00:00:00Z')).slice(0, 15);
+    expect(transfers).toHaveLength(2);
+    for (const { transfer_id: id } of transfers) {
+      expect(id.slice(0, 15)).toBe(prefix);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
   });
 
   it('lifts the statement limit, meant for requests, for the reset’s transaction', async () => {

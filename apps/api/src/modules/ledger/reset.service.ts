@@ -9,14 +9,14 @@ import {
   insertMonthlyReset,
   insertResetRows,
   lockCompany,
-  lockCompanyEmployees,
+  lockCompanyStaff,
   lockEmployees,
+  renewWithoutAmount,
   setCompanyPeriod,
   setEmployeesTokenMonth,
   takeResetLock,
   type CompanyRow,
   type EmployeeRow,
-  type ResetRows,
 } from './ledger.repository';
 import { companyWallet, employeeWallet, Postings, timeOrderedUuid } from './postings';
 
@@ -49,7 +49,9 @@ export const monthlyAmountOf = (
  *
  * All the reset's ledger rows are written by one INSERT, in that order (`insertResetRows`): the
  * ledger trigger then writes each employee once, moving its balance and, with its renewal, its
- * token month (migration 0011).
+ * token month (migration 0011). The per-employee rows are built in that statement from the locked
+ * employee rows (decision 0029): what is decided here is per company (sums of the locked staff),
+ * and each employee's amount is `monthlyAmountOf`, written in SQL as coalesce(monthly_tokens, …).
  */
 export async function resetCompany(
   tx: Tx,
@@ -63,14 +65,11 @@ export async function resetCompany(
   if (await hasMonthlyReset(tx, company.id, period)) {
     return { companyId: company.id, period, status: 'already_applied' };
   }
-  const staff = await lockCompanyEmployees(tx, company.id);
+  const staff = await lockCompanyStaff(tx, company.id, company.employeeMonthlyTokens);
   const hooks = input.hooks ?? {};
 
   // 1. Every employee's remaining balance expires, in the month it was held.
-  const expiries = staff
-    .filter((e) => e.availableTokens > 0)
-    .map((e) => ({ employeeId: e.id, amount: e.availableTokens, period: e.tokenMonth }));
-  const expiredEmployeeTokens = expiries.reduce((sum, e) => sum + e.amount, 0);
+  const expiredEmployeeTokens = staff.expiringTokens;
 
   // 2. The company's balance expires; its allocation for the new month arrives.
   const postings = new Postings({ at: input.at });
@@ -96,34 +95,26 @@ export async function resetCompany(
 
   // 3. Active employees enter the new month with their monthly amount. When the company cannot
   //    cover every amount, nobody gets one (no first-come share), and the run records 0 allocated.
-  //    A renewal row takes its employee into the new month; the others are moved here.
-  const renewed = staff.filter((e) => e.status === 'active');
-  const wanted = renewed.reduce((sum, e) => sum + monthlyAmountOf(e, company), 0);
-  const isAllocated = isActive && wanted > 0 && wanted <= from.balance;
-  const renewals: ResetRows['renewals'] = [];
-  const renewedWithoutAmount: number[] = [];
-  for (const e of renewed) {
-    const amount = isAllocated ? monthlyAmountOf(e, company) : 0;
-    if (amount > 0) {
-      renewals.push({ employeeId: e.id, amount, transferId: timeOrderedUuid(input.at) });
-    } else {
-      renewedWithoutAmount.push(e.id);
-    }
-  }
-  const allocatedTokens = isAllocated ? wanted : 0;
-  await setEmployeesTokenMonth(tx, renewedWithoutAmount, period, input.at);
-  await hooks.afterStep?.('employees_renewed', company.id);
-
-  await insertResetRows(tx, {
+  //    A renewal row takes its employee into the new month; the others are moved after the rows
+  //    (before, their expiries would read the new month).
+  const isAllocated = isActive && staff.wanted > 0 && staff.wanted <= from.balance;
+  const allocatedTokens = isAllocated ? staff.wanted : 0;
+  const reset = {
     companyId: company.id,
     at: input.at,
-    expiries,
+    isAllocated,
+    defaultMonthlyTokens: company.employeeMonthlyTokens,
+    period,
+  };
+  await insertResetRows(tx, {
+    ...reset,
     companyRows: postings.rows,
     renewalsFrom: from.balance,
-    renewals,
-    period,
+    transferIdPrefix: timeOrderedUuid(input.at).slice(0, 15),
   });
   await hooks.afterStep?.('ledger_written', company.id);
+  await renewWithoutAmount(tx, reset);
+  await hooks.afterStep?.('employees_renewed', company.id);
 
   await insertMonthlyReset(tx, {
     companyId: company.id,
@@ -134,7 +125,7 @@ export async function resetCompany(
     expiredEmployeeTokens,
     expiredCompanyTokens,
     addedTokens,
-    renewedEmployees: renewed.length,
+    renewedEmployees: staff.active,
     allocatedTokens,
   });
   return { companyId: company.id, period, status: 'applied' };
