@@ -40,6 +40,7 @@ import signInThrottleRoutes from './modules/iam/throttle.routes';
 import terminalAuthPlugin from './plugins/terminal-auth';
 import companiesRoutes from './modules/companies/companies.routes';
 import employeesRoutes from './modules/employees/employees.routes';
+import selfServiceRoutes from './modules/self-service/self-service.routes';
 // Employee CSV import (issue 4): preview, import, template.
 import employeeImportRoutes from './modules/employee-import/employee-import.routes';
 import rewardImportRoutes from './modules/reward-import/reward-import.routes';
@@ -173,6 +174,7 @@ export async function buildApp({
   // Employee CSV import (issue 4): its static paths sit beside the employees' /:id routes.
   await app.register(employeeImportRoutes, { prefix: '/api/v1/employees/import' });
   await app.register(employeesRoutes, { prefix: '/api/v1/employees' });
+  await app.register(selfServiceRoutes, { prefix: '/api/v1' });
   await app.register(merchantsRoutes, { prefix: '/api/v1/merchants' });
   await app.register(terminalsRoutes, { prefix: '/api/v1/terminals' });
   await app.register(rewardImportRoutes, { prefix: '/api/v1/tokens/topup-token/employees' });

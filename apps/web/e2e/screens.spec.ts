@@ -394,7 +394,8 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
     role: 'company_employee',
     username: 'acme.emp',
     screens: [
-      { name: 'dashboard', path: '/dashboard', heading: ['nav.dashboard'], shoot: true },
+      // The employee's landing route is its wallet (decision 0033).
+      { name: 'dashboard', path: '/dashboard', heading: ['self_service.title'], shoot: true },
       ...OPEN_TO_ALL,
     ],
   },

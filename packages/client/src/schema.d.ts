@@ -316,6 +316,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/employees/{id}/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give an employee of the company its own sign-in (one per employee) */
+        post: operations["createEmployeeAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in employee’s wallet: balance, token month, next reset and what expires then */
+        get: operations["getOwnWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/merchants": {
         parameters: {
             query?: never;
@@ -3159,6 +3193,7 @@ export interface operations {
                             issued_tokens: number;
                             token_month: string;
                             monthly_tokens: number | null;
+                            has_account: boolean;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -3281,6 +3316,7 @@ export interface operations {
                             issued_tokens: number;
                             token_month: string;
                             monthly_tokens: number | null;
+                            has_account: boolean;
                             created_at: string;
                             updated_at: string;
                         };
@@ -3419,6 +3455,7 @@ export interface operations {
                             issued_tokens: number;
                             token_month: string;
                             monthly_tokens: number | null;
+                            has_account: boolean;
                             created_at: string;
                             updated_at: string;
                         };
@@ -3541,6 +3578,7 @@ export interface operations {
                             issued_tokens: number;
                             token_month: string;
                             monthly_tokens: number | null;
+                            has_account: boolean;
                             created_at: string;
                             updated_at: string;
                         };
@@ -3803,6 +3841,7 @@ export interface operations {
                             issued_tokens: number;
                             token_month: string;
                             monthly_tokens: number | null;
+                            has_account: boolean;
                             created_at: string;
                             updated_at: string;
                         };
@@ -3932,6 +3971,7 @@ export interface operations {
                             issued_tokens: number;
                             token_month: string;
                             monthly_tokens: number | null;
+                            has_account: boolean;
                             created_at: string;
                             updated_at: string;
                         };
@@ -4003,6 +4043,234 @@ export interface operations {
             };
             /** @description Understood but cannot be applied (see `code`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error (logged with the request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createEmployeeAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username: string;
+                    password: string & (string);
+                    confirm_password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            user_id: number;
+                            username: string;
+                            /** @enum {string} */
+                            type: "company_employee";
+                            /** @enum {string} */
+                            status: "active" | "inactive";
+                            company_id: number;
+                            employee: number;
+                            employee_id: string;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No live session, or no valid terminal key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this role or scope, or the XSRF header is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record in the caller’s scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused by the record’s state (see `code`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body or file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Understood but cannot be applied (see `code`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server error (logged with the request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down: retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database did not answer within the statement timeout (TIMEOUT): retry later */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getOwnWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            available_tokens: number;
+                            token_month: string;
+                            next_reset_at: string;
+                            expiring_tokens: number;
+                            spent_tokens: number;
+                            company_code: string;
+                            company_name: string;
+                            employee_id: string;
+                            name: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No live session, or no valid terminal key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed for this role or scope, or the XSRF header is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such record in the caller’s scope */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

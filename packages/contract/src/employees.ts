@@ -29,6 +29,8 @@ export const employeeSchema = z.object({
   token_month: z.string(),
   /** The employee's own monthly amount; null means the company's default. */
   monthly_tokens: tokens.nullable(),
+  /** Whether the employee has a sign-in of its own (self-service, decision 0033). */
+  has_account: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });

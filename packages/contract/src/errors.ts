@@ -35,6 +35,11 @@ export const ERROR_CATALOGUE = {
     en: 'Employee ID already exists in this company',
     zh: '该员工编号已存在于本公司',
   },
+  EMPLOYEE_ACCOUNT_EXISTS: {
+    status: 409,
+    en: 'This employee already has a sign-in',
+    zh: '该员工已有登录账号',
+  },
   EMPTY_FILE: { status: 400, en: 'The uploaded file is empty.', zh: '上传的文件为空。' },
   INVALID_TOKEN: {
     status: 401,

@@ -29,3 +29,4 @@ export * from './dashboard';
 export * from './reports';
 export * from './order-history';
 export * from './exports';
+export * from './self-service';

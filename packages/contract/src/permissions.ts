@@ -30,6 +30,9 @@ export const PERMISSIONS = {
   'employees.read': ['admin', 'super_hr', 'company_admin'],
   'employees.write': ['company_admin'],
   'employees.import': ['company_admin'],
+  // Employee self-service (DESIGN 6): a company admin gives its employees a sign-in.
+  'employees.account': ['company_admin'],
+  'wallet.self': ['company_employee'],
   'merchants.manage': ['admin'],
   'terminals.manage': ['admin'],
   // merchant_admin: its own merchant's supervisors and staff only (DESIGN 2, userTypesManagedBy).
@@ -63,7 +66,13 @@ export const SCREEN_PERMISSIONS = {
   'token_transaction.view': ['tokens.transactions'],
   'summary_report.view': ['summary_report.view'],
   'summary_report.company.view': ['summary_report.company.view'],
-  'employees.view': ['employees.read', 'employees.write', 'employees.import', 'tokens.distribute'],
+  'employees.view': [
+    'employees.read',
+    'employees.write',
+    'employees.import',
+    'tokens.distribute',
+    'employees.account',
+  ],
   'merchants.view': ['merchants.manage'],
   'terminals.view': ['terminals.manage'],
   'users.view': ['users.manage'],

@@ -8,6 +8,7 @@ import { loadConfig } from '../config';
 import { queryRows } from '../db/client';
 import { ManualClock } from '../lib/clock';
 import { createDemoProgramme, DEMO_TERMINAL_KEY } from './demo-programme';
+import { DEMO_PASSWORD } from './demo-users';
 import { seedOnFirstStart } from './index';
 
 const silent = { info: () => undefined, warn: () => undefined };
@@ -103,6 +104,43 @@ describe.each(await testDatabaseKinds())('the demo programme on %s', (kind) => {
         sql`SELECT count(*)::int AS n FROM terminals WHERE api_key_hash LIKE ${'%' + DEMO_TERMINAL_KEY + '%'}`,
       );
       expect(stored[0]!.n).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('shows the demo employee (acme.emp) its wallet and pay code (decision 0033)', async () => {
+    const app = await buildApp({ config, database: db.database, clock: now, logger: false });
+    try {
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/v1/iam/login',
+        payload: { username: 'acme.emp', password: DEMO_PASSWORD },
+      });
+      expect(login.statusCode, login.body).toBe(200);
+      const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/me/wallet',
+        headers: { cookie },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const [row] = await queryRows<{ available: number; month: string }>(
+        db.database.db,
+        sql`SELECT e.available_tokens::int AS available, e.token_month AS month
+              FROM employees e JOIN companies c ON c.id = e.company_id
+             WHERE c.code = 'ACME' AND e.employee_id = 'E0001'`,
+      );
+      const wallet = res.json().data;
+      expect(wallet).toMatchObject({
+        company_code: 'ACME',
+        employee_id: 'E0001',
+        available_tokens: row!.available,
+        expiring_tokens: row!.available,
+        token_month: row!.month,
+      });
+      expect(wallet.available_tokens).toBeGreaterThan(0);
+      expect(wallet.spent_tokens).toBeGreaterThan(0);
     } finally {
       await app.close();
     }

@@ -40,6 +40,7 @@ interface EmployeeViewRow {
   updated_at: Date | string;
   issued_tokens: unknown;
   consumed_tokens: unknown;
+  has_account: boolean;
 }
 
 const toEmployee = (r: EmployeeViewRow): Employee => ({
@@ -54,6 +55,7 @@ const toEmployee = (r: EmployeeViewRow): Employee => ({
   issued_tokens: toInt(r.issued_tokens),
   token_month: r.token_month,
   monthly_tokens: toIntOrNull(r.monthly_tokens),
+  has_account: r.has_account,
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
@@ -76,10 +78,17 @@ export const EMPLOYEE_MONTH_TOTALS = sql`
       FROM token_transactions t
      WHERE t.employee_id = e.id AND t.period = e.token_month`;
 
+/** The live sign-in of the employee `e` (decision 0033): company and staff number. */
+const EMPLOYEE_ACCOUNT_OF_E = sql`
+    SELECT 1 FROM users u
+     WHERE u.type = 'company_employee' AND u.deleted_at IS NULL
+       AND u.company_id = e.company_id AND u.employee_id = e.employee_id`;
+
 const VIEW = sql`
   SELECT e.id, e.company_id, e.employee_id, e.name, e.email, e.status, e.available_tokens,
          e.monthly_tokens, e.token_month, e.created_at, e.updated_at,
-         m.issued AS issued_tokens, m.consumed AS consumed_tokens
+         m.issued AS issued_tokens, m.consumed AS consumed_tokens,
+         EXISTS (${EMPLOYEE_ACCOUNT_OF_E}) AS has_account
     FROM employees e
     CROSS JOIN LATERAL (${EMPLOYEE_MONTH_TOTALS}) m`;
 
@@ -321,4 +330,39 @@ export async function countEmployeesUpTo(
         ) capped`,
   );
   return toInt(row?.n ?? 0);
+}
+
+/**
+ * Keeps an employee's sign-in linked when its staff number changes (the link is company and staff
+ * number, decision 0033).
+ */
+export async function relinkEmployeeAccount(
+  tx: Tx,
+  companyId: number,
+  from: string,
+  to: string,
+  at: Date,
+): Promise<void> {
+  await tx.execute(
+    sql`UPDATE users SET employee_id = ${to}, updated_at = ${at}
+         WHERE type = 'company_employee' AND deleted_at IS NULL
+           AND company_id = ${companyId} AND employee_id = ${from}`,
+  );
+}
+
+/** Removes the sign-in of a deleted employee (soft, like the employee); answers its ids. */
+export async function deleteEmployeeAccount(
+  tx: Tx,
+  companyId: number,
+  staffNumber: string,
+  at: Date,
+): Promise<number[]> {
+  const rows = await queryRows<{ id: unknown }>(
+    tx,
+    sql`UPDATE users SET deleted_at = ${at}, updated_at = ${at}
+         WHERE type = 'company_employee' AND deleted_at IS NULL
+           AND company_id = ${companyId} AND employee_id = ${staffNumber}
+        RETURNING id`,
+  );
+  return rows.map((r) => toInt(r.id));
 }

@@ -14,7 +14,9 @@ import type { TenantScope } from '../../lib/scope';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
 import { shareLockCompany } from '../companies/companies.service';
 import { renewEmployee as renewInLedger } from '../ledger/ledger.service';
+import { revokeUserSessions } from '../iam/sessions.service';
 import {
+  deleteEmployeeAccount,
   findEmailCompanies,
   findEmployeeRow,
   findEmployeeView,
@@ -22,6 +24,7 @@ import {
   insertEmployee,
   isStaffNumberTaken,
   markEmployeeDeleted,
+  relinkEmployeeAccount,
   updateEmployeeRow,
   updateEmployeeStatus,
 } from './employees.repository';
@@ -33,6 +36,8 @@ export {
   type EmployeeExportRow,
   type EmployeeFilter,
 } from './employees.repository';
+// Employee self-service (decision 0033) finds the employee and counts its month through these.
+export { EMPLOYEE_MONTH_TOTALS, findEmployeeRow } from './employees.repository';
 
 const ENTITY = 'employee';
 
@@ -203,6 +208,15 @@ export async function updateEmployee(
         ...(body.monthly_tokens !== undefined ? { monthlyTokens: body.monthly_tokens } : {}),
         at,
       });
+      if (body.employee_id !== undefined && body.employee_id !== before.employee_id) {
+        await relinkEmployeeAccount(
+          tx,
+          before.company_id,
+          before.employee_id,
+          body.employee_id,
+          at,
+        );
+      }
       const after = (await findEmployeeView(tx, scope, id))!;
       await recordAudit(tx, {
         actor,
@@ -235,6 +249,9 @@ export async function deleteEmployee(
     const before = await lockedView(tx, scope, id);
     const at = deps.clock.now();
     await markEmployeeDeleted(tx, id, at);
+    // Its sign-in goes with it, and every session of that sign-in ends (decision 0033).
+    const accounts = await deleteEmployeeAccount(tx, before.company_id, before.employee_id, at);
+    for (const userId of accounts) await revokeUserSessions(tx, userId);
     await recordAudit(tx, {
       actor,
       action: 'delete',

@@ -3,6 +3,10 @@ import { can } from '@app/contract/permissions';
 import { dashboardQueryOptions } from '@/features/dashboard/api/get-dashboard';
 import { dashboardSummaryQueryOptions } from '@/features/dashboard/api/get-dashboard-summary';
 import { dashboardQueryOf } from '@/features/dashboard/search';
+import {
+  recentTransactionsQueryOptions,
+  walletQueryOptions,
+} from '@/features/self-service/api/get-wallet';
 import { useAuthStore } from '@/lib/auth-store';
 import { queryClient } from '@/lib/query-client';
 
@@ -16,6 +20,12 @@ import { queryClient } from '@/lib/query-client';
 export function dashboardLoader({ request }: LoaderFunctionArgs): null {
   const { isAuthenticated, user } = useAuthStore.getState();
   if (!isAuthenticated) return null;
+  // An employee lands on its wallet (decision 0033), not on the dashboard.
+  if (can(user?.type, 'wallet.self')) {
+    void queryClient.prefetchQuery({ ...walletQueryOptions(), staleTime: 0 });
+    void queryClient.prefetchQuery({ ...recentTransactionsQueryOptions(), staleTime: 0 });
+    return null;
+  }
   const params = new URL(request.url).searchParams;
   const query = dashboardQueryOf(params.get('month'), params.get('company_id'));
   // Fresh on every visit (staleTime 0 here); the page's own, shorter-lived copy is not fetched

@@ -1,12 +1,32 @@
+import { lazy, Suspense } from 'react';
 import { can } from '@app/contract/permissions';
+import { Skeleton } from '@/components/ui/skeleton';
 import { useCompanyOptions } from '@/features/companies/api/get-company-options';
 import { DashboardPage } from '@/features/dashboard/pages/dashboard-page';
 import { useDashboardSearch } from '@/features/dashboard/search';
 import { useAuthStore } from '@/lib/auth-store';
 
+// The employee's home (decision 0033) is its own chunk: the other roles never load it or its QR code.
+const WalletHomePage = lazy(() =>
+  import('@/features/self-service/pages/wallet-home-page').then((m) => ({
+    default: m.WalletHomePage,
+  })),
+);
+
+/** The landing route: the employee's wallet for company_employee, the dashboard for the others. */
 export function Component() {
   const role = useAuthStore((state) => state.user?.type);
-  const canFilterCompanies = can(role, 'dashboard.summary');
+  if (can(role, 'wallet.self')) {
+    return (
+      <Suspense fallback={<Skeleton className="mx-auto h-40 w-full max-w-md" />}>
+        <WalletHomePage />
+      </Suspense>
+    );
+  }
+  return <Dashboard canFilterCompanies={can(role, 'dashboard.summary')} />;
+}
+
+function Dashboard({ canFilterCompanies }: { canFilterCompanies: boolean }) {
   const search = useDashboardSearch();
   const companyOptions = useCompanyOptions({ enabled: canFilterCompanies });
   return (

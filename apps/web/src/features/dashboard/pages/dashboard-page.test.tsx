@@ -92,23 +92,11 @@ describe('Dashboard', () => {
     expect(companies).toHaveLength(0);
   });
 
-  it.each([
-    [
-      'employee' as const,
-      [
-        'Total distributed to employees45,000',
-        'Total consumed by employees12,345',
-        'Employee unused tokens3,500',
-      ],
-    ],
-    ['merchant' as const, ['Total consumed by employees12,345']],
-  ])('shows only the cards of the %s view', async (view, expected) => {
-    await openDashboard(
-      view === 'employee' ? 'company_employee' : 'merchant_supervisor',
-      dashboardOf({ view }),
-    );
+  // An employee lands on its wallet instead (decision 0033, wallet-home-page.test.tsx).
+  it('shows only the cards of the merchant view', async () => {
+    await openDashboard('merchant_supervisor', dashboardOf({ view: 'merchant' }));
     await screen.findByRole('list', { name: 'Totals' });
-    expect(cardTitles()).toEqual(expected);
+    expect(cardTitles()).toEqual(['Total consumed by employees12,345']);
   });
 
   it('keeps the month and the company in the URL and sends them', async () => {

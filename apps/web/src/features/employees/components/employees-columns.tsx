@@ -1,6 +1,6 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
-import { Pencil, Power, PowerOff, Trash2 } from 'lucide-react';
+import { KeyRound, Pencil, Power, PowerOff, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import type { Employee } from '@app/contract';
 import { DataTableRowActions, StatusBadge, Tokens } from '@/components/data-table';
@@ -17,6 +17,8 @@ export interface EmployeeRowHandlers {
   onEdit: (employee: Employee) => void;
   onToggleStatus: (employee: Employee) => void;
   onDelete: (employee: Employee) => void;
+  /** "Give a sign-in" (decision 0033): absent, the action is not offered. */
+  onGiveSignIn?: (employee: Employee) => void;
 }
 
 /** How an employee is named in labels and confirmations: the name, else the staff number. */
@@ -111,6 +113,15 @@ export function employeesColumns(
                 icon: <Pencil aria-hidden />,
                 onSelect: () => handlers.onEdit(employee),
               },
+              ...(handlers.onGiveSignIn && !employee.has_account
+                ? [
+                    {
+                      label: t('self_service.give'),
+                      icon: <KeyRound aria-hidden />,
+                      onSelect: () => handlers.onGiveSignIn?.(employee),
+                    },
+                  ]
+                : []),
               {
                 label: isActive ? t('actions.deactivate') : t('actions.activate'),
                 icon: isActive ? <PowerOff aria-hidden /> : <Power aria-hidden />,

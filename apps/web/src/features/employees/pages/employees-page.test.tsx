@@ -21,6 +21,7 @@ const buildEmployee = (overrides: Partial<Employee> = {}): Employee => ({
   issued_tokens: 4000,
   token_month: '2026-01',
   monthly_tokens: null,
+  has_account: false,
   created_at: '2026-01-31T14:05:00.000Z',
   updated_at: '2026-01-31T14:05:00.000Z',
   ...overrides,

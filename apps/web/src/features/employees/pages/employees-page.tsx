@@ -20,6 +20,7 @@ import { getEmployees, useEmployees } from '../api/get-employees';
 import { useUpdateEmployeeStatus } from '../api/update-employee-status';
 import { EmployeeFormDialog, type EmployeeDialogState } from '../components/employee-form-dialog';
 import { employeeName, employeesColumns } from '../components/employees-columns';
+import { GiveSignInDialog } from '../components/give-sign-in-dialog';
 import { ImportEmployeesDialog } from '../components/import-employees-dialog';
 import { RewardTokensDialog } from '../components/reward-tokens-dialog';
 import type { employeesSearch } from '../search';
@@ -41,6 +42,7 @@ export function EmployeesPage({
   const { mutate: changeStatus } = useUpdateEmployeeStatus();
   const { mutate: remove } = useDeleteEmployee();
   const [dialog, setDialog] = useState<EmployeeDialogState>(null);
+  const [signInFor, setSignInFor] = useState<Employee | null>(null);
   const [selected, setSelected] = useState<Map<number, Employee>>(() => new Map());
   const [isRewarding, setRewarding] = useState(false);
   const [isImporting, setImporting] = useState(false);
@@ -67,6 +69,7 @@ export function EmployeesPage({
         rows.length > 0 && onPage === rows.length ? true : onPage > 0 ? 'indeterminate' : false,
       onTogglePage: (on) => setMany(rows, on),
       onEdit: (employee) => setDialog({ mode: 'edit', employee }),
+      onGiveSignIn: setSignInFor,
       onToggleStatus: (employee) =>
         void toggleStatusWithConfirm(employeeName(employee), employee.status, (status, callbacks) =>
           changeStatus({ id: employee.id, status }, callbacks),
@@ -173,6 +176,7 @@ export function EmployeesPage({
         }
       />
       <EmployeeFormDialog state={dialog} onClose={() => setDialog(null)} />
+      <GiveSignInDialog employee={signInFor} onClose={() => setSignInFor(null)} />
       <ImportEmployeesDialog open={isImporting} onClose={() => setImporting(false)} />
       <RewardTokensDialog
         open={isRewarding}

@@ -1,0 +1,239 @@
+import { useEffect, useState } from 'react';
+import dayjs from 'dayjs';
+import { AlertCircle, RotateCw } from 'lucide-react';
+import { QRCodeSVG } from 'qrcode.react';
+import { useTranslation } from 'react-i18next';
+import { payCodeOf, type TokenTransaction, type Wallet } from '@app/contract';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { errorMessageLines } from '@/lib/error-display';
+import { formatDateTime, formatDayLong, formatMonthWords, withThousands } from '@/lib/format';
+import { useRecentTransactions, useWallet } from '../api/get-wallet';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** The time left until `at`, in the largest whole unit: days, else hours, else "soon". */
+export function countdownOf(
+  now: Date,
+  at: Date,
+): { unit: 'days' | 'hours'; count: number } | { unit: 'soon' } {
+  const left = at.getTime() - now.getTime();
+  if (left >= DAY) return { unit: 'days', count: Math.floor(left / DAY) };
+  if (left >= HOUR) return { unit: 'hours', count: Math.floor(left / HOUR) };
+  return { unit: 'soon' };
+}
+
+/** The current time, moving on every minute (the countdown is in days and hours). */
+function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), 60_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
+}
+
+function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      role="alert"
+      className="flex flex-col items-center gap-3 rounded-md border p-6 text-center"
+    >
+      <AlertCircle className="size-6 text-destructive" aria-hidden />
+      <p className="font-medium">{t('self_service.load_failed')}</p>
+      <p className="text-sm whitespace-pre-line text-muted-foreground">
+        {errorMessageLines(error).join('\n')}
+      </p>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        <RotateCw aria-hidden />
+        {t('table.retry')}
+      </Button>
+    </div>
+  );
+}
+
+function Balance({ wallet }: { wallet: Wallet }) {
+  const { t, i18n } = useTranslation();
+  const now = useNow();
+  const resetAt = new Date(wallet.next_reset_at);
+  const countdown = countdownOf(now, resetAt);
+  const when =
+    countdown.unit === 'soon'
+      ? t('self_service.countdown_soon')
+      : t(`self_service.countdown_${countdown.unit}`, { count: countdown.count });
+  return (
+    <Card className="gap-2" data-testid="wallet-balance">
+      <CardHeader>
+        <CardTitle className="text-sm font-medium text-muted-foreground">
+          {t('self_service.available')}
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <p className="text-5xl font-semibold tracking-tight tabular-nums">
+          {withThousands(wallet.available_tokens)}
+          <span className="ml-2 text-base font-normal text-muted-foreground">
+            {t('self_service.tokens')}
+          </span>
+        </p>
+        <p className="text-sm" data-testid="expiring">
+          {t('self_service.expiring', {
+            count: wallet.expiring_tokens,
+            amount: withThousands(wallet.expiring_tokens),
+            date: formatDayLong(dayjs(resetAt).format('YYYY-MM-DD'), i18n.language),
+            countdown: when,
+          })}
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Spending({ wallet }: { wallet: Wallet }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Card className="gap-2">
+      <CardHeader>
+        <CardTitle className="text-sm font-medium text-muted-foreground">
+          {t('self_service.spent', { month: formatMonthWords(wallet.token_month, i18n.language) })}
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <p className="text-2xl font-semibold tabular-nums" data-testid="wallet-spent">
+          {withThousands(wallet.spent_tokens)}
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The pay code: a QR of company code and staff number, big enough for a till's scanner. */
+function PayCode({ wallet }: { wallet: Wallet }) {
+  const { t } = useTranslation();
+  const code = payCodeOf(wallet);
+  return (
+    <Card className="gap-3">
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-base">{t('self_service.pay_code')}</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <figure className="flex flex-col items-center gap-3">
+          {/* Dark on white whatever the theme, with its quiet zone: what scanners read best. */}
+          <div className="rounded-md bg-white p-2">
+            <QRCodeSVG
+              value={code}
+              size={240}
+              level="M"
+              marginSize={2}
+              role="img"
+              aria-label={t('self_service.pay_code_label', {
+                company: wallet.company_code,
+                employee: wallet.employee_id,
+              })}
+              data-testid="pay-code"
+            />
+          </div>
+          <figcaption className="grid justify-items-center gap-1 text-center">
+            <span className="font-mono text-xl font-semibold tracking-wider">
+              {wallet.company_code} · {wallet.employee_id}
+            </span>
+            <span className="text-sm text-muted-foreground">{t('self_service.pay_code_hint')}</span>
+          </figcaption>
+        </figure>
+      </CardContent>
+    </Card>
+  );
+}
+
+function RecentTransactions() {
+  const { t } = useTranslation();
+  const recent = useRecentTransactions();
+  return (
+    <section aria-labelledby="recent-heading" className="grid gap-3">
+      <h2 id="recent-heading" className="text-base font-semibold">
+        {t('self_service.recent')}
+      </h2>
+      {recent.isPending ? (
+        <Skeleton className="h-24 w-full" />
+      ) : recent.isError ? (
+        <LoadError error={recent.error} onRetry={() => void recent.refetch()} />
+      ) : recent.data.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{t('self_service.no_transactions')}</p>
+      ) : (
+        <ul className="divide-y rounded-md border" data-testid="recent-transactions">
+          {recent.data.map((row) => (
+            <TransactionItem key={row.id} row={row} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function TransactionItem({ row }: { row: TokenTransaction }) {
+  const { t } = useTranslation();
+  const received = row.direction === 'received';
+  return (
+    <li className="flex items-center justify-between gap-3 px-3 py-2">
+      <span className="grid">
+        <span className="text-sm font-medium">
+          {t(`transactions.events.${row.event}`)}
+          {row.merchant_name ? ` · ${row.merchant_name}` : ''}
+        </span>
+        <time dateTime={row.occurred_at} className="text-xs text-muted-foreground tabular-nums">
+          {formatDateTime(row.occurred_at)}
+        </time>
+      </span>
+      <span
+        className={`font-semibold tabular-nums ${received ? 'text-emerald-700 dark:text-emerald-400' : ''}`}
+        aria-label={t(`self_service.${received ? 'received' : 'sent'}`, {
+          amount: withThousands(row.amount),
+        })}
+      >
+        {received ? '+' : '−'}
+        {withThousands(row.amount)}
+      </span>
+    </li>
+  );
+}
+
+/**
+ * The employee's home (company_employee, decision 0033), phone first: its balance, what expires
+ * at the next reset and when, this month's spending, the pay code for the till and its own
+ * latest ledger rows.
+ */
+export function WalletHomePage() {
+  const { t } = useTranslation();
+  const wallet = useWallet();
+  return (
+    <div className="mx-auto grid w-full max-w-md gap-4">
+      <header className="grid gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight">{t('self_service.title')}</h1>
+        {wallet.data && (
+          <p className="text-sm text-muted-foreground">
+            {[wallet.data.name, wallet.data.company_name].filter(Boolean).join(' · ')}
+          </p>
+        )}
+      </header>
+      {wallet.isPending ? (
+        <>
+          <Skeleton className="h-40 w-full" />
+          <Skeleton className="h-24 w-full" />
+        </>
+      ) : wallet.isError ? (
+        <LoadError error={wallet.error} onRetry={() => void wallet.refetch()} />
+      ) : (
+        <>
+          <Balance wallet={wallet.data} />
+          <Spending wallet={wallet.data} />
+          <PayCode wallet={wallet.data} />
+        </>
+      )}
+      <RecentTransactions />
+    </div>
+  );
+}
