@@ -1,14 +1,146 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import zlib from 'node:zlib';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import type * as PrerenderModule from './src/prerender';
+
+const SRC = fileURLToPath(new URL('./src', import.meta.url));
+
+interface ManifestChunk {
+  file: string;
+  name?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+}
+
+/**
+ * The JavaScript files of `modules` (route modules) and their static imports, less the entry's
+ * own. A route chunk Rollup emitted without a facade is keyed by its file: found by its name.
+ */
+function routeFiles(manifest: Record<string, ManifestChunk>, modules: string[]): string[] {
+  const keyOf = (module: string) =>
+    manifest[module]
+      ? module
+      : Object.keys(manifest).find(
+          (key) =>
+            key.startsWith('_') &&
+            manifest[key]!.isDynamicEntry &&
+            manifest[key]!.name === path.basename(module).replace(/\.[jt]sx?$/, ''),
+        );
+  const closure = (keys: string[]) => {
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      if (seen.has(key) || !manifest[key]) return;
+      seen.add(key);
+      for (const imported of manifest[key].imports ?? []) visit(imported);
+    };
+    keys.forEach(visit);
+    return seen;
+  };
+  const entry = Object.keys(manifest).filter((key) => manifest[key]!.isEntry);
+  const loaded = closure(entry);
+  const keys = modules.map((module) => {
+    const key = keyOf(module);
+    if (!key) throw new Error(`Not in the Vite manifest: ${module}`);
+    return key;
+  });
+  return [...closure(keys)]
+    .filter((key) => !loaded.has(key))
+    .map((key) => manifest[key]!.file)
+    .filter((file) => file.endsWith('.js'));
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Writes `file` in dist with its brotli and gzip twins (decision 0018). */
+function writeWithTwins(file: string, content: string) {
+  writeFileSync(file, content);
+  writeFileSync(
+    `${file}.br`,
+    zlib.brotliCompressSync(content, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY },
+    }),
+  );
+  writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
+}
+
+/**
+ * After the build (decision 0028): the sign-in page rendered to HTML in each language
+ * (dist/login.{en,zh}.html, src/prerender.tsx), and the page of the signed-in home
+ * (dist/dashboard.html): index.html with a modulepreload of the shell and dashboard route chunks,
+ * fetched beside the entry instead of after it. The API serves them for /login and /dashboard.
+ */
+function prerender(): Plugin {
+  let outDir = '';
+  return {
+    name: 'prerender-first-pages',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const { createServer } = await import('vite');
+      const index = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      const manifest = JSON.parse(
+        readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8'),
+      ) as Record<string, ManifestChunk>;
+      const preload = (modules: string[]) =>
+        routeFiles(manifest, modules)
+          .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`)
+          .join('');
+      const withPreloads = (html: string, modules: string[]) =>
+        html.replace('  </head>', `${preload(modules)}  </head>`);
+
+      writeWithTwins(
+        path.join(outDir, 'dashboard.html'),
+        withPreloads(index, ['src/routes/app/layout.tsx', 'src/routes/app/dashboard.tsx']),
+      );
+
+      const server = await createServer({
+        configFile: false,
+        root: fileURLToPath(new URL('.', import.meta.url)),
+        resolve: { alias: { '@': SRC } },
+        define: { __BUILD_ID__: '""' },
+        plugins: [react()],
+        server: { middlewareMode: true, hmr: false, ws: false },
+        appType: 'custom',
+        logLevel: 'error',
+        optimizeDeps: { noDiscovery: true, include: [] },
+      });
+      try {
+        const { renderSignIn } = (await server.ssrLoadModule(
+          '/src/prerender.tsx',
+        )) as typeof PrerenderModule;
+        for (const lng of ['en', 'zh'] as const) {
+          const common = JSON.parse(
+            readFileSync(path.join(outDir, 'locales', lng, 'common.json'), 'utf8'),
+          ) as Record<string, unknown>;
+          const { html, title } = await renderSignIn(lng, common);
+          const page = withPreloads(index, ['src/routes/login.tsx'])
+            .replace('<html lang="en">', `<html lang="${lng}">`)
+            .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+            .replace('<div id="root"></div>', `<div id="root">${html}</div>`);
+          if (!page.includes(html)) throw new Error('index.html has no empty #root');
+          writeWithTwins(path.join(outDir, `login.${lng}.html`), page);
+        }
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    prerender(),
     // Every text asset also as .br (best quality: compressed once, at build) and .gz; the API
     // serves the twin the browser accepts (decision 0018).
     compression({

@@ -14,7 +14,10 @@ interface Props {
   label: string;
 }
 
-function Trigger({ label, ...props }: Props & { onClick?: () => void }) {
+function Trigger({
+  label,
+  ...props
+}: Props & { onClick?: () => void; onPointerEnter?: () => void; onPointerDown?: () => void }) {
   return (
     <button type="button" {...props}>
       {label}
@@ -39,24 +42,36 @@ function deferredMenu() {
   const loaded = new Promise<ComponentType<Props & DeferredMenuProps>>((resolve) => {
     arrive = () => resolve(Menu);
   });
+  let calls = 0;
   return {
-    Deferred: deferMenu<Props>(() => loaded, Trigger),
+    Deferred: deferMenu<Props>(() => {
+      calls += 1;
+      return loaded;
+    }, Trigger),
     arrive: () => act(async () => arrive()),
+    asked: () => calls,
   };
 }
 
 describe('a deferred menu', () => {
-  it('shows its button at once and opens once its code arrives', async () => {
-    const { Deferred, arrive } = deferredMenu();
+  it('shows its button at once, fetches its code when the pointer comes, and opens', async () => {
+    const { Deferred, arrive, asked } = deferredMenu();
     render(<Deferred label="Language" />);
     expect(screen.getByRole('button', { name: 'Language' })).not.toHaveAttribute('aria-haspopup');
+    // Nothing is fetched while the button is merely on screen (decision 0028).
+    await act(async () => undefined);
+    expect(asked()).toBe(0);
 
+    await userEvent.hover(screen.getByRole('button', { name: 'Language' }));
+    expect(asked()).toBe(1);
     await arrive();
-    const button = screen.getByRole('button', { name: 'Language' });
-    expect(button).toHaveAttribute('aria-haspopup', 'menu');
-    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
-    await userEvent.click(button);
+    await userEvent.click(screen.getByRole('button', { name: 'Language' }));
     expect(await screen.findByRole('menu')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Language' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    expect(asked()).toBe(1);
   });
 
   it('keeps a click made before its code arrives and opens then', async () => {

@@ -9,6 +9,7 @@ import { Label } from '@/components/ui/label';
 import { isApiError } from '@/lib/api-error';
 import { errorMessageLines } from '@/lib/error-display';
 import { translateMessage } from '@/lib/messages';
+import { takePrerenderedFocus, takePrerenderedValue } from '@/lib/prerendered';
 import { useLogin } from '../api/login';
 import { LoginSecondStep } from './login-second-step';
 
@@ -64,7 +65,12 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { t } = useTranslation();
   const login = useLogin();
   const [step, setStep] = useState<'password' | 'second'>('password');
-  const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
+  // What was typed into the pre-rendered page before this form replaced it (decision 0028).
+  const [values, setValues] = useState<Record<Field, string>>(() => ({
+    username: takePrerenderedValue('username'),
+    password: takePrerenderedValue('password'),
+  }));
+  const [focusPassword] = useState(() => takePrerenderedFocus() === 'password');
   // Contract keys (`v.*`, translated when shown) or a server message already in words.
   const [errors, setErrors] = useState<FieldErrors>({});
   const [isSubmitted, setSubmitted] = useState(false);
@@ -148,7 +154,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
             ref={boxes.username}
             name="username"
             autoComplete="username"
-            autoFocus
+            autoFocus={!focusPassword}
             value={values.username}
             onChange={(event) => change('username', event.target.value)}
           />
@@ -161,6 +167,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
             ref={boxes.password}
             name="password"
             autoComplete="current-password"
+            autoFocus={focusPassword}
             value={values.password}
             onChange={(event) => change('password', event.target.value)}
           />
