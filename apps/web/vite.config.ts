@@ -10,51 +10,6 @@ import type * as PrerenderModule from './src/prerender';
 
 const SRC = fileURLToPath(new URL('./src', import.meta.url));
 
-interface ManifestChunk {
-  file: string;
-  name?: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-}
-
-/**
- * The JavaScript files of `modules` (route modules) and their static imports, less the entry's
- * own. A route chunk Rollup emitted without a facade is keyed by its file: found by its name.
- */
-function routeFiles(manifest: Record<string, ManifestChunk>, modules: string[]): string[] {
-  const keyOf = (module: string) =>
-    manifest[module]
-      ? module
-      : Object.keys(manifest).find(
-          (key) =>
-            key.startsWith('_') &&
-            manifest[key]!.isDynamicEntry &&
-            manifest[key]!.name === path.basename(module).replace(/\.[jt]sx?$/, ''),
-        );
-  const closure = (keys: string[]) => {
-    const seen = new Set<string>();
-    const visit = (key: string) => {
-      if (seen.has(key) || !manifest[key]) return;
-      seen.add(key);
-      for (const imported of manifest[key].imports ?? []) visit(imported);
-    };
-    keys.forEach(visit);
-    return seen;
-  };
-  const entry = Object.keys(manifest).filter((key) => manifest[key]!.isEntry);
-  const loaded = closure(entry);
-  const keys = modules.map((module) => {
-    const key = keyOf(module);
-    if (!key) throw new Error(`Not in the Vite manifest: ${module}`);
-    return key;
-  });
-  return [...closure(keys)]
-    .filter((key) => !loaded.has(key))
-    .map((key) => manifest[key]!.file)
-    .filter((file) => file.endsWith('.js'));
-}
-
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -71,15 +26,15 @@ function writeWithTwins(file: string, content: string) {
 }
 
 /**
- * After the build (decision 0028): the sign-in page rendered to HTML in each language
- * (dist/login.{en,zh}.html, src/prerender.tsx), and the page of the signed-in home
- * (dist/dashboard.html): index.html with a modulepreload of the shell and dashboard route chunks,
- * fetched beside the entry instead of after it. The API serves them for /login and /dashboard.
+ * After the build (decision 0028): the sign-in page rendered to HTML in each language,
+ * dist/login.{en,zh}.html (src/prerender.tsx), which the API serves for /login by the `lang`
+ * cookie. No modulepreload of its route: measured, fetching the route's chunks beside the entry
+ * only delayed the first paint on a phone (they shared its bandwidth) and gained nothing after.
  */
-function prerender(): Plugin {
+function prerenderSignIn(): Plugin {
   let outDir = '';
   return {
-    name: 'prerender-first-pages',
+    name: 'prerender-sign-in',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
@@ -87,21 +42,6 @@ function prerender(): Plugin {
     async closeBundle() {
       const { createServer } = await import('vite');
       const index = readFileSync(path.join(outDir, 'index.html'), 'utf8');
-      const manifest = JSON.parse(
-        readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8'),
-      ) as Record<string, ManifestChunk>;
-      const preload = (modules: string[]) =>
-        routeFiles(manifest, modules)
-          .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`)
-          .join('');
-      const withPreloads = (html: string, modules: string[]) =>
-        html.replace('  </head>', `${preload(modules)}  </head>`);
-
-      writeWithTwins(
-        path.join(outDir, 'dashboard.html'),
-        withPreloads(index, ['src/routes/app/layout.tsx', 'src/routes/app/dashboard.tsx']),
-      );
-
       const server = await createServer({
         configFile: false,
         root: fileURLToPath(new URL('.', import.meta.url)),
@@ -122,7 +62,7 @@ function prerender(): Plugin {
             readFileSync(path.join(outDir, 'locales', lng, 'common.json'), 'utf8'),
           ) as Record<string, unknown>;
           const { html, title } = await renderSignIn(lng, common);
-          const page = withPreloads(index, ['src/routes/login.tsx'])
+          const page = index
             .replace('<html lang="en">', `<html lang="${lng}">`)
             .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
             .replace('<div id="root"></div>', `<div id="root">${html}</div>`);
@@ -140,7 +80,7 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
-    prerender(),
+    prerenderSignIn(),
     // Every text asset also as .br (best quality: compressed once, at build) and .gz; the API
     // serves the twin the browser accepts (decision 0018).
     compression({

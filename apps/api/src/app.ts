@@ -241,21 +241,18 @@ export async function buildApp({
 
 /**
  * The page of a client route (decision 0028): /login's is the sign-in page already rendered in
- * the `lang` cookie's language (as the web app reads it: `zh`, else English), /dashboard's (and
- * /'s, which goes there) index.html with the shell's and dashboard's chunks preloaded, every
- * other route's index.html. A build without those pages gets index.html for all.
+ * the `lang` cookie's language (as the web app reads it: `zh`, else English), every other
+ * route's index.html. A build without those pages gets index.html for all.
  */
 export function webPageChooser(root: string): (pathname: string, lang?: string) => string {
   const has = (file: string) => fs.existsSync(path.join(root, file));
   const login = { en: has('login.en.html'), zh: has('login.zh.html') };
-  const dashboard = has('dashboard.html');
   return (pathname, lang) => {
     const route = pathname.replace(/\/+$/, '') || '/';
     if (route === '/login') {
       const language = lang === 'zh' ? 'zh' : 'en';
       return login[language] ? `login.${language}.html` : 'index.html';
     }
-    if ((route === '/dashboard' || route === '/') && dashboard) return 'dashboard.html';
     return 'index.html';
   };
 }
