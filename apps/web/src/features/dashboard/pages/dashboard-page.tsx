@@ -3,7 +3,9 @@ import { AlertCircle, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Option } from '@/components/data-table';
-import { MonthPicker } from '@/components/date-picker';
+// Not through the barrel: it would bring the date field, whose date parsing extends dayjs at
+// load, and with it Radix's popover, into the dashboard's first load (decision 0028).
+import { MonthPicker } from '@/components/date-picker/month-picker';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
