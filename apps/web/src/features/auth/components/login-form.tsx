@@ -1,4 +1,11 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { loginFieldErrors } from '@app/contract/constants';
@@ -61,8 +68,18 @@ function LoginField({
  * would: nothing is sent while a field is wrong, the first wrong field takes the focus, and after
  * a first submit each field is checked again as it changes.
  */
+const noSubscription = () => () => undefined;
+
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { t } = useTranslation();
+  // False only when rendered to HTML at build time (decision 0028): the pre-rendered page's
+  // button stays disabled until the app takes over, so Enter in a field cannot submit the form
+  // natively (a GET that would put the password in the address).
+  const isLive = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const login = useLogin();
   const [step, setStep] = useState<'password' | 'second'>('password');
   // What was typed into the pre-rendered page before this form replaced it (decision 0028).
@@ -173,7 +190,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
           />
         )}
       </LoginField>
-      <Button type="submit" className="mt-2 w-full" disabled={login.isPending}>
+      <Button type="submit" className="mt-2 w-full" disabled={!isLive || login.isPending}>
         {login.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
         {login.isPending ? t('login.submitting') : t('login.submit')}
       </Button>
