@@ -140,8 +140,10 @@ async function signIn(port: number, baseUrl: string): Promise<void> {
   }
 }
 
+/** The median of the runs that measured (a failed run, e.g. NO_FCP, gives NaN and is left out). */
 const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };

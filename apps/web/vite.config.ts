@@ -26,7 +26,7 @@ function writeWithTwins(file: string, content: string) {
 }
 
 /**
- * After the build (decision 0028): the sign-in page rendered to HTML in each language,
+ * After the build (decision 0033): the sign-in page rendered to HTML in each language,
  * dist/login.{en,zh}.html (src/prerender.tsx), which the API serves for /login by the `lang`
  * cookie. No modulepreload of its route: measured, fetching the route's chunks beside the entry
  * only delayed the first paint on a phone (they shared its bandwidth) and gained nothing after.

@@ -1,5 +1,5 @@
 /**
- * What a person did to the sign-in page pre-rendered into index.html (decision 0028) before the
+ * What a person did to the sign-in page pre-rendered at build (login.*.html, decision 0033) before the
  * app replaced it: the text typed into its inputs and the input that had the focus. main.tsx
  * keeps them just before its first render; the login form takes them, once.
  */

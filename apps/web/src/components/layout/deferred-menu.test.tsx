@@ -58,7 +58,7 @@ describe('a deferred menu', () => {
     const { Deferred, arrive, asked } = deferredMenu();
     render(<Deferred label="Language" />);
     expect(screen.getByRole('button', { name: 'Language' })).not.toHaveAttribute('aria-haspopup');
-    // Nothing is fetched while the button is merely on screen (decision 0028).
+    // Nothing is fetched while the button is merely on screen (decision 0033).
     await act(async () => undefined);
     expect(asked()).toBe(0);
 

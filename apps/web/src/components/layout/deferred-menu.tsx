@@ -11,7 +11,7 @@ export interface DeferredMenuProps {
 /**
  * A menu whose code (Radix's menu, popper and floating-ui) is fetched when it is about to be used
  * (the pointer comes over its button; the button pressed or clicked, Enter and Space click it too) rather than with the first load (issue 6) or right after it, where its code and render
- * would hold up a phone's main thread (decision 0028). Meanwhile its button, `Trigger`, shows on
+ * would hold up a phone's main thread (decision 0033). Meanwhile its button, `Trigger`, shows on
  * its own; a press or click on it is kept, and the menu opens when it arrives. The menu is handed
  * the button, so the two look the same (and the menu's chunk needs nothing of the page's).
  */

@@ -72,7 +72,7 @@ const noSubscription = () => () => undefined;
 
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { t } = useTranslation();
-  // False only when rendered to HTML at build time (decision 0028): the pre-rendered page's
+  // False only when rendered to HTML at build time (decision 0033): the pre-rendered page's
   // button stays disabled until the app takes over, so Enter in a field cannot submit the form
   // natively (a GET that would put the password in the address).
   const isLive = useSyncExternalStore(
@@ -82,7 +82,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   );
   const login = useLogin();
   const [step, setStep] = useState<'password' | 'second'>('password');
-  // What was typed into the pre-rendered page before this form replaced it (decision 0028).
+  // What was typed into the pre-rendered page before this form replaced it (decision 0033).
   const [values, setValues] = useState<Record<Field, string>>(() => ({
     username: takePrerenderedValue('username'),
     password: takePrerenderedValue('password'),
