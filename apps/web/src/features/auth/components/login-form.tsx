@@ -1,5 +1,6 @@
 import {
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   useSyncExternalStore,
@@ -82,20 +83,25 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   );
   const login = useLogin();
   const [step, setStep] = useState<'password' | 'second'>('password');
-  // What was typed into the pre-rendered page before this form replaced it (decision 0033).
-  const [values, setValues] = useState<Record<Field, string>>(() => ({
-    username: takePrerenderedValue('username'),
-    password: takePrerenderedValue('password'),
-  }));
-  const [focusPassword] = useState(() => takePrerenderedFocus() === 'password');
+  const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
   // Contract keys (`v.*`, translated when shown) or a server message already in words.
   const [errors, setErrors] = useState<FieldErrors>({});
   const [isSubmitted, setSubmitted] = useState(false);
   const [restartMessage, setRestartMessage] = useState<string | null>(null);
-  const boxes = {
-    username: useRef<HTMLInputElement>(null),
-    password: useRef<HTMLInputElement>(null),
-  };
+  const passwordBox = useRef<HTMLInputElement>(null);
+  const boxes = { username: useRef<HTMLInputElement>(null), password: passwordBox };
+  // What was typed into the pre-rendered page this form replaced, and where (decision 0033):
+  // taken before the browser paints the form, so nothing typed is seen to vanish.
+  useLayoutEffect(() => {
+    const typed = {
+      username: takePrerenderedValue('username'),
+      password: takePrerenderedValue('password'),
+    };
+    // The replaced page's inputs are outside React: read once, as the form mounts.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (typed.username || typed.password) setValues(typed);
+    if (takePrerenderedFocus() === 'password') passwordBox.current?.focus();
+  }, []);
 
   if (step === 'second') {
     return (
@@ -171,7 +177,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
             ref={boxes.username}
             name="username"
             autoComplete="username"
-            autoFocus={!focusPassword}
+            autoFocus
             value={values.username}
             onChange={(event) => change('username', event.target.value)}
           />
@@ -184,7 +190,6 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
             ref={boxes.password}
             name="password"
             autoComplete="current-password"
-            autoFocus={focusPassword}
             value={values.password}
             onChange={(event) => change('password', event.target.value)}
           />
