@@ -111,6 +111,10 @@ export default defineConfig({
     manifest: true,
     rollupOptions: {
       output: {
+        // Chunks under 4 kB merged into others where that runs no other side effects (decision
+        // 0033): the dashboard's first load was 24 files of about 1 kB, which a phone on HTTP/1.1
+        // (six connections) fetches in waves of round trips; now 15, and slightly fewer bytes.
+        experimentalMinChunkSize: 4_000,
         // React and the router change far less often than the app: a chunk of their own stays
         // cached across deployments.
         manualChunks: (id) =>
