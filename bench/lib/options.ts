@@ -1,4 +1,7 @@
-import { FULL_SIZE, TINY_SIZE, type ProgrammeSize } from './programme';
+import { FULL_SIZE, SMALL_SIZE, TINY_SIZE, type ProgrammeSize } from './programme';
+
+const SIZES = { full: FULL_SIZE, small: SMALL_SIZE, tiny: TINY_SIZE };
+type SizeName = keyof typeof SIZES;
 
 /** `--name value` and `--flag` arguments, over BENCH_* environment variables, over defaults. */
 export function argument(name: string): string | undefined {
@@ -11,11 +14,10 @@ export function argument(name: string): string | undefined {
   return process.env[`BENCH_${name.toUpperCase().replace(/-/g, '_')}`];
 }
 
-export function sizeOption(): { name: 'full' | 'tiny'; size: ProgrammeSize } {
+export function sizeOption(): { name: SizeName; size: ProgrammeSize } {
   const name = argument('size') ?? 'full';
-  if (name !== 'full' && name !== 'tiny')
-    throw new Error(`--size must be full or tiny, not ${name}`);
-  return { name, size: name === 'full' ? FULL_SIZE : TINY_SIZE };
+  if (!(name in SIZES)) throw new Error(`--size must be full, small or tiny, not ${name}`);
+  return { name: name as SizeName, size: SIZES[name as SizeName] };
 }
 
 export function seedOption(): number {

@@ -7,8 +7,8 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { swaggerOptions } from './openapi';
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -158,18 +158,7 @@ export async function buildApp({
   });
   await app.register(authPlugin);
   await app.register(mfaGatePlugin);
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Token programme back-office API', version: '1.0.0' },
-      components: {
-        securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'sid' },
-          terminalKey: { type: 'http', scheme: 'bearer' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, swaggerOptions());
   // The UI loads only its own external scripts, so the site-wide CSP fits it unchanged;
   // the validator badge (an image from validator.swagger.io) is turned off.
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });

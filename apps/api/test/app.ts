@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../src/config';
 import { ManualClock } from '../src/lib/clock';
 import type { Mailer } from '../src/lib/mailer';
 import { createDatabase } from '../src/db/client';
+import { attachContractValidator, settleContract, type ContractRecorder } from './contract';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases';
 
 /** A fixed TOTP-secret key for tests (32 bytes, hex), so no key file is written. */
@@ -14,6 +15,8 @@ export interface TestApp {
   clock: ManualClock;
   config: Config;
   db: TestDatabase;
+  /** What the answer checker found (test/contract.ts); `close()` fails on any violation. */
+  contract: ContractRecorder;
   close(): Promise<void>;
 }
 
@@ -75,15 +78,18 @@ export async function buildTestApp(
     mailer: options.mailer,
   });
   await options.beforeReady?.(app);
+  const contract = attachContractValidator(app);
   await app.ready();
   return {
     app,
     clock,
     config,
     db,
+    contract,
     close: async () => {
       await app.close();
       await db.drop();
+      settleContract(contract);
     },
   };
 }

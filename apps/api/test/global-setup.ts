@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
+import { OPENAPI_FILE } from '../src/openapi-document';
 import {
   adminQuery,
   isPostgresReachable,
@@ -52,12 +53,41 @@ async function postgresTemplate(): Promise<{ name: string; remove(): Promise<voi
   return { name, remove };
 }
 
+/**
+ * The operations the document lists that no test's app answered (test/contract.ts records them).
+ * The full suite (`npm test`, CONTRACT_COVERAGE=1) fails on any, so every operation is exercised
+ * and so checked against the document; a run of some files only does not check.
+ */
+function unexercisedOperations(dir: string): string[] {
+  const exercised = new Set(
+    fs
+      .readdirSync(dir)
+      .flatMap((file) => fs.readFileSync(path.join(dir, file), 'utf8').split('\n'))
+      .filter(Boolean),
+  );
+  const document = JSON.parse(fs.readFileSync(OPENAPI_FILE, 'utf8')) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  return Object.entries(document.paths)
+    .flatMap(([p, byMethod]) => Object.keys(byMethod).map((m) => `${m.toUpperCase()} ${p}`))
+    .filter((operation) => !exercised.has(operation));
+}
+
 export default async function setup(project: TestProject) {
   const [pglite, postgres] = await Promise.all([pgliteTemplate(), postgresTemplate()]);
+  const coverage = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-coverage-'));
   project.provide('pgliteTemplate', pglite.file);
   project.provide('postgresTemplate', postgres?.name ?? '');
+  project.provide('contractCoverageDir', coverage);
   return async () => {
     pglite.remove();
     await postgres?.remove();
+    const missing = process.env.CONTRACT_COVERAGE === '1' ? unexercisedOperations(coverage) : [];
+    fs.rmSync(coverage, { recursive: true, force: true });
+    if (missing.length > 0) {
+      throw new Error(
+        `No test exercised these operations of docs/openapi.json:\n  ${missing.join('\n  ')}`,
+      );
+    }
   };
 }

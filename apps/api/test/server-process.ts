@@ -72,7 +72,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     process.execPath,
     [...nodeArgs, '--import', 'tsx', 'apps/api/src/server.ts'],
     {
-      cwd: REPO_ROOT,
+      // API_ROOT: another checkout's API (a before/after comparison on the same bench run).
+      cwd: process.env.API_ROOT ?? REPO_ROOT,
       env: {
         ...base,
         NODE_ENV: 'production',

@@ -114,12 +114,28 @@ describe('the admin sets up the programme', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await admins.getByRole('button', { name: 'Done' }).click();
     await admins.getByRole('cell', { name: `e2e.${suffix.toLowerCase()}`, exact: true }).waitFor();
+    // No password yet: the row says so, and its menu sends a new link (the first one then ends).
+    await admins.getByRole('row', { name: /Invitation pending/ }).waitFor();
+    await rowAction(`e2e.${suffix.toLowerCase()}`, 'Resend invitation');
+    await admins.getByRole('heading', { name: 'New set-password link' }).waitFor();
+    const newLink = await admins.getByLabel('Set-password link').inputValue();
+    expect(newLink).toMatch(/\/set-password#token=[\w-]{43}$/);
+    expect(newLink).not.toBe(link);
+    expect(await seriousViolations(page)).toEqual([]);
+    await admins.getByRole('button', { name: 'Done' }).click();
     await page.keyboard.press('Escape');
 
-    // The new admin opens the link in their own browser, sets a password once, and signs in.
+    // The new admin opens the first link in their own browser: it no longer works; the new one
+    // sets a password once, and they sign in.
     const theirs = await openSession(browser);
     try {
       await theirs.page.goto(link);
+      await theirs.page
+        .getByText('This link is invalid, has expired or was already used')
+        .waitFor();
+      // Only the fragment differs: load the page afresh, as a click on the link in a mail would.
+      await theirs.page.goto(newLink);
+      await theirs.page.reload();
       await theirs.page
         .getByText(`Account e2e.${suffix.toLowerCase()}.`, { exact: false })
         .waitFor();

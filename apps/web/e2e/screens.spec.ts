@@ -275,6 +275,7 @@ const ADMIN_SCREENS: Screen[] = [
       },
     ],
   },
+  { name: 'audit-log', path: '/audit-log', heading: ['nav.audit_log'], shoot: true },
   { name: 'summary-report', path: '/summary-report', heading: ['nav.summary_report'], shoot: true },
   {
     name: 'summary-report-company',

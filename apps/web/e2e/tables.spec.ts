@@ -289,6 +289,40 @@ describe.each(LANGUAGES)('tables in %s at 390 px', (lng) => {
     expect(await seriousViolations(page)).toEqual([]);
   }, 120_000); // nine screens
 
+  it('sorts the cards with the control above them (no headers on a phone): cards and URL follow', async () => {
+    await signInOnPhone('admin');
+    await open(lng, '/companies', t('nav.companies'));
+    /** The companies' names, card by card (each card's title is its company's link). */
+    const cardNames = () =>
+      page
+        .getByTestId('table-cards')
+        .evaluate((list) =>
+          [...list.children].map((card) => card.querySelector('a')?.textContent ?? ''),
+        );
+    const inOrder = (names: string[], direction: 1 | -1) =>
+      names.every(
+        (name, i) =>
+          i === 0 || direction * names[i - 1]!.toLowerCase().localeCompare(name.toLowerCase()) <= 0,
+      );
+    const control = page.getByRole('group', { name: t('table.sort_by') });
+    await control.getByRole('combobox', { name: t('table.sort_column') }).click();
+    await page.getByRole('option', { name: t('companies.name'), exact: true }).click();
+    await expectPath(page, '/companies?sort=name&order=asc');
+    await waitForScreen(page);
+    await expect.poll(async () => inOrder(await cardNames(), 1)).toBe(true);
+    const ascending = await cardNames();
+    expect(ascending.length).toBeGreaterThan(2);
+
+    await control.getByRole('combobox', { name: t('table.sort_order') }).click();
+    await page.getByRole('option', { name: t('table.descending'), exact: true }).click();
+    await expectPath(page, '/companies?sort=name&order=desc');
+    await waitForScreen(page);
+    await expect.poll(async () => inOrder(await cardNames(), -1)).toBe(true);
+    expect(await cardNames()).not.toEqual(ascending);
+    expect(await scrollsSideways()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('gives a company admin its employees as cards, and an employee’s page, without sideways scroll', async () => {
     await signInOnPhone('acme.admin');
     await open(lng, '/employees', t('nav.employees'));

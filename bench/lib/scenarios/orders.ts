@@ -8,7 +8,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { withClient } from '../database';
+import { CpuSampler } from '../cpu';
+import { databaseName, withClient } from '../database';
 import { runLoad, type LoadResult } from '../load';
 import { terminalKey, type ProgrammeInfo } from '../programme';
 import { percentile, round } from '../stats';
@@ -19,6 +20,11 @@ export interface OrderRun {
   ceiling: PgbenchResult | null;
   /** HTTP orders per second ÷ the ceiling's, where there is one. */
   ratio: number | null;
+  /**
+   * CPU milliseconds per order (Linux, /proc): of the API, of the bench process sending the load,
+   * of the bench database's backends; and of those backends per pgbench transaction.
+   */
+  cpuMsPerOrder?: { api: number; load: number; database: number; pgbenchDatabase: number | null };
 }
 
 export interface PgbenchResult {
@@ -37,6 +43,13 @@ export interface OrderScenario {
   runs: OrderRun[];
   ordersCreated: number;
   pgbenchMissing?: string;
+  /** Set by `npm run bench:orders --write-results`: the scenario was run alone, median of `runs`. */
+  measuredAlone?: {
+    startedAt: string;
+    runs: number;
+    database: string;
+    loadAverage: { before: number[]; after: number[] };
+  };
 }
 
 /** Each order costs this many tokens, so a run never empties a wallet. */
@@ -181,6 +194,8 @@ export async function runOrderScenario(options: {
   concurrencies: number[];
   seconds: number;
   warmUpSeconds: number;
+  /** The API's process, to measure its CPU per order. */
+  apiPid?: number;
   /** Whether to measure the pgbench ceiling too (default: when pgbench is installed). */
   withCeiling?: boolean;
   log: (message: string) => void;
@@ -242,10 +257,17 @@ export async function runOrderScenario(options: {
   await placeOrders(Math.min(8, Math.max(...options.concurrencies)), options.warmUpSeconds);
   const runs: OrderRun[] = [];
   for (const connections of options.concurrencies) {
+    const database = databaseName(databaseUrl);
+    const httpCpu = new CpuSampler(database, {
+      load: process.pid,
+      ...(options.apiPid ? { api: options.apiPid } : {}),
+    });
     const http = await placeOrders(connections, options.seconds);
+    const httpMs = httpCpu.stop();
     log(
       `  orders over HTTP, ${connections} connections: ${http.okPerSecond}/s, p50 ${http.latencyMs.p50} ms, p99 ${http.latencyMs.p99} ms`,
     );
+    const pgbenchCpu = new CpuSampler(database, {});
     const ceiling = pgbench
       ? await runPgbench(pgbench, databaseUrl, connections, options.seconds, {
           idmin: range.min,
@@ -254,6 +276,8 @@ export async function runOrderScenario(options: {
           perm: terminalsPerMerchant,
         })
       : null;
+    const pgbenchMs = pgbenchCpu.stop();
+    const perOrder = (ms: number | undefined) => round((ms ?? 0) / Math.max(1, http.ok), 2);
     if (ceiling) {
       log(
         `  pgbench ceiling, ${ceiling.clients} clients: ${ceiling.tps}/s, p50 ${ceiling.latencyMs.p50} ms, p99 ${ceiling.latencyMs.p99} ms`,
@@ -264,6 +288,15 @@ export async function runOrderScenario(options: {
       http,
       ceiling,
       ratio: ceiling && ceiling.tps > 0 ? round(http.okPerSecond / ceiling.tps, 2) : null,
+      cpuMsPerOrder: {
+        api: perOrder(httpMs.api),
+        load: perOrder(httpMs.load),
+        database: perOrder(httpMs.database),
+        pgbenchDatabase:
+          ceiling && ceiling.transactions > 0
+            ? round(pgbenchMs.database! / ceiling.transactions, 2)
+            : null,
+      },
     });
   }
   const ordersAfter = await withClient(databaseUrl, async (c) =>

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageQuerySchema } from './common';
 import { idSchema } from './validation';
 import { datesInOrder, daySchema } from './calendar';
+import { AUDIT_SORTS, sortQueryShape } from './sorting';
 
 /**
  * One row of the audit log: who changed what, when, from where, with the record before and after
@@ -23,22 +24,80 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
+/**
+ * The actions the server writes today (the web app's action filter and labels). The API accepts
+ * any well-formed name, so a module's new action is listed and filtered before a label exists.
+ */
+export const AUDIT_ACTIONS = [
+  'create',
+  'update',
+  'status_change',
+  'delete',
+  'rotate_key',
+  'topup',
+  'distribute',
+  'update_configuration',
+  'import',
+  'invite',
+  'invitation_email',
+  'resend_invitation',
+  'accept_invitation',
+  'sign_in',
+  'sign_in_failed',
+  'sign_in_throttled',
+  'sign_in_mfa_required',
+  'sign_in_mfa',
+  'sign_in_mfa_failed',
+  'recovery_code_used',
+  'mfa_enrolment_started',
+  'mfa_enable',
+  'mfa_enable_failed',
+  'mfa_disable',
+  'mfa_disable_failed',
+  'mfa_reset',
+  'clear_sign_in_throttle',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The record types the server writes today (the web app's record-type filter and labels). */
+export const AUDIT_ENTITY_TYPES = [
+  'company',
+  'employee',
+  'user',
+  'sign_in',
+  'merchant',
+  'terminal',
+  'system_settings',
+] as const;
+export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
+
 const nameSchema = z
   .string()
   .trim()
   .regex(/^[a-z][a-z0-9_.]{0,63}$/, 'v.invalid');
 
+/** The filters of the audit log, shared by the list and its CSV export. */
+const auditFilterShape = {
+  entity_type: nameSchema.optional(),
+  entity_id: z.string().trim().min(1).max(100).optional(),
+  actor_user_id: idSchema.optional(),
+  /** Who: part of the acting user's username, any case. */
+  actor: z.string().trim().min(1).max(100).optional(),
+  action: nameSchema.optional(),
+  date_from: daySchema.optional(),
+  date_to: daySchema.optional(),
+  ...sortQueryShape(AUDIT_SORTS),
+};
+
 /**
- * GET /audit-log, newest first. Dates are days in the programme's time zone, both ends included.
+ * GET /audit-log, newest first (or by `sort`). Dates are days in the programme's time zone, both
+ * ends included. What a caller sees is its role's scope (decision 0036).
  */
 export const auditListQuerySchema = pageQuerySchema
-  .extend({
-    entity_type: nameSchema.optional(),
-    entity_id: z.string().trim().min(1).max(100).optional(),
-    actor_user_id: idSchema.optional(),
-    action: nameSchema.optional(),
-    date_from: daySchema.optional(),
-    date_to: daySchema.optional(),
-  })
+  .extend(auditFilterShape)
   .refine(...datesInOrder);
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
+
+/** GET /exports/audit-log: the list's filters and order, without paging. */
+export const auditExportQuerySchema = z.object(auditFilterShape).refine(...datesInOrder);
+export type AuditExportQuery = z.infer<typeof auditExportQuerySchema>;

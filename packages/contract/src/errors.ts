@@ -256,6 +256,11 @@ export const ERROR_CATALOGUE = {
     en: 'This link is invalid, has expired or was already used. Ask your administrator for a new one.',
     zh: '该链接无效、已过期或已被使用，请向管理员索取新的链接。',
   },
+  INVITATION_NOT_PENDING: {
+    status: 409,
+    en: 'This account already has a password: there is no invitation to send again.',
+    zh: '该账户已设置密码，没有可重新发送的邀请。',
+  },
   // Issue 14: refusals that name what went wrong, and HTTP the server could not read.
   AMOUNT_TOO_LARGE: {
     status: 422,

@@ -19,6 +19,8 @@ export const PERMISSIONS = {
   'reset_period.view': ['admin'],
   'companies.view': ['admin', 'super_hr'],
   'order_history.view': ['admin', 'super_hr'],
+  // Beyond the spec (DESIGN 6, decision 0036): each role sees the audit rows of its own scope.
+  'audit_log.view': ['admin', 'super_hr', 'company_admin'],
 
   // API actions (DESIGN 4)
   'iam.self': ALL,
@@ -46,7 +48,7 @@ export const PERMISSIONS = {
   'sys.current_period': ALL,
   'sys.manage': ['admin'],
   'jobs.run': ['admin'],
-  'audit.read': ['admin'],
+  'audit.read': ['admin', 'super_hr', 'company_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -68,6 +70,7 @@ export const SCREEN_PERMISSIONS = {
   'reset_period.view': ['sys.manage'],
   'companies.view': ['companies.read', 'companies.write', 'company_admins.manage'],
   'order_history.view': ['orders.admin'],
+  'audit_log.view': ['audit.read'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;

@@ -49,3 +49,7 @@ export type UserSort = (typeof USER_SORTS)[number];
  */
 export const ORDER_SORTS = ['ordered_at', 'order_no', 'subtotal', 'refunded_amount'] as const;
 export type OrderSort = (typeof ORDER_SORTS)[number];
+
+/** The audit log's sorts (by default newest first); `actor_username` sorts by who acted. */
+export const AUDIT_SORTS = ['occurred_at', 'action', 'entity_type', 'actor_username'] as const;
+export type AuditSort = (typeof AUDIT_SORTS)[number];

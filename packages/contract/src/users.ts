@@ -57,6 +57,13 @@ export const managedUserSchema = z.object({
   company_name: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /**
+   * An account without a password (invited, its link not used yet, decision 0025): its newest
+   * link's expiry and whether that has passed. Null once the account has a password.
+   */
+  invitation: z
+    .object({ status: z.enum(['pending', 'expired']), expires_at: z.string() })
+    .nullable(),
 });
 export type ManagedUser = z.infer<typeof managedUserSchema>;
 

@@ -107,6 +107,26 @@ const PAIRS: Pair[] = [
     csvId: 'id',
     filters: () => ['', 'month=2026-01', 'status=inactive', 'search=a'],
   },
+  {
+    // Decision 0036: the admin all, Group HR the company side, a company admin its company.
+    name: 'audit log',
+    permission: 'audit.read',
+    list: '/api/v1/audit-log?page_size=10',
+    export: '/api/v1/exports/audit-log?',
+    paging: 'page',
+    listId: 'id',
+    csvId: 'id',
+    filters: (p) => [
+      '',
+      'entity_type=company',
+      `entity_type=company&entity_id=${p.a.id}`,
+      'entity_type=employee',
+      'action=sign_in',
+      'action=create&sort=entity_type&order=desc',
+      'sort=actor_username',
+      'date_from=2020-01-01&date_to=2099-12-31&sort=occurred_at&order=asc',
+    ],
+  },
 ];
 
 describe.each(await testDatabaseKinds())('lists and their exports on %s', (kind) => {

@@ -100,6 +100,13 @@ const envSchema = z
     SIGN_IN_FAILURE_MEMORY_MINUTES: z.coerce.number().int().min(1).max(43_200).default(60),
     /** Requests one terminal key may make per minute (orders and refunds together). */
     TERMINAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    /**
+     * Group commit of the terminal path (decision 0034): the most terminal key checks, and the most
+     * orders, sent to the database in one statement and transaction (1: each alone), and how many
+     * such batches of each may be at the database at once.
+     */
+    TERMINAL_GROUP_COMMIT_MAX: z.coerce.number().int().min(1).max(1000).default(64),
+    TERMINAL_GROUP_COMMIT_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(2),
     /** Unknown terminal keys one client address may present per minute before it is shut out. */
     TERMINAL_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** How often each instance runs the scheduled jobs (monthly reset, auto-archive); 0: never. */

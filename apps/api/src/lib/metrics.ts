@@ -21,6 +21,8 @@ export interface Metrics {
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Terminal orders placed (a replayed answer to a retried key is not counted again). */
   ordersPlaced: Counter;
+  /** Orders per group-commit batch (decision 0034): 1 under a light load. */
+  orderBatchSize: Histogram;
   /** Refunds made, by reason (terminal refunds and the auto-archive job's). */
   refunds: Counter<'reason'>;
   /** Monthly resets per company and period, by outcome: applied, already_applied, failed. */
@@ -108,6 +110,12 @@ export function createMetrics(
     ordersPlaced: counter({
       name: 'ledger_orders_placed_total',
       help: 'Terminal orders placed',
+    }),
+    orderBatchSize: new Histogram({
+      name: 'ledger_order_batch_size',
+      help: 'Terminal orders sent to the database together (group commit)',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+      registers: [registry],
     }),
     refunds: counter({
       name: 'ledger_refunds_total',

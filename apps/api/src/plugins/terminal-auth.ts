@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import type { TerminalIdentity } from '../lib/principal';
 import {
-  checkTerminalKey,
+  checkTerminalKeyGrouped,
   recordWrongTerminalKey,
 } from '../modules/terminals/terminal-sessions.service';
 
@@ -25,12 +25,17 @@ const BEARER = /^Bearer[ \t]+([A-Za-z0-9_-]{10,200})[ \t]*$/i;
  * instance, decision 0014): a client address that presents TERMINAL_AUTH_FAILURES_PER_MINUTE wrong
  * keys is refused for the rest of the minute whatever key it sends next, so keys cannot be
  * guessed; and each terminal key may make TERMINAL_RATE_LIMIT_PER_MINUTE requests a minute. The
- * key lookup and both limits are one statement.
+ * key lookup and both limits are one statement, shared under load with the other requests that
+ * arrived meanwhile (group commit, decision 0034).
  */
 export default fp(
   async function terminalAuthPlugin(app: FastifyInstance) {
     const { config, database, clock } = app.deps;
     const maxWrongKeys = config.TERMINAL_AUTH_FAILURES_PER_MINUTE;
+    const group = {
+      maxBatch: config.TERMINAL_GROUP_COMMIT_MAX,
+      maxInFlight: config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
+    };
     const tooMany = (retryAfterSeconds: number) =>
       new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds });
     const wrongKey = async (ip: string, now: Date) => {
@@ -48,7 +53,7 @@ export default fp(
       const now = clock.now();
       const match = BEARER.exec(header);
       if (!match) throw await wrongKey(request.ip, now);
-      const { terminal, keyUse, wrongKeys } = await checkTerminalKey(database.db, {
+      const { terminal, keyUse, wrongKeys } = await checkTerminalKeyGrouped(database, group, {
         key: match[1]!,
         ip: request.ip,
         now,

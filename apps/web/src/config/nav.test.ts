@@ -17,7 +17,17 @@ describe('the sidebar entries', () => {
       'nav.summary_report',
       'nav.reset_period_date',
       'nav.order_history',
+      'nav.audit_log',
     ]);
+  });
+
+  it('give the Audit Log to the admin, Group HR and company admins (decision 0036)', () => {
+    for (const role of ['admin', 'super_hr', 'company_admin']) {
+      expect(titles(navItemsFor(role)), role).toContain('nav.audit_log');
+    }
+    for (const role of ['merchant_admin', 'merchant_staff', 'company_employee']) {
+      expect(titles(navItemsFor(role)), role).not.toContain('nav.audit_log');
+    }
   });
 
   it('give merchant supervisors, staff and employees the open entries only', () => {

@@ -3,6 +3,7 @@ import {
   Building2,
   CalendarClock,
   FileBarChart,
+  FileClock,
   History,
   LayoutDashboard,
   MonitorSmartphone,
@@ -96,6 +97,13 @@ export const NAV_ITEMS: NavItem[] = [
     url: paths.orderHistory.getHref(),
     icon: History,
     permission: 'order_history.view',
+  },
+  // Beyond the spec's sidebar (DESIGN 6, decision 0036).
+  {
+    titleKey: 'nav.audit_log',
+    url: paths.auditLog.getHref(),
+    icon: FileClock,
+    permission: 'audit_log.view',
   },
 ];
 

@@ -62,6 +62,8 @@ export const paths = {
     getHref: (search: { company_id?: number; merchant_id?: number } = {}) =>
       withSearch('/order-history', search),
   },
+  /** Audit Log (decision 0036): each role's scope of the audit log. */
+  auditLog: fixed('/audit-log'),
   summaryReport: fixed('/summary-report'),
   summaryReportCompany: {
     path: '/summary-report/:companyId',

@@ -109,6 +109,11 @@ export const routes: RouteObject[] = [
             lazy: () => import('./app/reset-period-date'),
           },
           { path: paths.users.path, ...guarded('users.view'), lazy: () => import('./app/users') },
+          {
+            path: paths.auditLog.path,
+            ...guarded('audit_log.view'),
+            lazy: () => import('./app/audit-log'),
+          },
           { path: paths.twoFactor.path, lazy: () => import('./app/two-factor') },
         ],
       },

@@ -42,6 +42,7 @@ export function buildManagedUser(overrides: Partial<ManagedUser> = {}): ManagedU
     company_name: null,
     created_at: stamp,
     updated_at: stamp,
+    invitation: null,
     ...overrides,
   };
 }

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditEntrySchema, auditListQuerySchema, errorEnvelopeSchema, listOf } from '@app/contract';
-import { requirePermission } from '../../plugins/auth';
+import { currentUser, requirePermission } from '../../plugins/auth';
 import { listAuditLog } from './audit.service';
 
-/** The audit log (admin): /api/v1/audit-log. Read-only; rows are written by recordAudit. */
+/**
+ * The audit log: /api/v1/audit-log, each caller its scope (decision 0036). Read-only; rows are
+ * written by recordAudit.
+ */
 export default async function auditRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -14,7 +17,9 @@ export default async function auditRoutes(app: FastifyInstance) {
       preHandler: requirePermission('audit.read'),
       schema: {
         tags: ['audit'],
-        summary: 'Administrative changes, newest first (entity, actor, action, date range, paging)',
+        operationId: 'listAuditLog',
+        summary:
+          'Audit log in the caller’s scope, newest first (record, actor, action, date range, sort, paging)',
         querystring: auditListQuerySchema,
         response: {
           200: listOf(auditEntrySchema),
@@ -24,6 +29,6 @@ export default async function auditRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => listAuditLog(app.deps, request.query),
+    async (request) => listAuditLog(app.deps, currentUser(request), request.query),
   );
 }

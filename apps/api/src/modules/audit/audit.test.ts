@@ -1,10 +1,19 @@
+import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntrySchema, type Role } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
 import { injectAs } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
-import { auditRowsOf, oneOfEachRole, signedIn, type SignedInUser } from '../../../test/management';
+import {
+  auditRowsOf,
+  newCompany,
+  newMerchant,
+  oneOfEachRole,
+  signedIn,
+  type SignedInUser,
+} from '../../../test/management';
+import { createEmployee } from '../employees/employees.service';
 import { queryRows } from '../../db/client';
 import { recordAudit, redactForAudit } from '../../lib/audit';
 
@@ -221,13 +230,207 @@ describe.each(await testDatabaseKinds())('the audit log on %s', (kind) => {
       }
     });
 
-    it('is for admins only', async () => {
+    it('sorts by an allow-listed column and finds who acted by part of a username', async () => {
+      const sorted = await list(`entity_type=${entity}&sort=action&order=asc`);
+      expect(ids(sorted)).toEqual(['1:create', '2:create', '2:delete', '1:update']);
+      const desc = await list(`entity_type=${entity}&sort=action&order=desc`);
+      expect(ids(desc)).toEqual(['1:update', '2:delete', '2:create', '1:create']);
+      const part = actor.user.username.slice(2, 8).toUpperCase();
+      expect(ids(await list(`entity_type=${entity}&actor=${part}`))).toEqual([
+        '2:delete',
+        '1:update',
+        '1:create',
+      ]);
+      expect((await list(`entity_type=${entity}&actor=nobody-acts-so`)).json().total).toBe(0);
+      const bad = await list('sort=ip');
+      expect(bad.statusCode).toBe(400);
+      expect(Object.keys(bad.json().metadata)).toEqual(['sort']);
+    });
+
+    it('is for the admin, Group HR and company admins (each its scope), no one else', async () => {
       const roles = await oneOfEachRole(t);
+      const readers: Role[] = ['admin', 'super_hr', 'company_admin'];
       for (const role of Object.keys(roles) as Role[]) {
         const res = await list('', roles[role].session);
-        expect(res.statusCode, role).toBe(role === 'admin' ? 200 : 403);
+        expect(res.statusCode, role).toBe(readers.includes(role) ? 200 : 403);
+        const csv = await injectAs(t.app, roles[role].session, {
+          url: '/api/v1/exports/audit-log',
+        });
+        expect(csv.statusCode, role).toBe(readers.includes(role) ? 200 : 403);
       }
       expect((await t.app.inject({ url: '/api/v1/audit-log' })).statusCode).toBe(401);
+      expect((await t.app.inject({ url: '/api/v1/exports/audit-log' })).statusCode).toBe(401);
+    });
+  });
+
+  describe('scope (decision 0036)', () => {
+    const PROBE = `scope_probe_${kind}`;
+    let a: { id: number };
+    let b: { id: number };
+    let adminA: SignedInUser;
+    let adminB: SignedInUser;
+    let hr: SignedInUser;
+    /** The entity label of each probe row, by what it is about. */
+    const probes: [label: string, type: string, id: string | number | null, after?: object][] = [];
+
+    beforeAll(async () => {
+      a = await newCompany(t);
+      b = await newCompany(t);
+      adminA = await signedIn(t, 'company_admin', { companyId: a.id });
+      adminB = await signedIn(t, 'company_admin', { companyId: b.id });
+      hr = await signedIn(t, 'super_hr');
+      const otherAdmin = await signedIn(t, 'admin');
+      const empA = await createEmployee(
+        t.app.deps,
+        { kind: 'company', companyId: a.id },
+        { employee_id: `SA${kind}`, name: 'Scoped A', status: 'active' },
+      );
+      const empB = await createEmployee(
+        t.app.deps,
+        { kind: 'company', companyId: b.id },
+        { employee_id: `SB${kind}`, name: 'Scoped B', status: 'active' },
+      );
+      const merchant = await newMerchant(t);
+      probes.push(
+        ['company A', 'company', a.id],
+        ['company B', 'company', b.id],
+        ['employee A', 'employee', empA.id],
+        ['employee B', 'employee', empB.id],
+        ['import A', 'employee', null, { company_id: a.id }],
+        ['user admin A', 'user', adminA.user.id],
+        ['sign-in admin B', 'sign_in', adminB.user.id],
+        ['merchant', 'merchant', merchant.id],
+        ['system', 'system_settings', 1],
+        ['user hr', 'user', hr.user.id],
+        ['user admin', 'user', otherAdmin.user.id],
+        ['sign-in unknown', 'sign_in', null],
+        ['terminal', 'terminal', 'not-a-number'],
+      );
+      for (const [label, entityType, entityId, after] of probes) {
+        await recordAudit(db(), {
+          actor: admin.user.id,
+          action: PROBE,
+          entityType,
+          entityId,
+          after: { label, ...after },
+        });
+      }
+    });
+
+    const seen = async (session: SignedInUser['session'], query = `action=${PROBE}`) => {
+      const res = await list(`${query}&page_size=50`, session);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { after: { label: string } }[]).map((e) => e.after.label).sort();
+    };
+
+    it('the admin sees every row', async () => {
+      expect(await seen(admin.session)).toEqual(probes.map(([label]) => label).sort());
+    });
+
+    it('Group HR sees the company side of the programme and its own account', async () => {
+      expect(await seen(hr.session)).toEqual(
+        [
+          'company A',
+          'company B',
+          'employee A',
+          'employee B',
+          'import A',
+          'user admin A',
+          'sign-in admin B',
+          'user hr',
+        ].sort(),
+      );
+    });
+
+    it('a company admin sees its company, its employees and its users, never another company’s', async () => {
+      expect(await seen(adminA.session)).toEqual(
+        ['company A', 'employee A', 'import A', 'user admin A'].sort(),
+      );
+      expect(await seen(adminB.session)).toEqual(
+        ['company B', 'employee B', 'sign-in admin B'].sort(),
+      );
+      // Whatever the filters, nothing of the other company: its record ids find nothing.
+      for (const query of [
+        `entity_type=company&entity_id=${b.id}`,
+        `entity_type=sign_in&entity_id=${adminB.user.id}`,
+        `entity_type=user&entity_id=${adminB.user.id}`,
+      ]) {
+        expect((await list(query, adminA.session)).json().total, query).toBe(0);
+      }
+    });
+
+    it('shows a company admin the addresses of its own people, not of the platform’s staff', async () => {
+      const ADDRESS = `address_probe_${kind}`;
+      for (const [by, ip] of [
+        [admin.user.id, '198.51.100.7'],
+        [adminA.user.id, '198.51.100.8'],
+      ] as const) {
+        await recordAudit(db(), {
+          actor: { userId: by, ip },
+          action: ADDRESS,
+          entityType: 'company',
+          entityId: a.id,
+        });
+      }
+      const ips = async (session: SignedInUser['session']) =>
+        ((await list(`action=${ADDRESS}`, session)).json().data as { ip: string | null }[]).map(
+          (e) => e.ip,
+        );
+      expect(await ips(admin.session)).toEqual(['198.51.100.8', '198.51.100.7']);
+      expect(await ips(hr.session)).toEqual(['198.51.100.8', '198.51.100.7']);
+      expect(await ips(adminA.session)).toEqual(['198.51.100.8', null]);
+      const csv = await injectAs(t.app, adminA.session, {
+        url: `/api/v1/exports/audit-log?action=${ADDRESS}`,
+      });
+      const rows = parse(csv.body, { bom: true, columns: true }) as Record<string, string>[];
+      expect(rows.map((r) => r.ip)).toEqual(['198.51.100.8', '']);
+    });
+
+    it('shows a company’s real sign-ins and failures to it, and to no other company', async () => {
+      const failed = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/iam/login',
+        payload: { username: adminA.user.username, password: 'Wrong-password-1' },
+      });
+      expect(failed.statusCode).toBe(401);
+      const actions = async (session: SignedInUser['session']) =>
+        (
+          (
+            await list(`entity_type=sign_in&entity_id=${adminA.user.id}&page_size=50`, session)
+          ).json().data as { action: string; after: Record<string, unknown> }[]
+        ).map((e) => e.action);
+      expect(await actions(adminA.session)).toEqual(['sign_in_failed', 'sign_in']);
+      expect(await actions(adminB.session)).toEqual([]);
+      expect(await actions(hr.session)).toEqual(['sign_in_failed', 'sign_in']);
+    });
+
+    it('exports the same rows as CSV, with before and after as JSON and no other company’s', async () => {
+      const res = await injectAs(t.app, adminA.session, {
+        url: `/api/v1/exports/audit-log?action=${PROBE}&sort=entity_type`,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toContain('text/csv');
+      const rows = parse(res.body, { bom: true, columns: true }) as Record<string, string>[];
+      expect(Object.keys(rows[0]!)).toEqual([
+        'id',
+        'occurred_at',
+        'actor_user_id',
+        'actor_username',
+        'action',
+        'entity_type',
+        'entity_id',
+        'before',
+        'after',
+        'ip',
+      ]);
+      const listed = (
+        await list(`action=${PROBE}&sort=entity_type&page_size=50`, adminA.session)
+      ).json().data as { id: number }[];
+      expect(rows.map((r) => Number(r.id))).toEqual(listed.map((e) => e.id));
+      expect(rows.map((r) => JSON.parse(r.after!).label).sort()).toEqual(
+        ['company A', 'employee A', 'import A', 'user admin A'].sort(),
+      );
+      expect(rows[0]).toMatchObject({ actor_username: admin.user.username, before: '' });
     });
   });
 

@@ -34,6 +34,7 @@ export default async function companiesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('companies.write'),
       schema: {
         tags: ['companies'],
+        operationId: 'createCompany',
         summary: 'Create a company; its init_token is credited for its first token month',
         body: createCompanyBodySchema,
         response: { 201: dataOf(companySchema), 409: errorEnvelopeSchema, ...errors },
@@ -52,6 +53,7 @@ export default async function companiesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('companies.read'),
       schema: {
         tags: ['companies'],
+        operationId: 'listCompanies',
         summary: 'List companies within the caller’s scope; search matches code or name',
         querystring: companyListQuerySchema,
         response: { 200: listOf(companySchema), ...errors },
@@ -66,6 +68,7 @@ export default async function companiesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('companies.read'),
       schema: {
         tags: ['companies'],
+        operationId: 'getCompany',
         summary: 'A company and its wallet',
         params: companyIdParamsSchema,
         response: { 200: dataOf(companySchema), 404: errorEnvelopeSchema, ...errors },
@@ -82,6 +85,7 @@ export default async function companiesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('companies.write'),
       schema: {
         tags: ['companies'],
+        operationId: 'updateCompany',
         summary:
           'Update a company’s name, status, reset day and monthly plan (the code is immutable)',
         params: companyIdParamsSchema,
@@ -106,6 +110,7 @@ export default async function companiesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('companies.write'),
       schema: {
         tags: ['companies'],
+        operationId: 'updateCompanyStatus',
         summary: 'Activate or deactivate a company',
         params: companyIdParamsSchema,
         body: statusChangeBodySchema,

@@ -39,6 +39,7 @@ export default async function companyAdminsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('company_admins.manage'),
       schema: {
         tags,
+        operationId: 'listCompanyAdmins',
         summary: 'List company admins (company, search, status, paging)',
         querystring: companyAdminListQuerySchema,
         response: { 200: listOf(managedUserSchema), ...errors },
@@ -53,6 +54,7 @@ export default async function companyAdminsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('company_admins.manage'),
       schema: {
         tags,
+        operationId: 'createCompanyAdmin',
         summary: 'Create a company admin for an existing company',
         body: createCompanyAdminBodySchema,
         response: { 201: companyAdmin, ...errors, ...notFound, ...conflict },
@@ -70,6 +72,7 @@ export default async function companyAdminsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('company_admins.manage'),
       schema: {
         tags,
+        operationId: 'updateCompanyAdmin',
         summary: 'Edit a company admin; an empty password keeps the current one',
         params: companyAdminParamsSchema,
         body: updateCompanyAdminBodySchema,
@@ -92,6 +95,7 @@ export default async function companyAdminsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('company_admins.manage'),
       schema: {
         tags,
+        operationId: 'updateCompanyAdminStatus',
         summary: 'Activate or deactivate a company admin (deactivating ends its sessions)',
         params: companyAdminParamsSchema,
         body: statusChangeBodySchema,

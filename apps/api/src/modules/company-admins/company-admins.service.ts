@@ -18,7 +18,7 @@ import {
 } from '../users/users.service';
 
 /** Company admins are users of type company_admin; any other user is not found here. */
-const COMPANY_ADMIN_RULES: AccountRules = { types: ['company_admin'] };
+export const COMPANY_ADMIN_RULES: AccountRules = { types: ['company_admin'] };
 
 export type CreateCompanyAdminInput = z.output<typeof createCompanyAdminBodySchema>;
 

@@ -29,6 +29,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       preHandler: requirePermission('dashboard.read'),
       schema: {
         tags: ['dashboard'],
+        operationId: 'getDashboard',
         summary:
           'The five totals of a token month and its daily flows, for the caller’s company, wallet or merchant (admin and HR: all or company_id)',
         querystring: dashboardQuerySchema,
@@ -46,6 +47,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       preHandler: requirePermission('dashboard.summary'),
       schema: {
         tags: ['dashboard'],
+        operationId: 'getDashboardSummary',
         summary: 'Every company’s totals for a token month and the grand total',
         querystring: dashboardSummaryQuerySchema,
         response: { 200: dataOf(dashboardSummarySchema), ...errors },

@@ -20,6 +20,7 @@ import { readCsvUpload } from '../../lib/csv-upload';
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
 import { importEmployees, previewEmployeeImport } from './employee-import.service';
+import { csvFileSchema } from '../../openapi';
 
 const errors = {
   400: errorEnvelopeSchema,
@@ -88,7 +89,9 @@ export default async function employeeImportRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.import'),
       schema: {
         tags: ['employees'],
+        operationId: 'getEmployeeImportTemplate',
         summary: 'The employee CSV template (text/csv): the header row and one example row',
+        response: { 200: csvFileSchema },
       },
     },
     async (_request, reply) =>
@@ -104,6 +107,7 @@ export default async function employeeImportRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.import'),
       schema: {
         tags: ['employees'],
+        operationId: 'previewEmployeeImport',
         summary:
           'Classify each row of an employee CSV (multipart `file`, optional `deactivate_missing=true`); nothing is written',
         consumes: ['multipart/form-data'],
@@ -130,6 +134,7 @@ export default async function employeeImportRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.import'),
       schema: {
         tags: ['employees'],
+        operationId: 'importEmployees',
         summary:
           'Import an employee CSV in one transaction (employees missing from it are deactivated only with `deactivate_missing=true`); invalid rows are skipped and counted',
         consumes: ['multipart/form-data'],

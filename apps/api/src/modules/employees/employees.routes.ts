@@ -42,6 +42,7 @@ export default async function employeesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.write'),
       schema: {
         tags: ['employees'],
+        operationId: 'createEmployee',
         summary: 'Add an employee to the company’s current token month',
         body: createEmployeeBodySchema,
         response: { 201: dataOf(employeeSchema), 409: errorEnvelopeSchema, ...errors },
@@ -64,6 +65,7 @@ export default async function employeesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.read'),
       schema: {
         tags: ['employees'],
+        operationId: 'listEmployees',
         summary: 'List employees within the caller’s scope (admin and HR filter by company_id)',
         querystring: employeeListQuerySchema,
         response: { 200: listOf(employeeSchema), ...errors },
@@ -78,6 +80,7 @@ export default async function employeesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.read'),
       schema: {
         tags: ['employees'],
+        operationId: 'getEmployee',
         summary: 'An employee and its wallet',
         params: employeeIdParamsSchema,
         response: { 200: dataOf(employeeSchema), ...errors },
@@ -94,6 +97,7 @@ export default async function employeesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.write'),
       schema: {
         tags: ['employees'],
+        operationId: 'updateEmployee',
         summary: 'Change an employee’s staff number, name, email, status or monthly amount',
         params: employeeIdParamsSchema,
         body: updateEmployeeBodySchema,
@@ -117,6 +121,7 @@ export default async function employeesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.write'),
       schema: {
         tags: ['employees'],
+        operationId: 'deleteEmployee',
         summary: 'Delete an employee (its ledger history stays; decision 0008)',
         params: employeeIdParamsSchema,
         response: { 200: okSchema, ...errors },
@@ -139,6 +144,7 @@ export default async function employeesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.write'),
       schema: {
         tags: ['employees'],
+        operationId: 'updateEmployeeStatus',
         summary: 'Activate or deactivate an employee',
         params: employeeIdParamsSchema,
         body: statusChangeBodySchema,
@@ -162,6 +168,7 @@ export default async function employeesRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.write'),
       schema: {
         tags: ['employees'],
+        operationId: 'renewEmployee',
         summary: 'Renew an employee who missed a reset into the current token month',
         params: employeeIdParamsSchema,
         response: { 200: dataOf(employeeSchema), 409: errorEnvelopeSchema, ...errors },

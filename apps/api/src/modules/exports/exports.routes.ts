@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
+  auditExportQuerySchema,
   companyReportFilterSchema,
   companyReportParamsSchema,
   employeeExportQuerySchema,
@@ -14,8 +14,10 @@ import {
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
 import { requestLanguage } from '../../plugins/errors';
+import { csvFileSchema } from '../../openapi';
 import { sendCsv } from './csv';
 import {
+  exportAuditLog,
   exportCompanyReport,
   exportEmployees,
   exportOrders,
@@ -24,7 +26,7 @@ import {
 } from './exports.service';
 
 const responses = {
-  200: z.string().describe('text/csv; charset=utf-8, streamed, as an attachment'),
+  200: csvFileSchema,
   400: errorEnvelopeSchema,
   401: errorEnvelopeSchema,
   403: errorEnvelopeSchema,
@@ -57,6 +59,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('tokens.transactions'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportTransactions',
         summary: 'Token transactions as CSV: the filters of GET /tokens/transactions (no cursor)',
         querystring: transactionListQuerySchema,
         response: responses,
@@ -79,6 +82,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('orders.admin'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportOrders',
         summary: 'The order history as CSV: the filters of GET /orders/admin (no paging)',
         querystring: orderHistoryFilterSchema,
         response: responses,
@@ -101,6 +105,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('employees.read'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportEmployees',
         summary: 'Employees as CSV: the filters of GET /employees (no paging)',
         querystring: employeeExportQuerySchema,
         response: responses,
@@ -118,6 +123,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('summary_report.view'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportSummaryReport',
         summary: 'The summary report’s company rows as CSV: the filters of GET /reports/summary',
         querystring: reportSummaryFilterSchema,
         response: responses,
@@ -135,6 +141,7 @@ export default async function exportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('summary_report.company.view'),
       schema: {
         tags: ['exports'],
+        operationId: 'exportCompanySummaryReport',
         summary: 'A company’s per-employee report rows as CSV',
         params: companyReportParamsSchema,
         querystring: companyReportFilterSchema,
@@ -148,6 +155,24 @@ export default async function exportsRoutes(app: FastifyInstance) {
         request.params.companyId,
         request.query,
       );
+      return sendCsv(reply, csv.filename, csv.body);
+    },
+  );
+
+  r.get(
+    '/audit-log',
+    {
+      preHandler: requirePermission('audit.read'),
+      schema: {
+        tags: ['exports'],
+        operationId: 'exportAuditLog',
+        summary: 'The audit log as CSV: the filters and order of GET /audit-log (no paging)',
+        querystring: auditExportQuerySchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportAuditLog(app.deps, currentUser(request), request.query);
       return sendCsv(reply, csv.filename, csv.body);
     },
   );

@@ -102,3 +102,18 @@ export async function updatePasswordHash(
     .returning({ id: users.id });
   return updated.length > 0;
 }
+
+/**
+ * A password set ends every open set-password link of the user (decision 0025): the account has
+ * a password now, so no link may set another one.
+ */
+export async function closeSetPasswordLinks(
+  executor: Executor,
+  userId: number,
+  at: Date,
+): Promise<void> {
+  await executor.execute(
+    sql`UPDATE user_invitations SET used_at = ${at.toISOString()}::timestamptz
+         WHERE user_id = ${userId} AND used_at IS NULL`,
+  );
+}

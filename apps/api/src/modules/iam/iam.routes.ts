@@ -38,6 +38,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       },
       schema: {
         tags: ['iam'],
+        operationId: 'login',
         summary: 'Sign in with username or email; sets the session and XSRF-TOKEN cookies',
         description:
           'A wrong username and a wrong password answer alike (401). Past the free failures of a ' +
@@ -85,6 +86,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       },
       schema: {
         tags: ['iam'],
+        operationId: 'loginSecondStep',
         summary:
           'Second step of a sign-in with TOTP on: a code or a recovery code; sets the session cookies',
         body: mfaCodeBodySchema,
@@ -128,6 +130,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       config: { public: true, beforeMfaEnrolment: true },
       schema: {
         tags: ['iam'],
+        operationId: 'logout',
         summary: 'Sign out: ends the session server-side and clears the cookies',
         response: { 200: okSchema, 403: errorEnvelopeSchema },
       },
@@ -149,6 +152,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       config: { beforeMfaEnrolment: true },
       schema: {
         tags: ['iam'],
+        operationId: 'getSelfInfo',
         summary: 'The signed-in user',
         security: [{ session: [] }],
         response: { 200: selfInfoResponseSchema, 401: errorEnvelopeSchema },

@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock';
 import type { AuthUser } from '../../lib/principal';
 import { countRequest } from '../../lib/rate-limits';
 import {
+  closeSetPasswordLinks,
   findUserById,
   findUserByLogin,
   insertUser,
@@ -187,7 +188,8 @@ export async function signOut(executor: Executor, sessionIdHash: string): Promis
 
 /**
  * Sets a user's password: the contract's password rules first (BODY_INVALID with
- * `{ password }`), argon2id, then every session of the user ends unless told otherwise.
+ * `{ password }`), argon2id, then every session of the user ends unless told otherwise. Any
+ * open set-password link of the user ends with it.
  */
 export async function setPassword(
   executor: Executor,
@@ -195,8 +197,10 @@ export async function setPassword(
   input: { userId: number; password: unknown; endSessions?: boolean },
 ): Promise<void> {
   const passwordHash = await hashNewPassword(input.password);
-  const updated = await updatePasswordHash(executor, input.userId, passwordHash, clock.now());
+  const at = clock.now();
+  const updated = await updatePasswordHash(executor, input.userId, passwordHash, at);
   if (!updated) throw new AppError('RECORD_NOT_FOUND');
+  await closeSetPasswordLinks(executor, input.userId, at);
   if (input.endSessions ?? true) await revokeUserSessions(executor, input.userId);
 }
 

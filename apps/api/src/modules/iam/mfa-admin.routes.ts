@@ -14,6 +14,7 @@ export default async function mfaAdminRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.sign_in_reset'),
       schema: {
         tags: ['users'],
+        operationId: 'resetUserMfa',
         summary: 'Reset a user’s two-factor sign-in (audited)',
         security: [{ session: [] }],
         params: userIdParamsSchema,

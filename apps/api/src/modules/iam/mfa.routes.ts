@@ -24,6 +24,7 @@ export default async function mfaRoutes(app: FastifyInstance) {
       config: { beforeMfaEnrolment: true },
       schema: {
         tags: ['iam'],
+        operationId: 'getMfaStatus',
         summary: 'The signed-in user’s two-factor state',
         security: [{ session: [] }],
         response: { 200: mfaStatusResponseSchema, 401: errorEnvelopeSchema },
@@ -39,6 +40,7 @@ export default async function mfaRoutes(app: FastifyInstance) {
       config: { beforeMfaEnrolment: true },
       schema: {
         tags: ['iam'],
+        operationId: 'startTotpEnrolment',
         summary: 'Start TOTP enrolment: a new pending secret and its otpauth:// URL',
         security: [{ session: [] }],
         response: {
@@ -49,7 +51,9 @@ export default async function mfaRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => ({ data: await startTotpEnrolment(app.deps, currentUser(request)) }),
+    async (request) => ({
+      data: await startTotpEnrolment(app.deps, currentUser(request), auditActorOf(request)),
+    }),
   );
 
   r.post(
@@ -59,6 +63,7 @@ export default async function mfaRoutes(app: FastifyInstance) {
       config: { beforeMfaEnrolment: true },
       schema: {
         tags: ['iam'],
+        operationId: 'verifyTotpEnrolment',
         summary: 'Confirm TOTP enrolment with a code: turns it on, returns ten recovery codes once',
         security: [{ session: [] }],
         body: totpVerifyBodySchema,
@@ -89,6 +94,7 @@ export default async function mfaRoutes(app: FastifyInstance) {
       preHandler: requirePermission('iam.self'),
       schema: {
         tags: ['iam'],
+        operationId: 'disableTotp',
         summary: 'Turn TOTP off with a code or a recovery code',
         security: [{ session: [] }],
         body: mfaCodeBodySchema,

@@ -174,13 +174,31 @@ export async function getMfaStatus(deps: MfaDeps, user: AuthUser): Promise<MfaSt
 }
 
 /** POST /iam/mfa/totp: a new pending secret (replacing a pending one); 409 when TOTP is on. */
-export async function startTotpEnrolment(deps: MfaDeps, user: AuthUser): Promise<TotpEnrolment> {
+export async function startTotpEnrolment(
+  deps: MfaDeps,
+  user: AuthUser,
+  actor: AuditActor | null = null,
+): Promise<TotpEnrolment> {
   const keyring = await requireMfaKeyring(deps.config);
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
-  const stored = await upsertPendingTotp(deps.database.db, {
-    userId: user.id,
-    secretEncrypted: keyring.encrypt(secret),
-    at: deps.clock.now(),
+  const now = deps.clock.now();
+  const stored = await deps.database.db.transaction(async (tx) => {
+    const done = await upsertPendingTotp(tx, {
+      userId: user.id,
+      secretEncrypted: keyring.encrypt(secret),
+      at: now,
+    });
+    // The secret itself is never written to the audit log: only that an enrolment began.
+    if (done) {
+      await recordAudit(tx, {
+        actor: actor ?? user.id,
+        action: 'mfa_enrolment_started',
+        entityType: 'user',
+        entityId: user.id,
+        at: now,
+      });
+    }
+    return done;
   });
   if (!stored) throw new AppError('MFA_ALREADY_ENABLED');
   const totp = totpFor(secret, user.email ?? user.username, deps.config.MFA_ISSUER);
@@ -216,9 +234,23 @@ export async function confirmTotpEnrolment(
 ): Promise<string[]> {
   const keyring = await requireMfaKeyring(deps.config);
   const now = deps.clock.now();
-  return throttledCodeCheck(deps, user.id, actor.ip, () =>
-    enableWithCode(deps, keyring, user, code, actor, now),
-  );
+  try {
+    return await throttledCodeCheck(deps, user.id, actor.ip, () =>
+      enableWithCode(deps, keyring, user, code, actor, now),
+    );
+  } catch (error) {
+    // A wrong code rolls its transaction back: its audit row is written on its own.
+    if (error instanceof AppError && error.code === 'MFA_CODE_INVALID') {
+      await recordAudit(deps.database.db, {
+        actor,
+        action: 'mfa_enable_failed',
+        entityType: 'user',
+        entityId: user.id,
+        at: now,
+      });
+    }
+    throw error;
+  }
 }
 
 function enableWithCode(

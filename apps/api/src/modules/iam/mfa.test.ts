@@ -192,7 +192,22 @@ describe.each(await testDatabaseKinds())('two-factor sign-in on %s', (kind) => {
     const again = await injectAs(t.app, session, { method: 'POST', url: '/api/v1/iam/mfa/totp' });
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('MFA_ALREADY_ENABLED');
-    expect(await auditActions(t, user.id)).toContainEqual({ action: 'mfa_enable', actor: user.id });
+    // Enrolment, the wrong code and the right one are each audited, in order (decision 0036).
+    expect(await auditActions(t, user.id)).toEqual([
+      { action: 'mfa_enrolment_started', actor: user.id },
+      { action: 'mfa_enable_failed', actor: user.id },
+      { action: 'mfa_enable', actor: user.id },
+    ]);
+    // No trace of the secret or the recovery codes in the audit log.
+    const logged = await queryRows<{ row: string }>(
+      t.db.database.db,
+      sql`SELECT row_to_json(a)::text AS row FROM audit_log a
+          WHERE entity_type = 'user' AND entity_id = ${String(user.id)}`,
+    );
+    for (const { row } of logged) {
+      expect(row).not.toContain(secret);
+      for (const code of codes) expect(row).not.toContain(code);
+    }
   });
 
   it('keeps the secret encrypted and the recovery codes hashed at rest', async () => {

@@ -20,6 +20,7 @@ export default async function signInThrottleRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.sign_in_reset'),
       schema: {
         tags: ['users'],
+        operationId: 'clearSignInThrottle',
         summary: "Clear a user's sign-in throttle (its username and email, from every address)",
         security: [{ session: [] }],
         params: userIdParamsSchema,

@@ -58,3 +58,22 @@ export async function consumeInvitation(
   );
   return userId;
 }
+
+/**
+ * Ends every open link of the user (the unused ones, expired or not) and says how many there
+ * were: none means the account has a password (its link was used, or it never had one). One
+ * statement, so a link accepted meanwhile is not counted.
+ */
+export async function closeOpenInvitations(
+  executor: Executor,
+  userId: number,
+  now: Date,
+): Promise<number> {
+  const rows = await queryRows<Record<string, unknown>>(
+    executor,
+    sql`UPDATE user_invitations SET used_at = ${now.toISOString()}::timestamptz
+         WHERE user_id = ${userId} AND used_at IS NULL
+        RETURNING token_hash`,
+  );
+  return rows.length;
+}

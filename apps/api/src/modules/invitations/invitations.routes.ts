@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   acceptInvitationBodySchema,
+  companyAdminParamsSchema,
   dataOf,
   errorEnvelopeSchema,
   invitationInfoSchema,
@@ -10,6 +11,7 @@ import {
   invitationSchema,
   inviteCompanyAdminBodySchema,
   inviteUserBodySchema,
+  userIdParamsSchema,
 } from '@app/contract';
 import { auditActorOf } from '../../lib/audit';
 import { currentUser, requirePermission } from '../../plugins/auth';
@@ -19,6 +21,8 @@ import {
   inviteCompanyAdmin,
   inviteUser,
   lookUpInvitation,
+  resendCompanyAdminInvitation,
+  resendUserInvitation,
   type InviteContext,
 } from './invitations.service';
 
@@ -36,7 +40,11 @@ const contextOf = (request: FastifyRequest): InviteContext => ({
   log: request.log,
 });
 
-/** Invitations: /api/v1/users/invitations, /companies/admin/invitations, /iam/invitations/*. */
+/**
+ * Invitations: /api/v1/users/invitations, /companies/admin/invitations, a new link for an account
+ * without a password at /users/{id}/invitations and /companies/admin/{user_id}/invitations, and
+ * the public /iam/invitations/*.
+ */
 export default async function invitationsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -46,6 +54,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags: ['users'],
+        operationId: 'inviteUser',
         summary:
           'Create a user without a password and return a one-time set-password link (emailed when SMTP is configured)',
         body: inviteUserBodySchema,
@@ -70,6 +79,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('company_admins.manage'),
       schema: {
         tags: ['company admins'],
+        operationId: 'inviteCompanyAdmin',
         summary:
           'Create a company admin without a password and return a one-time set-password link',
         body: inviteCompanyAdminBodySchema,
@@ -88,12 +98,62 @@ export default async function invitationsRoutes(app: FastifyInstance) {
   );
 
   r.post(
+    '/users/:id/invitations',
+    {
+      preHandler: requirePermission('users.manage'),
+      schema: {
+        tags: ['users'],
+        operationId: 'resendUserInvitation',
+        summary:
+          'A new set-password link for a user without a password: the open one stops working (409 INVITATION_NOT_PENDING once a password is set)',
+        params: userIdParamsSchema,
+        response: { 201: dataOf(invitationSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const invitation = await resendUserInvitation(
+        app.deps,
+        auditActorOf(request),
+        usersScopeOf(currentUser(request)),
+        request.params.id,
+        contextOf(request),
+      );
+      return reply.code(201).send({ data: invitation });
+    },
+  );
+
+  r.post(
+    '/companies/admin/:user_id/invitations',
+    {
+      preHandler: requirePermission('company_admins.manage'),
+      schema: {
+        tags: ['company admins'],
+        operationId: 'resendCompanyAdminInvitation',
+        summary:
+          'A new set-password link for a company admin without a password: the open one stops working (409 INVITATION_NOT_PENDING once a password is set)',
+        params: companyAdminParamsSchema,
+        response: { 201: dataOf(invitationSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const invitation = await resendCompanyAdminInvitation(
+        app.deps,
+        auditActorOf(request),
+        request.params.user_id,
+        contextOf(request),
+      );
+      return reply.code(201).send({ data: invitation });
+    },
+  );
+
+  r.post(
     '/iam/invitations/lookup',
     {
       // Whoever holds the link; a signed-in browser still sends its CSRF token (auth plugin).
       config: { public: true },
       schema: {
         tags: ['iam'],
+        operationId: 'lookupInvitation',
         summary:
           'Whose open set-password link this is (410 INVITATION_INVALID when used or expired)',
         body: invitationLookupBodySchema,
@@ -113,6 +173,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
       config: { public: true },
       schema: {
         tags: ['iam'],
+        operationId: 'acceptInvitation',
         summary: 'Set the password with a one-time link; the link is spent',
         body: acceptInvitationBodySchema,
         response: {

@@ -12,11 +12,21 @@ import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction } from '../../lib/transaction';
-import { createCompanyAdmin } from '../company-admins/company-admins.service';
+import { COMPANY_ADMIN_RULES, createCompanyAdmin } from '../company-admins/company-admins.service';
 import { setPassword } from '../iam/iam.service';
 import { hashToken, newToken } from '../iam/session-tokens';
-import { createUser, type AccountRules, type AfterCreate } from '../users/users.service';
-import { consumeInvitation, findOpenInvitation, insertInvitation } from './invitations.repository';
+import {
+  changeAccountWith,
+  createUser,
+  type AccountRules,
+  type AfterCreate,
+} from '../users/users.service';
+import {
+  closeOpenInvitations,
+  consumeInvitation,
+  findOpenInvitation,
+  insertInvitation,
+} from './invitations.repository';
 
 const USER_ENTITY = 'user';
 /** Where the web app's public set-password page is; the token rides in the fragment, never sent to a server. */
@@ -104,21 +114,95 @@ export interface InviteContext {
   log: { warn: (payload: object, message: string) => void };
 }
 
+/** A fresh link: a random token and its expiry, INVITATION_TTL_HOURS from now. */
+const newIssued = (deps: ServiceDeps): Issued => ({
+  token: newToken(),
+  expiresAt: new Date(deps.clock.now().getTime() + INVITATION_TTL_HOURS * 3_600_000),
+});
+
+/** The link handed over (and mailed when a mailer is configured), once the account's row commits. */
+async function handOver(
+  deps: ServiceDeps,
+  actor: AuditActor,
+  context: InviteContext,
+  user: ManagedUser,
+  issued: Issued,
+): Promise<Invitation> {
+  const url = `${context.origin}${SET_PASSWORD_PATH}#token=${issued.token}`;
+  const emailed = await mailInvitation(deps, actor, user, url, issued.expiresAt, context.log);
+  return { user, url, expires_at: issued.expiresAt.toISOString(), emailed };
+}
+
 async function invite(
   deps: ServiceDeps,
   actor: AuditActor,
   context: InviteContext,
   create: (afterCreate: AfterCreate, password: string) => Promise<ManagedUser>,
 ): Promise<Invitation> {
-  const issued: Issued = {
-    token: newToken(),
-    expiresAt: new Date(deps.clock.now().getTime() + INVITATION_TTL_HOURS * 3_600_000),
+  const issued = newIssued(deps);
+  const created = await create(issueInvitation(deps, actor, issued), unknowablePassword());
+  // The account as read when created, before its link: it has no password yet.
+  const user: ManagedUser = {
+    ...created,
+    invitation: { status: 'pending', expires_at: issued.expiresAt.toISOString() },
   };
-  const user = await create(issueInvitation(deps, actor, issued), unknowablePassword());
-  const url = `${context.origin}${SET_PASSWORD_PATH}#token=${issued.token}`;
-  const emailed = await mailInvitation(deps, actor, user, url, issued.expiresAt, context.log);
-  return { user, url, expires_at: issued.expiresAt.toISOString(), emailed };
+  return handOver(deps, actor, context, user, issued);
 }
+
+/**
+ * A new link for an account that has no password yet: every open link of it ends (the old one
+ * stops working) and a fresh one is issued for INVITATION_TTL_HOURS, in one transaction with the
+ * account's row locked and a `resend_invitation` audit row; then it is handed over and mailed as
+ * the first one was. An account with a password (its link used, or none ever) is 409
+ * INVITATION_NOT_PENDING; one outside the caller's scope is refused as its edit would be.
+ */
+async function reinvite(
+  deps: ServiceDeps,
+  actor: AuditActor,
+  scope: AccountRules,
+  userId: number,
+  context: InviteContext,
+): Promise<Invitation> {
+  const issued = newIssued(deps);
+  const user = await changeAccountWith(deps, userId, scope, async (tx) => {
+    const at = deps.clock.now();
+    const revoked = await closeOpenInvitations(tx, userId, at);
+    if (revoked === 0) throw new AppError('INVITATION_NOT_PENDING');
+    await insertInvitation(tx, {
+      tokenHash: hashToken(issued.token),
+      userId,
+      invitedBy: actor.userId,
+      at,
+      expiresAt: issued.expiresAt,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: 'resend_invitation',
+      entityType: USER_ENTITY,
+      entityId: userId,
+      after: { expires_at: issued.expiresAt, links_revoked: revoked },
+      at,
+    });
+  });
+  return handOver(deps, actor, context, user, issued);
+}
+
+/** POST /users/{id}/invitations: a new link for a user the caller manages (usersScopeOf). */
+export const resendUserInvitation = (
+  deps: ServiceDeps,
+  actor: AuditActor,
+  scope: AccountRules,
+  userId: number,
+  context: InviteContext,
+): Promise<Invitation> => reinvite(deps, actor, scope, userId, context);
+
+/** POST /companies/admin/{user_id}/invitations: a new link for a company admin. */
+export const resendCompanyAdminInvitation = (
+  deps: ServiceDeps,
+  actor: AuditActor,
+  userId: number,
+  context: InviteContext,
+): Promise<Invitation> => reinvite(deps, actor, COMPANY_ADMIN_RULES, userId, context);
 
 /** POST /users/invitations: a platform or merchant user the caller may create, invited. */
 export const inviteUser = (

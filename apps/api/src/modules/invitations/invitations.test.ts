@@ -5,7 +5,13 @@ import type { Company } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
 import { injectAs } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
-import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
+import {
+  auditRowsOf,
+  newCompany,
+  newMerchant,
+  signedIn,
+  type SignedInUser,
+} from '../../../test/management';
 import { createMailer, type Mailer } from '../../lib/mailer';
 
 interface Received {
@@ -232,6 +238,255 @@ describe.each(await testDatabaseKinds())('invitations on %s', (kind) => {
       freshAdmin,
     );
     expect(taken409.statusCode).toBe(409);
+  });
+});
+
+describe.each(await testDatabaseKinds())('a new invitation for the same account on %s', (kind) => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let mailer: Mailer;
+  let t: TestApp;
+  let company: Company;
+  let taken = 0;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    mailer = createMailer({
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: 'Back Office <no-reply@backoffice.test>',
+    })!;
+    t = await createTestApp(kind, {}, { mailer });
+    company = await newCompany(t);
+  });
+  afterAll(async () => {
+    mailer.close();
+    await t.close();
+    await smtp.close();
+  });
+
+  const post = (url: string, payload: object | undefined, who?: SignedInUser) =>
+    who
+      ? injectAs(t.app, who.session, { method: 'POST', url, ...(payload && { payload }) })
+      : t.app.inject({ method: 'POST', url, payload });
+  const accept = (token: string, password: string) =>
+    post('/api/v1/iam/invitations/accept', { token, password, confirm_password: password });
+  const adminsOf = async (who: SignedInUser) =>
+    (
+      await injectAs(t.app, who.session, {
+        method: 'GET',
+        url: `/api/v1/companies/admin?company_id=${company.id}&page=1&page_size=50`,
+      })
+    ).json().data as { user_id: number; invitation: unknown }[];
+
+  it('ends the open link of a company admin and issues a fresh one, mailed, which works once', async () => {
+    const admin = await signedIn(t, 'admin');
+    const username = `again.${kind}`;
+    const first = await post(
+      '/api/v1/companies/admin/invitations',
+      { company_id: company.id, username, email: `${username}@example.test`, status: 'active' },
+      admin,
+    );
+    expect(first.statusCode).toBe(201);
+    const invited = first.json().data;
+    expect(invited.user.invitation).toEqual({ status: 'pending', expires_at: invited.expires_at });
+    await smtp.next(taken++);
+    const userId = invited.user.user_id as number;
+
+    // Within its 72 hours, a new link ends the first one (still unexpired).
+    const second = await post(`/api/v1/companies/admin/${userId}/invitations`, undefined, admin);
+    expect(second.statusCode).toBe(201);
+    const resent = second.json().data;
+    expect(resent.url).not.toBe(invited.url);
+    expect(bodyText((await smtp.next(taken++)).raw)).toContain(resent.url);
+    const old = tokenOf(invited.url);
+    expect((await post('/api/v1/iam/invitations/lookup', { token: old })).statusCode).toBe(410);
+    expect((await accept(old, 'Chosen@2026')).json().code).toBe('INVITATION_INVALID');
+
+    // Three days later that one has expired: the list says so, and a third link is issued.
+    t.clock.advance(73 * 3_600_000);
+    const later = await signedIn(t, 'admin');
+    expect((await adminsOf(later)).find((row) => row.user_id === userId)?.invitation).toEqual({
+      status: 'expired',
+      expires_at: resent.expires_at,
+    });
+    const res = await post(`/api/v1/companies/admin/${userId}/invitations`, undefined, later);
+    expect(res.statusCode).toBe(201);
+    const again = res.json().data;
+    expect(again).toMatchObject({ emailed: true, user: { user_id: userId, username } });
+    expect(again.url).toMatch(/\/set-password#token=[\w-]{43}$/);
+    expect(Date.parse(again.expires_at) - t.clock.now().getTime()).toBe(72 * 3_600_000);
+    expect(again.user.invitation).toEqual({ status: 'pending', expires_at: again.expires_at });
+    const mail = await smtp.next(taken++);
+    expect(mail.to).toEqual([`${username}@example.test`]);
+    expect(bodyText(mail.raw)).toContain(again.url);
+
+    const fresh = tokenOf(again.url);
+    expect((await accept(fresh, 'Chosen@2026')).statusCode).toBe(200);
+    expect((await accept(fresh, 'Other@2026')).statusCode).toBe(410);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/iam/login',
+      payload: { username, password: 'Chosen@2026' },
+    });
+    expect(signIn.statusCode).toBe(200);
+
+    // It has a password now: no badge, and nothing to send again.
+    expect((await adminsOf(later)).find((row) => row.user_id === userId)?.invitation).toBeNull();
+    const done = await post(`/api/v1/companies/admin/${userId}/invitations`, undefined, later);
+    expect(done.statusCode).toBe(409);
+    expect(done.json().code).toBe('INVITATION_NOT_PENDING');
+
+    const audit = await auditRowsOf(t, 'user', userId);
+    expect(audit.map((row) => row.action)).toEqual([
+      'create',
+      'invite',
+      'invitation_email',
+      'resend_invitation',
+      'invitation_email',
+      'resend_invitation',
+      'invitation_email',
+      'accept_invitation',
+    ]);
+    expect(audit[3]!.actor_user_id).toBe(admin.user.id);
+    expect(audit[3]!.after).toMatchObject({ expires_at: resent.expires_at, links_revoked: 1 });
+    expect(audit[5]!.actor_user_id).toBe(later.user.id);
+    expect(audit[5]!.after).toMatchObject({ expires_at: again.expires_at, links_revoked: 1 });
+    expect(JSON.stringify(audit)).not.toContain(fresh);
+  });
+
+  it('is 409 for an account created with a password, or given one by an admin since', async () => {
+    const admin = await signedIn(t, 'admin');
+    const typed = await post(
+      '/api/v1/users',
+      {
+        username: `typed.${kind}`,
+        email: `typed.${kind}@example.test`,
+        type: 'super_hr',
+        status: 'active',
+        password: 'Typed@2026',
+        confirm_password: 'Typed@2026',
+      },
+      admin,
+    );
+    expect(typed.json().data.invitation).toBeNull();
+    const typedAgain = await post(
+      `/api/v1/users/${typed.json().data.user_id}/invitations`,
+      undefined,
+      admin,
+    );
+    expect(typedAgain.statusCode).toBe(409);
+    expect(typedAgain.json().code).toBe('INVITATION_NOT_PENDING');
+
+    const invited = await post(
+      '/api/v1/users/invitations',
+      {
+        username: `edited.${kind}`,
+        email: `edited.${kind}@example.test`,
+        type: 'super_hr',
+        status: 'active',
+      },
+      admin,
+    );
+    await smtp.next(taken++);
+    const { user, url } = invited.json().data;
+    const edited = await injectAs(t.app, admin.session, {
+      method: 'PUT',
+      url: `/api/v1/users/${user.user_id}`,
+      payload: {
+        username: user.username,
+        email: user.email,
+        status: 'active',
+        password: 'Given@2026',
+        confirm_password: 'Given@2026',
+      },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().data.invitation).toBeNull();
+    // The password the admin set ended the link: nobody can set another one with it.
+    expect((await accept(tokenOf(url), 'Chosen@2026')).statusCode).toBe(410);
+    const res = await post(`/api/v1/users/${user.user_id}/invitations`, undefined, admin);
+    expect(res.json().code).toBe('INVITATION_NOT_PENDING');
+  });
+
+  it('is for those who may create that kind of account, within their scope', async () => {
+    const admin = await signedIn(t, 'admin');
+    const groupHr = await signedIn(t, 'super_hr');
+    const companyAdmin = await signedIn(t, 'company_admin', { companyId: company.id });
+    const merchant = await newMerchant(t);
+    const merchantAdmin = await signedIn(t, 'merchant_admin', { merchantId: merchant.id });
+    const otherMerchantAdmin = await signedIn(t, 'merchant_admin', {
+      merchantId: (await newMerchant(t)).id,
+    });
+
+    const invitedAdmin = (
+      await post(
+        '/api/v1/companies/admin/invitations',
+        {
+          company_id: company.id,
+          username: `scoped.${kind}`,
+          email: `scoped.${kind}@example.test`,
+          status: 'active',
+        },
+        admin,
+      )
+    ).json().data.user;
+    await smtp.next(taken++);
+    const staff = (
+      await post(
+        '/api/v1/users/invitations',
+        {
+          username: `staff.${kind}`,
+          email: `staff.${kind}@example.test`,
+          type: 'merchant_staff',
+          status: 'active',
+        },
+        merchantAdmin,
+      )
+    ).json().data.user;
+    await smtp.next(taken++);
+    const hr = (
+      await post(
+        '/api/v1/users/invitations',
+        {
+          username: `hr2.${kind}`,
+          email: `hr2.${kind}@example.test`,
+          type: 'super_hr',
+          status: 'active',
+        },
+        admin,
+      )
+    ).json().data.user;
+    await smtp.next(taken++);
+
+    const status = async (url: string, who: SignedInUser) =>
+      (await post(url, undefined, who)).statusCode;
+    // Company admins: the admin and Group HR, not a company admin; only company admins there.
+    expect(
+      await status(`/api/v1/companies/admin/${invitedAdmin.user_id}/invitations`, companyAdmin),
+    ).toBe(403);
+    expect(await status(`/api/v1/companies/admin/${hr.user_id}/invitations`, admin)).toBe(404);
+    expect(await status(`/api/v1/users/${invitedAdmin.user_id}/invitations`, admin)).toBe(404);
+    // Users: not Group HR (no users.manage); a merchant admin only its own merchant's staff.
+    expect(await status(`/api/v1/users/${hr.user_id}/invitations`, groupHr)).toBe(403);
+    expect(await status(`/api/v1/users/${hr.user_id}/invitations`, merchantAdmin)).toBe(403);
+    expect(await status(`/api/v1/users/${staff.user_id}/invitations`, otherMerchantAdmin)).toBe(
+      404,
+    );
+    expect(await status('/api/v1/users/999999/invitations', admin)).toBe(404);
+    // No audit row of a refusal.
+    expect((await auditRowsOf(t, 'user', invitedAdmin.user_id)).map((row) => row.action)).toEqual([
+      'create',
+      'invite',
+      'invitation_email',
+    ]);
+
+    expect(
+      await status(`/api/v1/companies/admin/${invitedAdmin.user_id}/invitations`, groupHr),
+    ).toBe(201);
+    await smtp.next(taken++);
+    expect(await status(`/api/v1/users/${staff.user_id}/invitations`, merchantAdmin)).toBe(201);
+    await smtp.next(taken++);
+    expect(await status(`/api/v1/users/${hr.user_id}/invitations`, admin)).toBe(201);
+    await smtp.next(taken++);
   });
 });
 

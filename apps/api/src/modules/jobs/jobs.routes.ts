@@ -22,6 +22,7 @@ export default async function jobsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('jobs.run'),
       schema: {
         tags: ['jobs'],
+        operationId: 'runMonthlyResets',
         summary: 'Apply every monthly reset that is due now',
         response: { 200: dataOf(monthlyResetJobResultSchema), ...errors },
       },
@@ -42,6 +43,7 @@ export default async function jobsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('jobs.run'),
       schema: {
         tags: ['jobs'],
+        operationId: 'runAutoArchive',
         summary: 'Refund (auto_archived) orders still open after the configured age',
         body: autoArchiveJobBodySchema,
         response: { 200: dataOf(autoArchiveJobResultSchema), 400: errorEnvelopeSchema, ...errors },

@@ -310,6 +310,40 @@ export async function placeTerminalOrderRow(
   return row;
 }
 
+/**
+ * One call of `place_terminal_orders` (terminal-orders.sql): a batch of orders in one transaction
+ * (group commit, decision 0034), each placed by `place_terminal_order` as alone. Answers each
+ * order's outcome, in the order given.
+ */
+export async function placeTerminalOrderRows(
+  executor: Executor,
+  orders: Parameters<typeof placeTerminalOrderRow>[1][],
+): Promise<TerminalOrderOutcome[]> {
+  const rows = await queryRows<TerminalOrderOutcome & { ord: number }>(
+    executor,
+    sql`SELECT ord, outcome, status, body FROM place_terminal_orders(${JSON.stringify(
+      orders.map((o) => ({
+        terminal_id: o.terminalId,
+        merchant_id: o.merchantId,
+        key: o.idempotencyKey,
+        request_hash: o.requestHash,
+        company_code: o.companyCode,
+        staff_number: o.staffNumber,
+        order_type: o.orderType,
+        items: o.items,
+        subtotal: o.subtotal,
+        at: o.at.toISOString(),
+      })),
+    )}::jsonb)`,
+  );
+  const outcomes: TerminalOrderOutcome[] = [];
+  for (const { ord, ...outcome } of rows) outcomes[Number(ord) - 1] = outcome;
+  if (rows.length !== orders.length || outcomes.some((o) => o === undefined)) {
+    throw new Error(`place_terminal_orders answered ${rows.length} rows for ${orders.length}`);
+  }
+  return outcomes;
+}
+
 /** One call of `refund_terminal_order` (terminal-orders.sql): the whole of a refund. */
 export async function refundTerminalOrderRow(
   executor: Executor,

@@ -11,7 +11,13 @@
 export { distributeTokens, issueCompanyTokens, openCompanyWallet } from './issue.service';
 export { timeOrderedUuid } from './postings';
 export { renewEmployee, resetCompany, type ResetHooks } from './reset.service';
-export { placeOrder, refundOrder, type TerminalAnswer } from './terminal-orders.service';
+export {
+  placeOrder,
+  placeOrders,
+  refundOrder,
+  type OrderRequest,
+  type TerminalAnswer,
+} from './terminal-orders.service';
 
 // What the jobs and the company and token services need of the ledger's data access.
 export { findCompaniesDueForReset, findOpenOrdersBefore, lockCompany } from './ledger.repository';

@@ -4,8 +4,10 @@ import type { ErrorCode, OrderItem, RefundReason } from '@app/contract';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { TerminalIdentity } from '../../lib/principal';
+import type { ItemResult } from '../../lib/group-commit';
 import {
   placeTerminalOrderRow,
+  placeTerminalOrderRows,
   refundTerminalOrderRow,
   type TerminalOrderOutcome,
 } from './ledger.repository';
@@ -25,31 +27,26 @@ const ORDER_REFUSALS = new Set<ErrorCode>([
   'INSUFFICIENT_TOKENS',
 ]);
 
-/**
- * An order paid at a terminal (`order_purchased`), at most once per (terminal, Idempotency-Key):
- * one call of `place_terminal_order` (migration 0012, decision 0011), which finds a stored answer
- * for the key, locks the employee's wallet, checks it, claims the key, inserts the order and its
- * ledger row and stores the answer. A refusal writes nothing (the key may be retried).
- */
-export async function placeOrder(
-  executor: Executor,
-  input: {
-    terminal: TerminalIdentity;
-    idempotencyKey: string;
-    /** Hash of the request, to tell a retry from another request with the same key. */
-    requestHash: string;
-    companyCode: string;
-    staffNumber: string;
-    orderType: string;
-    items: OrderItem[];
-    at: Date;
-  },
-): Promise<TerminalAnswer> {
+/** What a terminal's order asks for. */
+export interface OrderRequest {
+  terminal: TerminalIdentity;
+  idempotencyKey: string;
+  /** Hash of the request, to tell a retry from another request with the same key. */
+  requestHash: string;
+  companyCode: string;
+  staffNumber: string;
+  orderType: string;
+  items: OrderItem[];
+  at: Date;
+}
+
+/** The function's arguments for an order; BODY_INVALID when its subtotal is not a positive integer. */
+function orderRow(input: OrderRequest): Parameters<typeof placeTerminalOrderRow>[1] {
   const subtotal = input.items.reduce((sum, i) => sum + i.quantity * i.unit_tokens, 0);
   if (!Number.isSafeInteger(subtotal) || subtotal <= 0) {
     throw new AppError('BODY_INVALID', { metadata: { items: 'v.amount_positive' } });
   }
-  const answer = await placeTerminalOrderRow(executor, {
+  return {
     terminalId: input.terminal.id,
     merchantId: input.terminal.merchantId,
     idempotencyKey: input.idempotencyKey,
@@ -64,8 +61,49 @@ export async function placeOrder(
     })),
     subtotal,
     at: input.at,
+  };
+}
+
+/**
+ * An order paid at a terminal (`order_purchased`), at most once per (terminal, Idempotency-Key):
+ * one call of `place_terminal_order` (migration 0012, decision 0011), which finds a stored answer
+ * for the key, locks the employee's wallet, checks it, claims the key, inserts the order and its
+ * ledger row and stores the answer. A refusal writes nothing (the key may be retried).
+ */
+export async function placeOrder(executor: Executor, input: OrderRequest): Promise<TerminalAnswer> {
+  return terminalAnswer(await placeTerminalOrderRow(executor, orderRow(input)), ORDER_REFUSALS);
+}
+
+/**
+ * Several orders in one statement and one transaction (`place_terminal_orders`, group commit,
+ * decision 0034), each placed exactly as `placeOrder` would place it alone: each answer or refusal
+ * is its own, in the order given. Throws only when the statement fails as a whole (then nothing
+ * of it committed).
+ */
+export async function placeOrders(
+  executor: Executor,
+  inputs: OrderRequest[],
+): Promise<ItemResult<TerminalAnswer>[]> {
+  const results: ItemResult<TerminalAnswer>[] = [];
+  const rows: Parameters<typeof placeTerminalOrderRow>[1][] = [];
+  const positions: number[] = [];
+  inputs.forEach((input, i) => {
+    try {
+      rows.push(orderRow(input));
+      positions.push(i);
+    } catch (error) {
+      results[i] = { ok: false, error };
+    }
   });
-  return terminalAnswer(answer, ORDER_REFUSALS);
+  const outcomes = rows.length > 0 ? await placeTerminalOrderRows(executor, rows) : [];
+  outcomes.forEach((outcome, j) => {
+    try {
+      results[positions[j]!] = { ok: true, value: terminalAnswer(outcome, ORDER_REFUSALS) };
+    } catch (error) {
+      results[positions[j]!] = { ok: false, error };
+    }
+  });
+  return results;
 }
 
 const REFUND_REFUSALS = new Set<ErrorCode>([

@@ -41,6 +41,7 @@ export default async function merchantsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['merchants'],
+        operationId: 'createMerchant',
         summary: 'Create a merchant',
         body: createMerchantBodySchema,
         response: { 201: dataOf(merchantSchema), 409: errorEnvelopeSchema, ...errors },
@@ -58,6 +59,7 @@ export default async function merchantsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['merchants'],
+        operationId: 'listMerchants',
         summary: 'List merchants (not deleted ones); search matches code or name',
         querystring: merchantListQuerySchema,
         response: { 200: listOf(merchantSchema), ...errors },
@@ -72,6 +74,7 @@ export default async function merchantsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['merchants'],
+        operationId: 'getMerchant',
         summary: 'A merchant',
         params: merchantIdParamsSchema,
         response: { 200: dataOf(merchantSchema), ...errors },
@@ -86,6 +89,7 @@ export default async function merchantsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['merchants'],
+        operationId: 'updateMerchantStatus',
         summary: 'Activate or deactivate a merchant (its terminals are refused while inactive)',
         params: merchantIdParamsSchema,
         body: statusChangeBodySchema,
@@ -108,6 +112,7 @@ export default async function merchantsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['merchants'],
+        operationId: 'updateMerchant',
         summary: 'Update a merchant’s name and status (the code is immutable)',
         params: merchantIdParamsSchema,
         body: updateMerchantBodySchema,
@@ -130,6 +135,7 @@ export default async function merchantsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['merchants'],
+        operationId: 'deleteMerchant',
         summary:
           'Delete a merchant softly: it and its terminals are hidden and refused from now on',
         params: merchantIdParamsSchema,

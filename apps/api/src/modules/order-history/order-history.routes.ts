@@ -32,6 +32,7 @@ export default async function orderHistoryRoutes(app: FastifyInstance) {
       preHandler: requirePermission('orders.admin'),
       schema: {
         tags: ['orders'],
+        operationId: 'listOrders',
         summary:
           'Orders newest first: status, company, merchant, terminal, employee, order number, date range; page or cursor',
         querystring: orderHistoryQuerySchema,
@@ -47,6 +48,7 @@ export default async function orderHistoryRoutes(app: FastifyInstance) {
       preHandler: requirePermission('orders.admin'),
       schema: {
         tags: ['orders'],
+        operationId: 'getOrder',
         summary: 'An order with its items and refunds',
         params: orderHistoryParamsSchema,
         response: { 200: dataOf(orderDetailSchema), ...errors },

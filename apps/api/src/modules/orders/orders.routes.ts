@@ -20,6 +20,19 @@ const headers = z.object({
     .optional()
     .describe('Required: the same key on a retry returns the first answer'),
 });
+/** What a till sends (the document's examples): a lunch for staff number E0001 of company C001. */
+const ORDER_EXAMPLE = {
+  company_code: 'C001',
+  employee_id: 'E0001',
+  order_type: 'dine_in',
+  items: [
+    { name: 'Chicken rice', quantity: 1, unit_tokens: 45 },
+    { name: 'Iced tea', quantity: 2, unit_tokens: 10 },
+  ],
+};
+/** A partial refund: one iced tea taken off the order. */
+const REFUND_EXAMPLE = { reason: 'item_removed', amount: 10 };
+
 const errors = {
   400: errorEnvelopeSchema,
   401: errorEnvelopeSchema,
@@ -39,10 +52,11 @@ export default async function ordersRoutes(app: FastifyInstance) {
       config: { auth: 'terminal' },
       schema: {
         tags: ['terminal'],
+        operationId: 'placeOrder',
         summary: 'Place an order for an employee, paid from its wallet',
         security: [{ terminalKey: [] }],
         headers,
-        body: createOrderBodySchema,
+        body: createOrderBodySchema.meta({ example: ORDER_EXAMPLE }),
         response: { 201: dataOf(placedOrderSchema), ...errors },
       },
     },
@@ -60,11 +74,12 @@ export default async function ordersRoutes(app: FastifyInstance) {
       config: { auth: 'terminal' },
       schema: {
         tags: ['terminal'],
+        operationId: 'refundOrder',
         summary: 'Refund an order of this terminal’s merchant, fully or (item_removed) in part',
         security: [{ terminalKey: [] }],
         headers,
         params: orderIdParamsSchema,
-        body: refundOrderBodySchema,
+        body: refundOrderBodySchema.meta({ example: REFUND_EXAMPLE }),
         response: { 200: dataOf(refundResultSchema), ...errors },
       },
     },

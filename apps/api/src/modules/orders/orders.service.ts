@@ -6,7 +6,15 @@ import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import { retrying } from '../../lib/transaction';
 import type { TerminalIdentity } from '../../lib/principal';
-import { placeOrder, refundOrder, type TerminalAnswer } from '../ledger/ledger.service';
+import type { Database } from '../../db/client';
+import { GroupCommit } from '../../lib/group-commit';
+import {
+  placeOrder,
+  placeOrders,
+  refundOrder,
+  type OrderRequest,
+  type TerminalAnswer,
+} from '../ledger/ledger.service';
 
 export type { TerminalAnswer };
 
@@ -38,18 +46,13 @@ export function checkIdempotencyKey(value: unknown): string {
   return key;
 }
 
-/**
- * POST /orders on `executor`: the database or a caller's transaction. One statement (migration
- * 0012), so on its own it needs no transaction of its own.
- */
-export function placeTerminalOrderIn(
-  executor: Executor,
+function orderRequest(
   { clock }: Pick<ServiceDeps, 'clock'>,
   terminal: TerminalIdentity,
   idempotencyKey: string,
   body: CreateOrderBody,
-): Promise<TerminalAnswer> {
-  return placeOrder(executor, {
+): OrderRequest {
+  return {
     terminal,
     idempotencyKey,
     requestHash: hashRequest('/orders', body),
@@ -58,7 +61,21 @@ export function placeTerminalOrderIn(
     orderType: body.order_type,
     items: body.items,
     at: clock.now(),
-  });
+  };
+}
+
+/**
+ * POST /orders on `executor`: the database or a caller's transaction. One statement (migration
+ * 0012), so on its own it needs no transaction of its own.
+ */
+export function placeTerminalOrderIn(
+  executor: Executor,
+  deps: Pick<ServiceDeps, 'clock'>,
+  terminal: TerminalIdentity,
+  idempotencyKey: string,
+  body: CreateOrderBody,
+): Promise<TerminalAnswer> {
+  return placeOrder(executor, orderRequest(deps, terminal, idempotencyKey, body));
 }
 
 /**
@@ -87,17 +104,39 @@ export function refundTerminalOrderIn(
   });
 }
 
-/** POST /orders. */
+/** Each database's (each instance's) group commit of orders: what arrives while it is busy goes together. */
+const groupCommits = new WeakMap<Database, GroupCommit<OrderRequest, TerminalAnswer>>();
+
+function orderGroupCommit(deps: ServiceDeps): GroupCommit<OrderRequest, TerminalAnswer> {
+  let group = groupCommits.get(deps.database);
+  if (!group) {
+    const { db } = deps.database;
+    group = new GroupCommit({
+      runBatch: (requests) => placeOrders(db, requests),
+      runOne: (request) => retrying(() => placeOrder(db, request)),
+      maxBatch: deps.config.TERMINAL_GROUP_COMMIT_MAX,
+      maxInFlight: deps.config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
+      onBatch: (size) => deps.metrics?.orderBatchSize.observe(size),
+    });
+    groupCommits.set(deps.database, group);
+  }
+  return group;
+}
+
+/**
+ * POST /orders: one statement of its own under a light load; with the orders that arrived
+ * meanwhile (group commit, decision 0034) when earlier ones are still at the database.
+ */
 export async function placeTerminalOrder(
   deps: ServiceDeps,
   terminal: TerminalIdentity,
   idempotencyKey: string,
   body: CreateOrderBody,
 ): Promise<TerminalAnswer> {
-  const answer = await retrying(() =>
-    placeTerminalOrderIn(deps.database.db, deps, terminal, idempotencyKey, body),
+  const answer = await orderGroupCommit(deps).submit(
+    orderRequest(deps, terminal, idempotencyKey, body),
   );
-  // Counted once committed (one statement), and not again when a retry is answered from its key.
+  // Counted once committed, and not again when a retry is answered from its key.
   if (!answer.replayed) deps.metrics?.ordersPlaced.inc();
   return answer;
 }

@@ -29,6 +29,7 @@ export default async function reportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('summary_report.view'),
       schema: {
         tags: ['reports'],
+        operationId: 'getSummaryReport',
         summary:
           'Each company’s totals for a token month, paged, with the grand total (own company for a company admin)',
         querystring: reportSummaryQuerySchema,
@@ -44,6 +45,7 @@ export default async function reportsRoutes(app: FastifyInstance) {
       preHandler: requirePermission('summary_report.company.view'),
       schema: {
         tags: ['reports'],
+        operationId: 'getCompanySummaryReport',
         summary: 'A company’s totals and its employees’ rows for a token month, paged',
         params: companyReportParamsSchema,
         querystring: companyReportQuerySchema,

@@ -13,6 +13,7 @@ import { readCsvUpload } from '../../lib/csv-upload';
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
 import { previewRewardImport } from './reward-import.service';
+import { csvFileSchema } from '../../openapi';
 
 const errors = {
   400: errorEnvelopeSchema,
@@ -43,7 +44,9 @@ export default async function rewardImportRoutes(app: FastifyInstance) {
       preHandler: requirePermission('tokens.distribute'),
       schema: {
         tags: ['tokens'],
+        operationId: 'getRewardImportTemplate',
         summary: 'The reward CSV template (text/csv): employee_id,amount and two example rows',
+        response: { 200: csvFileSchema },
       },
     },
     async (_request, reply) =>
@@ -59,6 +62,7 @@ export default async function rewardImportRoutes(app: FastifyInstance) {
       preHandler: requirePermission('tokens.distribute'),
       schema: {
         tags: ['tokens'],
+        operationId: 'previewRewardImport',
         summary:
           'Read a reward CSV (multipart `file`: employee_id,amount) and say who gets what against the company balance; nothing is written',
         consumes: ['multipart/form-data'],

@@ -32,6 +32,7 @@ export default async function systemRoutes(app: FastifyInstance) {
       preHandler: requirePermission('sys.current_period'),
       schema: {
         tags,
+        operationId: 'getCurrentPeriod',
         summary: 'The current system period and the next reset date',
         response: { 200: dataOf(currentPeriodSchema), ...errors },
       },
@@ -45,6 +46,7 @@ export default async function systemRoutes(app: FastifyInstance) {
       preHandler: requirePermission('sys.manage'),
       schema: {
         tags,
+        operationId: 'listSystemPeriods',
         summary: 'System periods, newest first',
         querystring: systemPeriodListQuerySchema,
         response: { 200: listOf(systemPeriodSchema), ...errors },
@@ -59,6 +61,7 @@ export default async function systemRoutes(app: FastifyInstance) {
       preHandler: requirePermission('sys.manage'),
       schema: {
         tags,
+        operationId: 'getSystemResetDate',
         summary: 'The day the current system period ends',
         response: { 200: dataOf(systemResetDateSchema), ...errors },
       },
@@ -72,6 +75,7 @@ export default async function systemRoutes(app: FastifyInstance) {
       preHandler: requirePermission('sys.manage'),
       schema: {
         tags,
+        operationId: 'setSystemResetDate',
         summary: 'Set the next system reset date (a day after today, APP_TIMEZONE)',
         body: systemResetDateBodySchema,
         response: { 200: dataOf(systemResetDateSchema), ...errors },

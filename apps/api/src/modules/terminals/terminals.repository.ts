@@ -112,6 +112,15 @@ export interface TerminalKeyCheck {
 }
 
 /**
+ * The key check's only write is a rate-limit counter, so its commit need not wait for the WAL to
+ * reach the disk (decision 0034): `synchronous_commit` off for this statement's own transaction
+ * (`set_config(..., true)`), never for a ledger write: run these statements on their own, never
+ * inside a transaction that writes anything else. A crash may forget the last fraction of a
+ * second of counts — a limit, not money; the order that follows flushes them with its own commit.
+ */
+const RELAXED_COMMIT = sql`SELECT set_config('synchronous_commit', 'off', true)`;
+
+/**
  * The terminal holding a key digest, with its merchant's status (a deleted terminal or merchant
  * reads as inactive), in one statement with its rate limits (decision 0014): the wrong keys its
  * client address presented this minute are read and, unless they shut the address out, the
@@ -123,16 +132,7 @@ export async function checkTerminalKeyHash(
   input: { hash: string; now: Date; windowMs: number; wrongKeysKey: string; maxWrongKeys: number },
 ): Promise<TerminalKeyCheck> {
   const { now, windowMs } = input;
-  const [row] = await queryRows<{
-    id: number | null;
-    merchantId: number | null;
-    status: string | null;
-    merchantStatus: string | null;
-    key_hits: number | null;
-    key_retry: number | null;
-    wrong_hits: number | null;
-    wrong_retry: number | null;
-  }>(
+  const [row] = await queryRows<KeyCheckRow>(
     executor,
     sql`WITH wrong AS (${readCountSql({ key: input.wrongKeysKey, now })}),
         found AS (
@@ -152,8 +152,24 @@ export async function checkTerminalKeyHash(
                h.hits AS key_hits, h.retry_after_seconds AS key_retry,
                w.hits AS wrong_hits, w.retry_after_seconds AS wrong_retry
           FROM (SELECT 1) AS one
+          CROSS JOIN (${RELAXED_COMMIT}) AS relaxed
           LEFT JOIN found f ON true LEFT JOIN hit h ON true LEFT JOIN wrong w ON true`,
   );
+  return keyCheckOf(row);
+}
+
+interface KeyCheckRow {
+  id: number | null;
+  merchantId: number | null;
+  status: string | null;
+  merchantStatus: string | null;
+  key_hits: number | null;
+  key_retry: number | null;
+  wrong_hits: number | null;
+  wrong_retry: number | null;
+}
+
+function keyCheckOf(row: KeyCheckRow | undefined): TerminalKeyCheck {
   const hitOf = (hits: number | null | undefined, retry: number | null | undefined) =>
     hits == null ? null : { hits: Number(hits), retryAfterSeconds: Number(retry) };
   return {
@@ -169,4 +185,83 @@ export async function checkTerminalKeyHash(
     keyUse: hitOf(row?.key_hits, row?.key_retry),
     wrongKeys: hitOf(row?.wrong_hits, row?.wrong_retry),
   };
+}
+
+/**
+ * `checkTerminalKeyHash` for several requests in one statement and one transaction (group commit,
+ * decision 0034), each answered as if alone. A key presented n times counts n requests: its
+ * counter moves once by n (counters upserted in key order, so two batches never deadlock), and
+ * the i-th request of the batch with that key sees the count up to itself. One `now` (the
+ * latest) opens or closes the windows of the whole batch.
+ */
+export async function checkTerminalKeyHashes(
+  executor: Executor,
+  inputs: {
+    hash: string;
+    now: Date;
+    windowMs: number;
+    wrongKeysKey: string;
+    maxWrongKeys: number;
+  }[],
+): Promise<TerminalKeyCheck[]> {
+  const now = new Date(Math.max(...inputs.map((i) => i.now.getTime())));
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const { windowMs, maxWrongKeys } = inputs[0]!;
+  const requests = JSON.stringify(
+    inputs.map((i, n) => ({ n: n + 1, hash: i.hash, wrong_key: i.wrongKeysKey })),
+  );
+  const rows = await queryRows<KeyCheckRow & { n: number }>(
+    executor,
+    sql`WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${requests}::jsonb) AS i(n int, hash text, wrong_key text)
+        ),
+        wrong AS (
+          SELECT i.n, r.hits,
+                 greatest(1, ceil(extract(epoch FROM r.expires_at - ${at})))::int AS retry_after_seconds
+            FROM input i JOIN rate_limits r ON r.key = i.wrong_key AND r.expires_at > ${at}
+        ),
+        found AS (
+          SELECT i.n, t.id, t.merchant_id AS "merchantId",
+                 CASE WHEN t.deleted_at IS NULL THEN t.status ELSE 'inactive' END AS status,
+                 CASE WHEN m.deleted_at IS NULL THEN m.status ELSE 'inactive' END AS "merchantStatus"
+            FROM input i
+            JOIN terminals t ON t.api_key_hash = i.hash
+            JOIN merchants m ON m.id = t.merchant_id
+        ),
+        counted AS (
+          SELECT f.n, 'terminal:' || f.id AS key,
+                 row_number() OVER (PARTITION BY f.id ORDER BY f.n) AS rank,
+                 count(*) OVER (PARTITION BY f.id) AS requests
+            FROM found f
+           WHERE NOT EXISTS (SELECT 1 FROM wrong w WHERE w.n = f.n AND w.hits >= ${maxWrongKeys})
+        ),
+        hit AS (
+          INSERT INTO rate_limits AS r (key, hits, expires_at)
+          SELECT c.key, c.requests,
+                 ${at} + ${windowMs}::double precision * interval '1 millisecond'
+            FROM counted c WHERE c.rank = 1 ORDER BY c.key
+          ON CONFLICT (key) DO UPDATE
+             SET hits = CASE WHEN r.expires_at <= ${at} THEN excluded.hits
+                             ELSE r.hits + excluded.hits END,
+                 expires_at = CASE WHEN r.expires_at <= ${at} THEN excluded.expires_at
+                                   ELSE r.expires_at END
+          RETURNING r.key, r.hits,
+                    greatest(1, ceil(extract(epoch FROM r.expires_at - ${at})))::int
+                      AS retry_after_seconds
+        )
+        SELECT i.n, f.id, f."merchantId", f.status, f."merchantStatus",
+               h.hits - c.requests + c.rank AS key_hits, h.retry_after_seconds AS key_retry,
+               w.hits AS wrong_hits, w.retry_after_seconds AS wrong_retry
+          FROM input i
+          LEFT JOIN found f ON f.n = i.n
+          LEFT JOIN counted c ON c.n = i.n
+          LEFT JOIN hit h ON h.key = c.key
+          LEFT JOIN wrong w ON w.n = i.n
+         CROSS JOIN (${RELAXED_COMMIT}) AS relaxed
+         ORDER BY i.n`,
+  );
+  if (rows.length !== inputs.length) {
+    throw new Error(`a key check of ${inputs.length} requests answered ${rows.length} rows`);
+  }
+  return rows.map((row) => keyCheckOf(row));
 }

@@ -46,6 +46,7 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['terminals'],
+        operationId: 'createTerminal',
         summary: 'Create a terminal; the answer carries its API key, shown this once',
         body: createTerminalBodySchema,
         response: { 201: dataOf(terminalWithKeySchema), 409: errorEnvelopeSchema, ...errors },
@@ -63,6 +64,7 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['terminals'],
+        operationId: 'listTerminals',
         summary: 'List terminals (not deleted ones); search matches code or name',
         querystring: terminalListQuerySchema,
         response: { 200: listOf(terminalSchema), ...errors },
@@ -77,6 +79,7 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['terminals'],
+        operationId: 'getTerminal',
         summary: 'A terminal (never its key)',
         params: terminalIdParamsSchema,
         response: { 200: dataOf(terminalSchema), ...errors },
@@ -91,6 +94,7 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['terminals'],
+        operationId: 'updateTerminalStatus',
         summary: 'Activate or deactivate a terminal',
         params: terminalIdParamsSchema,
         body: statusChangeBodySchema,
@@ -113,6 +117,7 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['terminals'],
+        operationId: 'rotateTerminalKey',
         summary: 'Replace the terminal’s API key; the old key stops working at once',
         params: terminalIdParamsSchema,
         response: { 200: dataOf(terminalWithKeySchema), ...errors },
@@ -129,6 +134,7 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['terminals'],
+        operationId: 'updateTerminal',
         summary: 'Update a terminal’s name and status (code and merchant are immutable)',
         params: terminalIdParamsSchema,
         body: updateTerminalBodySchema,
@@ -151,6 +157,7 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       preHandler: guard,
       schema: {
         tags: ['terminals'],
+        operationId: 'deleteTerminal',
         summary: 'Delete a terminal softly: hidden, and its key is refused from now on',
         params: terminalIdParamsSchema,
         response: { 200: okSchema, ...errors },

@@ -42,6 +42,7 @@ export default async function tokensRoutes(app: FastifyInstance) {
       preHandler: requirePermission('tokens.issue_company'),
       schema: {
         tags: ['tokens'],
+        operationId: 'issueCompanyTokens',
         summary: 'Issue tokens to a company (company_issued)',
         body: topupCompanyBodySchema,
         response: { 200: dataOf(topupCompanyResultSchema), 409: errorEnvelopeSchema, ...errors },
@@ -59,6 +60,7 @@ export default async function tokensRoutes(app: FastifyInstance) {
       preHandler: requirePermission('tokens.distribute'),
       schema: {
         tags: ['tokens'],
+        operationId: 'distributeTokens',
         summary: 'Distribute tokens from the company to employees, all or nothing',
         body: distributeBodySchema,
         response: { 200: dataOf(distributeResultSchema), 409: errorEnvelopeSchema, ...errors },
@@ -83,6 +85,7 @@ export default async function tokensRoutes(app: FastifyInstance) {
       preHandler: requirePermission('tokens.configuration'),
       schema: {
         tags: ['tokens'],
+        operationId: 'getTokenConfiguration',
         summary: 'A company’s monthly plan (admin and HR pass company_id)',
         querystring: tokenConfigurationQuerySchema,
         response: { 200: dataOf(tokenConfigurationSchema), ...errors },
@@ -103,6 +106,7 @@ export default async function tokensRoutes(app: FastifyInstance) {
       preHandler: requirePermission('tokens.configuration'),
       schema: {
         tags: ['tokens'],
+        operationId: 'updateTokenConfiguration',
         summary:
           'Change a company’s monthly plan; reset day and allocations are for admin and HR only',
         body: updateTokenConfigurationBodySchema,
@@ -129,6 +133,7 @@ export default async function tokensRoutes(app: FastifyInstance) {
       preHandler: requirePermission('tokens.transactions'),
       schema: {
         tags: ['tokens'],
+        operationId: 'listTransactions',
         summary: 'Ledger rows within the caller’s scope, newest first, cursor-paged',
         querystring: transactionListQuerySchema,
         response: { 200: cursorListOf(tokenTransactionSchema), ...errors },

@@ -12,9 +12,16 @@ export interface UserWithTenant {
   user: UserRow;
   merchantName: string | null;
   companyName: string | null;
+  /** The newest open set-password link's expiry: set while the account has no password. */
+  invitationExpiresAt: Date | string | null;
 }
 
-export function toManagedUser({ user, merchantName, companyName }: UserWithTenant): ManagedUser {
+/** The user as its screens show it; `now` tells a pending invitation from an expired one. */
+export function toManagedUser(
+  { user, merchantName, companyName, invitationExpiresAt }: UserWithTenant,
+  now: Date,
+): ManagedUser {
+  const expiresAt = invitationExpiresAt === null ? null : new Date(invitationExpiresAt);
   return {
     user_id: user.id,
     username: user.username,
@@ -27,6 +34,10 @@ export function toManagedUser({ user, merchantName, companyName }: UserWithTenan
     company_name: companyName,
     created_at: iso(user.createdAt),
     updated_at: iso(user.updatedAt),
+    invitation: expiresAt && {
+      status: expiresAt.getTime() > now.getTime() ? 'pending' : 'expired',
+      expires_at: expiresAt.toISOString(),
+    },
   };
 }
 
@@ -78,7 +89,15 @@ function userConditions(filter: UserFilter): SQL | undefined {
   );
 }
 
-const withTenant = { user: users, merchantName: merchants.name, companyName: companies.name };
+const withTenant = {
+  user: users,
+  merchantName: merchants.name,
+  companyName: companies.name,
+  // An open link (unused; expired or not) means no password yet: a password set closes them all
+  // (user_invitations, decision 0025).
+  invitationExpiresAt: sql<Date | string | null>`(SELECT max(i.expires_at) FROM user_invitations i
+    WHERE i.user_id = ${users.id} AND i.used_at IS NULL)`,
+};
 
 /** The columns the users list sorts by (lower-cased text, so case does not split names). */
 const USER_SORT_COLUMNS: Record<UserSort, SQLWrapper> = {

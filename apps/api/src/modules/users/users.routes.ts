@@ -47,6 +47,7 @@ export default async function usersRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags,
+        operationId: 'listUsers',
         summary:
           'List platform and merchant users (a merchant admin: its merchant’s supervisors and staff)',
         querystring: userListQuerySchema,
@@ -62,6 +63,7 @@ export default async function usersRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags,
+        operationId: 'createUser',
         summary:
           'Create an admin, a Group HR user or a merchant user (a merchant admin: its own staff)',
         body: createUserBodySchema,
@@ -85,6 +87,7 @@ export default async function usersRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags,
+        operationId: 'getUser',
         summary: 'A platform or merchant user',
         params: userIdParamsSchema,
         response: { 200: user, ...errors, ...notFound },
@@ -101,6 +104,7 @@ export default async function usersRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags,
+        operationId: 'updateUser',
         summary:
           'Edit a user (a new password resets it; empty keeps it); the admin edits no merchant supervisor or staff',
         params: userIdParamsSchema,
@@ -125,6 +129,7 @@ export default async function usersRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags,
+        operationId: 'updateUserStatus',
         summary: 'Activate or deactivate a user (deactivating ends its sessions)',
         params: userIdParamsSchema,
         body: statusChangeBodySchema,
@@ -148,6 +153,7 @@ export default async function usersRoutes(app: FastifyInstance) {
       preHandler: requirePermission('users.manage'),
       schema: {
         tags,
+        operationId: 'deleteUser',
         summary: 'Delete a user (kept for history, gone from lists and sign-in)',
         params: userIdParamsSchema,
         response: { 200: okSchema, ...errors, ...notFound },
@@ -170,6 +176,7 @@ export default async function usersRoutes(app: FastifyInstance) {
       preHandler: requirePermission('hrs.read'),
       schema: {
         tags,
+        operationId: 'listGroupHrs',
         summary: 'List Group HR users',
         querystring: hrListQuerySchema,
         response: { 200: listOf(managedUserSchema), ...errors },

@@ -74,10 +74,10 @@ function assertPasswordsMatch(password: string | undefined, confirm: string | un
   }
 }
 
-async function viewOf(tx: Tx, id: number, scope: UserScope): Promise<ManagedUser> {
+async function viewOf(tx: Tx, id: number, scope: UserScope, now: Date): Promise<ManagedUser> {
   const row = await findUser(tx, id, scope);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
-  return toManagedUser(row);
+  return toManagedUser(row, now);
 }
 
 /**
@@ -94,11 +94,12 @@ async function outOfScope(tx: Executor, id: number, scope: UserScope): Promise<A
 }
 
 export async function listAccounts(
-  { database }: ServiceDeps,
+  { database, clock }: ServiceDeps,
   filter: Parameters<typeof findUsers>[1],
 ): Promise<Page<ManagedUser>> {
   const { rows, total } = await findUsers(database.db, filter);
-  return { data: rows.map(toManagedUser), total };
+  const now = clock.now();
+  return { data: rows.map((row) => toManagedUser(row, now)), total };
 }
 
 /** More to do in the transaction that creates an account (an invitation, say). */
@@ -147,7 +148,7 @@ export async function createAccount(
         merchantId: input.merchantId ?? null,
         companyId: input.companyId ?? null,
       });
-      const after = await viewOf(tx, created.id, scope);
+      const after = await viewOf(tx, created.id, scope, clock.now());
       await recordAudit(tx, {
         actor,
         action: 'create',
@@ -160,6 +161,25 @@ export async function createAccount(
       return after;
     }),
   );
+}
+
+/**
+ * More to do on an existing account (a new set-password link, say), in one transaction with its
+ * row locked; an account outside the scope is refused as outOfScope says. Answers the account as
+ * it is afterwards.
+ */
+export async function changeAccountWith(
+  { database, clock }: ServiceDeps,
+  id: number,
+  scope: UserScope,
+  change: (tx: Tx) => Promise<void>,
+): Promise<ManagedUser> {
+  return inTransaction(database, async (tx) => {
+    const row = await lockUser(tx, id, scope);
+    if (!row) throw await outOfScope(tx, id, scope);
+    await change(tx);
+    return viewOf(tx, id, scope, clock.now());
+  });
 }
 
 export interface AccountRules extends UserScope {
@@ -195,7 +215,7 @@ export async function updateAccount(
       const isDeactivation = row.status === 'active' && body.status === 'inactive';
       if (isDeactivation) refuseOwnDeactivation(actor, id);
 
-      const before = await viewOf(tx, id, rules);
+      const before = await viewOf(tx, id, rules, clock.now());
       const at = clock.now();
       await updateUserRow(tx, id, {
         username: body.username,
@@ -208,7 +228,7 @@ export async function updateAccount(
       } else if (isDeactivation) {
         await revokeUserSessions(tx, id);
       }
-      const after = await viewOf(tx, id, rules);
+      const after = await viewOf(tx, id, rules, clock.now());
       await recordAudit(tx, {
         actor,
         action: 'update',
@@ -235,11 +255,11 @@ export async function changeAccountStatus(
     const row = await lockUser(tx, id, rules);
     if (!row) throw await outOfScope(tx, id, rules);
     if (status === 'inactive') refuseOwnDeactivation(actor, id);
-    const before = await viewOf(tx, id, rules);
+    const before = await viewOf(tx, id, rules, clock.now());
     const at = clock.now();
     await updateUserRow(tx, id, { status, updatedAt: at });
     if (status === 'inactive') await revokeUserSessions(tx, id);
-    const after = await viewOf(tx, id, rules);
+    const after = await viewOf(tx, id, rules, clock.now());
     await recordAudit(tx, {
       actor,
       action: 'status_change',
@@ -268,7 +288,7 @@ export async function deleteAccount(
     const row = await lockUser(tx, id, rules);
     if (!row) throw await outOfScope(tx, id, rules);
     refuseOwnDeactivation(actor, id);
-    const before = await viewOf(tx, id, rules);
+    const before = await viewOf(tx, id, rules, clock.now());
     const at = clock.now();
     await updateUserRow(tx, id, { status: 'inactive', deletedAt: at, updatedAt: at });
     await revokeUserSessions(tx, id);
@@ -328,13 +348,13 @@ export const listHrs = (deps: ServiceDeps, query: HrListQuery): Promise<Page<Man
   });
 
 export async function getUser(
-  { database }: ServiceDeps,
+  { database, clock }: ServiceDeps,
   scope: UserScope,
   id: number,
 ): Promise<ManagedUser> {
   const row = await findUser(database.db, id, scope);
   if (!row) throw await outOfScope(database.db, id, scope);
-  return toManagedUser(row);
+  return toManagedUser(row, clock.now());
 }
 
 /**

@@ -171,4 +171,84 @@ describe('the data-table kit, as Stripe and Linear lay tables out', () => {
     await userEvent.click(within(first).getByText('Lyon'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/shops/1'));
   });
+
+  it('sorts the cards with a labelled control, column and direction, in the URL as the headers do', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 767px)',
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    signInAs(1);
+    const { router, requests } = renderShops('/shops?sort=code&order=asc');
+    await screen.findByRole('list', { name: 'Shops' });
+    // This list shows no previous page while the next loads: find the control afresh each time.
+    const column = () => screen.getByRole('combobox', { name: 'Sort by column' });
+    const order = () => screen.getByRole('combobox', { name: 'Sort order' });
+    expect(screen.getByRole('group', { name: 'Sort by' })).toContainElement(column());
+    expect(screen.getByRole('group', { name: 'Sort by' })).toContainElement(order());
+    // It reads the sort in the URL.
+    expect(column()).toHaveTextContent('Code');
+    expect(order()).toHaveTextContent('Ascending');
+
+    // By keyboard: the column list offers the sortable columns only, and the list's own order.
+    column().focus();
+    await userEvent.keyboard('{Enter}');
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['Default order', 'Code', 'Name']);
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=name&order=asc'));
+    await waitFor(() => expect(requests.at(-1)?.get('sort')).toBe('name'));
+
+    await screen.findByRole('list', { name: 'Shops' });
+    await userEvent.click(order());
+    await userEvent.click(await screen.findByRole('option', { name: 'Descending' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=name&order=desc'));
+    const cards = screen.getByRole('list', { name: 'Shops' });
+    await waitFor(() =>
+      expect(within(cards).getAllByRole('listitem')[0]).toHaveTextContent('Noodles'),
+    );
+
+    // Back to the list's own order: no sort in the URL, and no direction to choose.
+    await userEvent.click(column());
+    await userEvent.click(await screen.findByRole('option', { name: 'Default order' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await screen.findByRole('list', { name: 'Shops' });
+    expect(order()).toBeDisabled();
+  });
+
+  it('has no sort control on cards of a list that does not sort', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 767px)',
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    function Unsorted() {
+      const table = useTableSearch(shopsSearch);
+      return (
+        <DataTable
+          columns={columns}
+          query={{
+            data: { data: SHOPS, total: 2 },
+            isPending: false,
+            isError: false,
+            error: null,
+            isFetching: false,
+            refetch: () => {},
+          }}
+          paging={table}
+          label="Shops"
+        />
+      );
+    }
+    const router = createMemoryRouter([{ path: '/', element: <Unsorted /> }]);
+    render(
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    await screen.findByRole('list', { name: 'Shops' });
+    expect(screen.queryByRole('group', { name: 'Sort by' })).toBeNull();
+  });
 });

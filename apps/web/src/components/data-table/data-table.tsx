@@ -28,6 +28,7 @@ import {
 import { cn } from '@/lib/cn';
 import { errorMessageLines } from '@/lib/error-display';
 import { useHiddenColumns } from './column-preferences';
+import { DataTableCardSort } from './data-table-card-sort';
 import { DataTableColumnHeader } from './data-table-column-header';
 import { DataTableColumnPicker } from './data-table-column-picker';
 import { DataTablePagination } from './data-table-pagination';
@@ -282,6 +283,11 @@ export function DataTable<TData>({
     .getAllLeafColumns()
     .filter((column) => !CONTROL_COLUMNS.has(column.id))
     .map((column) => ({ id: column.id, title: titleOf(column) }));
+  // On cards there are no headers to click: the sortable columns go to a sort control instead.
+  const sortColumns = table
+    .getAllLeafColumns()
+    .filter((column) => column.getCanSort())
+    .map((column) => ({ id: column.id, title: titleOf(column) }));
   const picker =
     tableId && isRemembered && !isMobile ? (
       <DataTableColumnPicker columns={pickable} hidden={hidden} onChange={setHidden} />
@@ -301,6 +307,15 @@ export function DataTable<TData>({
         <DataTableCards
           label={label}
           selectAll={selectAllOf(table.getFlatHeaders())}
+          sort={
+            sortColumns.length > 0 ? (
+              <DataTableCardSort
+                columns={sortColumns}
+                sorting={paging.sorting}
+                onSortingChange={paging.setSorting}
+              />
+            ) : null
+          }
           rows={table.getRowModel().rows}
           rowHref={rowHref}
           onOpen={(href) => void navigate(href)}
@@ -383,6 +398,7 @@ const cellOf = <TData,>(cell: Cell<TData, unknown>) =>
 function DataTableCards<TData>({
   label,
   selectAll,
+  sort,
   rows,
   rowHref,
   onOpen,
@@ -391,6 +407,8 @@ function DataTableCards<TData>({
   label: string;
   /** The page's select-all control, above the cards, when the list selects rows. */
   selectAll: ReactNode;
+  /** The sort control, above the cards, when the list sorts (the headers are not shown). */
+  sort: ReactNode;
   rows: Row<TData>[];
   rowHref?: ((row: TData) => string) | undefined;
   onOpen: (href: string) => void;
@@ -446,10 +464,11 @@ function DataTableCards<TData>({
       })}
     </ul>
   );
-  if (!selectAll) return cards;
+  if (!selectAll && !sort) return cards;
   return (
     <div className="flex flex-col gap-2">
-      <div className="flex items-center px-3">{selectAll}</div>
+      {sort}
+      {selectAll && <div className="flex items-center px-3">{selectAll}</div>}
       {cards}
     </div>
   );

@@ -1,24 +1,35 @@
 import { useId, useState } from 'react';
-import { Check, Copy, MailCheck } from 'lucide-react';
+import { Check, Clock, Copy, MailCheck, MailWarning } from 'lucide-react';
 import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
-import type { Invitation } from '@app/contract';
+import type { Invitation, ManagedUser } from '@app/contract';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { DialogFooter } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { browser } from '@/lib/browser';
 import { formatDateTime } from '@/lib/format';
 
 /**
- * The one-time set-password link of a new account, shown once to the admin who invited them: to
- * copy and hand over, and whether it was also emailed (decision 0025).
+ * The one-time set-password link of a new account (or a new link for one, `resent`), shown once
+ * to the admin who invited them: to copy and hand over, and whether it was also emailed
+ * (decision 0025).
  */
 export function InvitationLink({
   invitation,
   onDone,
+  resent = false,
 }: {
   invitation: Invitation;
   onDone: () => void;
+  resent?: boolean;
 }) {
   const { t } = useTranslation();
   const inputId = useId();
@@ -35,7 +46,9 @@ export function InvitationLink({
   return (
     <div className="grid gap-4" data-testid="invitation-link">
       <p role="status" className="text-sm font-medium">
-        {t('invitations.created', { name: invitation.user.username })}
+        {t(resent ? 'invitations.resent' : 'invitations.created', {
+          name: invitation.user.username,
+        })}
       </p>
       <div className="grid gap-2">
         <label htmlFor={inputId} className="text-sm font-medium">
@@ -70,5 +83,50 @@ export function InvitationLink({
         </Button>
       </DialogFooter>
     </div>
+  );
+}
+
+/** A new link for an existing account (Resend invitation), in a dialog of its own. */
+export function InvitationLinkDialog({
+  invitation,
+  onClose,
+}: {
+  invitation: Invitation | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={invitation !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="sm:max-w-lg">
+        <DialogHeader>
+          <DialogTitle>{t('invitations.resent_title')}</DialogTitle>
+          <DialogDescription>{invitation?.user.username}</DialogDescription>
+        </DialogHeader>
+        {invitation && <InvitationLink invitation={invitation} onDone={onClose} resent />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/**
+ * Beside the status of an account without a password: its invitation is pending, or its link
+ * has expired (and wants resending); nothing once the account has a password.
+ */
+export function InvitationBadge({ invitation }: { invitation: ManagedUser['invitation'] }) {
+  const { t } = useTranslation();
+  if (!invitation) return null;
+  const isExpired = invitation.status === 'expired';
+  const hint = t(isExpired ? 'invitations.expired_hint' : 'invitations.pending_hint', {
+    at: formatDateTime(invitation.expires_at),
+  });
+  return (
+    <Badge
+      variant={isExpired ? 'secondary' : 'outline'}
+      title={hint}
+      data-invitation={invitation.status}
+    >
+      {isExpired ? <MailWarning aria-hidden /> : <Clock aria-hidden />}
+      {t(isExpired ? 'invitations.expired' : 'invitations.pending')}
+    </Badge>
   );
 }

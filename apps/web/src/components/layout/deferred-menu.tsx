@@ -1,46 +1,114 @@
-import { lazy, Suspense, useState, type ComponentType, type ReactElement } from 'react';
+import {
+  lazy,
+  Suspense,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactElement,
+  type RefObject,
+} from 'react';
 
 /** What a deferred menu is given besides its own props. */
 export interface DeferredMenuProps {
   /** Its button (the menu's trigger, `asChild`). */
   trigger: ReactElement;
-  /** The menu opens as soon as it is there: its button was clicked meanwhile. */
+  /** The menu opens as soon as it is there: its button was pressed meanwhile. */
   defaultOpen?: boolean;
 }
 
+/** What the button is handed: the placeholder's handlers, and a ref to its element. */
+export interface DeferredTriggerProps {
+  ref?: RefObject<HTMLButtonElement | null>;
+  onClick?: () => void;
+  onPointerDown?: (event: PointerEvent<HTMLButtonElement>) => void;
+  onKeyDown?: (event: KeyboardEvent<HTMLButtonElement>) => void;
+}
+
+/** The keys that open a Radix dropdown from its trigger. */
+const OPENING_KEYS = ['Enter', ' ', 'ArrowDown'];
+
 /**
- * A menu whose code (Radix's menu, popper and floating-ui) is fetched when it is about to be used
- * (the pointer comes over its button; the button pressed or clicked, Enter and Space click it too) rather than with the first load (issue 6) or right after it, where its code and render
- * would hold up a phone's main thread (decision 0033). Meanwhile its button, `Trigger`, shows on
- * its own; a press or click on it is kept, and the menu opens when it arrives. The menu is handed
- * the button, so the two look the same (and the menu's chunk needs nothing of the page's).
+ * A menu whose code (Radix's menu, popper and floating-ui) is fetched once the page is on screen
+ * rather than with the first load (issue 6). Meanwhile its button, `Trigger`, shows on its own;
+ * a press on it is kept, and the menu opens when it arrives. The menu is handed the button, so
+ * the two look the same (and the menu's chunk needs nothing of the page's).
+ *
+ * The placeholder answers the events the menu's own trigger answers (Radix opens on
+ * `pointerdown` and on Enter, Space or ArrowDown), not only `click`: a press whose pointer went
+ * down on the placeholder and came up on the menu's button, swapped in between as the code
+ * arrived, makes no `click` on either (the browser sends it to their common parent) and no
+ * `pointerdown` on the menu's button, so it was lost. The focus on the placeholder moves to the
+ * menu's button too.
  */
 export function deferMenu<P extends object>(
   load: () => Promise<ComponentType<P & DeferredMenuProps>>,
-  Trigger: ComponentType<
-    P & { onClick?: () => void; onPointerEnter?: () => void; onPointerDown?: () => void }
-  >,
+  Trigger: ComponentType<P & DeferredTriggerProps>,
 ): ComponentType<P> {
-  let fetched: Promise<{ default: ComponentType<P & DeferredMenuProps> }> | undefined;
-  const fetchMenu = () => (fetched ??= load().then((component) => ({ default: component })));
-  const Menu = lazy(fetchMenu);
-  function DeferredMenu(props: P) {
-    const [openRequested, setOpenRequested] = useState(false);
-    const open = () => setOpenRequested(true);
-    const idle = (
+  const Menu = lazy(() => load().then((component) => ({ default: component })));
+
+  function Placeholder({
+    props,
+    onPress,
+    hadFocus,
+  }: {
+    props: P;
+    onPress: () => void;
+    hadFocus: RefObject<boolean>;
+  }) {
+    const ref = useRef<HTMLButtonElement>(null);
+    // Runs as the arrived menu replaces it, while its button is still in the document.
+    useLayoutEffect(() => {
+      const button = ref.current;
+      return () => {
+        hadFocus.current = button !== null && document.activeElement === button;
+      };
+    }, [hadFocus]);
+    return (
       <Trigger
         {...props}
-        // The pointer coming over the button fetches the code; nothing renders anew until used.
-        onPointerEnter={() => void fetchMenu().catch(() => undefined)}
-        // A press counts as a click: the menu may arrive between the press and the release.
-        onPointerDown={open}
-        onClick={open}
+        ref={ref}
+        onClick={onPress}
+        onPointerDown={(event) => {
+          if (event.button === 0 && !event.ctrlKey) onPress();
+        }}
+        onKeyDown={(event) => {
+          if (OPENING_KEYS.includes(event.key)) onPress();
+        }}
       />
     );
-    if (!openRequested) return idle;
+  }
+
+  function Arrived({
+    props,
+    isOpenRequested,
+    hadFocus,
+  }: {
+    props: P;
+    isOpenRequested: boolean;
+    hadFocus: RefObject<boolean>;
+  }) {
+    const ref = useRef<HTMLButtonElement>(null);
+    useLayoutEffect(() => {
+      if (hadFocus.current) ref.current?.focus();
+    }, [hadFocus]);
     return (
-      <Suspense fallback={idle}>
-        <Menu {...props} trigger={<Trigger {...props} />} defaultOpen />
+      <Menu {...props} trigger={<Trigger {...props} ref={ref} />} defaultOpen={isOpenRequested} />
+    );
+  }
+
+  function DeferredMenu(props: P) {
+    const [isOpenRequested, setOpenRequested] = useState(false);
+    const hadFocus = useRef(false);
+    return (
+      <Suspense
+        fallback={
+          <Placeholder props={props} onPress={() => setOpenRequested(true)} hadFocus={hadFocus} />
+        }
+      >
+        <Arrived props={props} isOpenRequested={isOpenRequested} hadFocus={hadFocus} />
       </Suspense>
     );
   }

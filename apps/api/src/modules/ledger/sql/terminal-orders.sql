@@ -123,6 +123,41 @@ BEGIN
   END IF;
 END $function$;
 
+-- Group commit (decision 0034): the orders that reached one API instance while its previous batch
+-- was at the database, placed in one transaction, each by place_terminal_order exactly as alone,
+-- so each keeps its own answer, its own key and its own refusal (a refusal writes nothing and
+-- raises nothing, so it never undoes another order of the batch). `ord` is the order's position
+-- in p_orders (from 1). The orders run in the ledger's one lock order, employees by id (payees
+-- not found first: they lock nothing), so a batch never deadlocks with another batch or with a
+-- distribution; the requests for one wallet keep their order of arrival.
+CREATE OR REPLACE FUNCTION public.place_terminal_orders(p_orders jsonb, OUT ord integer, OUT outcome text, OUT status integer, OUT body jsonb)
+ RETURNS SETOF record
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  o record;
+BEGIN
+  FOR o IN
+    SELECT e.n, x.*
+      FROM jsonb_array_elements(p_orders) WITH ORDINALITY AS e(v, n)
+     CROSS JOIN LATERAL jsonb_to_record(e.v) AS x(terminal_id bigint, merchant_id bigint,
+                                                  key text, request_hash text,
+                                                  company_code text, staff_number text,
+                                                  order_type text, items jsonb, subtotal bigint,
+                                                  at timestamptz)
+      LEFT JOIN companies c ON upper(c.code) = upper(x.company_code)
+      LEFT JOIN employees w ON w.company_id = c.id AND w.employee_id = x.staff_number
+     ORDER BY w.id NULLS FIRST, e.n
+  LOOP
+    SELECT * INTO outcome, status, body
+      FROM place_terminal_order(o.terminal_id, o.merchant_id, o.key, o.request_hash,
+                                o.company_code, o.staff_number, o.order_type, o.items,
+                                o.subtotal, o.at);
+    ord := o.n;
+    RETURN NEXT;
+  END LOOP;
+END $function$;
+
 -- A refund (order_refunded): what is left of the order for cancelled, rejected and auto_archived;
 -- p_amount for item_removed. A terminal refunds only its merchant's orders (p_merchant_id); the
 -- auto-archive job passes a null merchant and a null key (it needs no idempotency: an order

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { ArrowLeft, Pencil, Plus, Power, PowerOff } from 'lucide-react';
+import { ArrowLeft, Mail, Pencil, Plus, Power, PowerOff } from 'lucide-react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -28,7 +28,7 @@ import {
   type PasswordMode,
 } from '@/components/forms/account-fields';
 import { FormDialogFooter } from '@/components/forms/form-dialog-footer';
-import { InvitationLink } from '@/components/forms/invitation-link';
+import { InvitationBadge, InvitationLink } from '@/components/forms/invitation-link';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -45,6 +45,7 @@ import { toggleStatusWithConfirm } from '@/lib/status-actions';
 import { useCreateCompanyAdmin } from '../api/create-company-admin';
 import { useCompanyAdmins } from '../api/get-company-admins';
 import { useInviteCompanyAdmin } from '../api/invite-company-admin';
+import { useResendCompanyAdminInvitation } from '../api/resend-company-admin-invitation';
 import { useUpdateCompanyAdmin } from '../api/update-company-admin';
 import { useUpdateCompanyAdminStatus } from '../api/update-company-admin-status';
 
@@ -74,7 +75,7 @@ type View =
   | { mode: 'list' }
   | { mode: 'create' }
   | { mode: 'edit'; admin: ManagedUser }
-  | { mode: 'invited'; invitation: Invitation };
+  | { mode: 'invited'; invitation: Invitation; resent?: boolean };
 
 /** The company admin modal: a company's admins, created and edited in place. */
 export function CompanyAdminsDialog({
@@ -118,6 +119,7 @@ function CompanyAdminsBody({
         company={company}
         onCreate={() => setView({ mode: 'create' })}
         onEdit={(admin) => setView({ mode: 'edit', admin })}
+        onResent={(invitation) => setView({ mode: 'invited', invitation, resent: true })}
       />
     );
   }
@@ -132,11 +134,13 @@ function CompanyAdminsBody({
         <h3 className="font-medium">
           {view.mode === 'edit'
             ? t('company_admins.edit_title', { name: view.admin.username })
-            : t('company_admins.create_title')}
+            : view.mode === 'invited' && view.resent
+              ? t('invitations.resent_title')
+              : t('company_admins.create_title')}
         </h3>
       </div>
       {view.mode === 'invited' ? (
-        <InvitationLink invitation={view.invitation} onDone={back} />
+        <InvitationLink invitation={view.invitation} onDone={back} resent={view.resent} />
       ) : (
         <CompanyAdminForm
           key={view.mode === 'edit' ? view.admin.user_id : 'create'}
@@ -154,10 +158,13 @@ function CompanyAdminsList({
   company,
   onCreate,
   onEdit,
+  onResent,
 }: {
   company: Company;
   onCreate: () => void;
   onEdit: (admin: ManagedUser) => void;
+  /** A new link was issued for an admin without a password: show it. */
+  onResent: (invitation: Invitation) => void;
 }) {
   const { t } = useTranslation();
   const paging = useLocalPaging();
@@ -167,6 +174,7 @@ function CompanyAdminsList({
     page_size: paging.pageSize,
   });
   const { mutate: changeStatus } = useUpdateCompanyAdminStatus();
+  const { mutate: resendInvitation } = useResendCompanyAdminInvitation();
 
   const columns = useMemo<ColumnDef<ManagedUser>[]>(
     () => [
@@ -179,7 +187,12 @@ function CompanyAdminsList({
       {
         accessorKey: 'status',
         header: t('table.status'),
-        cell: ({ row }) => <StatusBadge status={row.original.status} />,
+        cell: ({ row }) => (
+          <span className="inline-flex flex-wrap items-center gap-1">
+            <StatusBadge status={row.original.status} />
+            <InvitationBadge invitation={row.original.invitation} />
+          </span>
+        ),
       },
       {
         id: 'actions',
@@ -197,6 +210,15 @@ function CompanyAdminsList({
                   icon: <Pencil aria-hidden />,
                   onSelect: () => onEdit(admin),
                 },
+                ...(admin.invitation
+                  ? [
+                      {
+                        label: t('invitations.resend'),
+                        icon: <Mail aria-hidden />,
+                        onSelect: () => resendInvitation(admin.user_id, { onSuccess: onResent }),
+                      },
+                    ]
+                  : []),
                 {
                   label: isActive ? t('actions.deactivate') : t('actions.activate'),
                   icon: isActive ? <PowerOff aria-hidden /> : <Power aria-hidden />,
@@ -215,7 +237,7 @@ function CompanyAdminsList({
         },
       },
     ],
-    [t, onEdit, changeStatus],
+    [t, onEdit, changeStatus, resendInvitation, onResent],
   );
 
   return (

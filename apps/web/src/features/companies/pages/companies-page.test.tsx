@@ -402,6 +402,47 @@ describe('Companies', () => {
       ]);
     });
 
+    it('resends the invitation of an admin without a password and shows the new link', async () => {
+      const invited = {
+        ...admin,
+        invitation: { status: 'pending' as const, expires_at: '2026-02-03T08:00:00.000Z' },
+      };
+      const { modal } = await openAdmins([invited]);
+      expect(await modal.findByText('Invitation pending')).toBeInTheDocument();
+      const posts = answer('post', '/api/v1/companies/admin/30/invitations', () =>
+        HttpResponse.json(
+          {
+            data: {
+              user: invited,
+              url: 'http://localhost/set-password#token=again',
+              expires_at: '2026-02-04T08:00:00.000Z',
+              emailed: false,
+            },
+          },
+          { status: 201 },
+        ),
+      );
+      await userEvent.click(await modal.findByRole('button', { name: 'Actions for acme.admin' }));
+      await userEvent.click(await screen.findByRole('menuitem', { name: 'Resend invitation' }));
+      expect(await modal.findByLabelText('Set-password link')).toHaveValue(
+        'http://localhost/set-password#token=again',
+      );
+      expect(modal.getByRole('heading', { name: 'New set-password link' })).toBeInTheDocument();
+      expect(modal.getByText(/the previous one no longer works/)).toBeInTheDocument();
+      expect(posts).toHaveLength(1);
+      await userEvent.click(modal.getByRole('button', { name: 'Done' }));
+      expect(await modal.findByRole('button', { name: 'Add company admin' })).toBeInTheDocument();
+    });
+
+    it('offers no resend for an admin with a password', async () => {
+      const { modal } = await openAdmins();
+      await userEvent.click(await modal.findByRole('button', { name: 'Actions for acme.admin' }));
+      const menu = await screen.findByRole('menu');
+      expect(within(menu).getByRole('menuitem', { name: 'Edit' })).toBeInTheDocument();
+      expect(within(menu).queryByRole('menuitem', { name: 'Resend invitation' })).toBeNull();
+      expect(modal.queryByText(/^Invitation/)).toBeNull();
+    });
+
     it('edits an admin, prefilled, keeping the password when left empty', async () => {
       const { modal } = await openAdmins();
       const puts = answer('put', '/api/v1/companies/admin/30', { data: admin });

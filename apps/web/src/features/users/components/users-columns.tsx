@@ -1,13 +1,16 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
-import { KeyRound, Pencil, Power, PowerOff, ShieldOff, Trash2 } from 'lucide-react';
+import { KeyRound, Mail, Pencil, Power, PowerOff, ShieldOff, Trash2 } from 'lucide-react';
 import type { ManagedUser } from '@app/contract';
 import { DataTableRowActions, DateTime, StatusBadge } from '@/components/data-table';
+import { InvitationBadge } from '@/components/forms/invitation-link';
 
 export interface UserRowHandlers {
   onEdit: (user: ManagedUser) => void;
   onToggleStatus: (user: ManagedUser) => void;
   onDelete: (user: ManagedUser) => void;
+  /** A new set-password link, for an account without a password (decision 0025). */
+  onResendInvitation: (user: ManagedUser) => void;
   /** The admin's sign-in help for another user (users.sign_in_reset); absent for anyone else. */
   onResetMfa?: (user: ManagedUser) => void;
   onClearSignInThrottle?: (user: ManagedUser) => void;
@@ -50,7 +53,12 @@ export function usersColumns(t: TFunction, handlers: UserRowHandlers): ColumnDef
     {
       accessorKey: 'status',
       header: t('table.status'),
-      cell: ({ row }) => <StatusBadge status={row.original.status} />,
+      cell: ({ row }) => (
+        <span className="inline-flex flex-wrap items-center gap-1">
+          <StatusBadge status={row.original.status} />
+          <InvitationBadge invitation={row.original.invitation} />
+        </span>
+      ),
     },
     {
       accessorKey: 'created_at',
@@ -77,6 +85,15 @@ export function usersColumns(t: TFunction, handlers: UserRowHandlers): ColumnDef
                 disabled: !canEdit,
                 hint: canEdit ? undefined : t('ONLY_MERCHANT_ADMIN_UPDATABLE', { ns: 'errors' }),
               },
+              ...(user.invitation
+                ? [
+                    {
+                      label: t('invitations.resend'),
+                      icon: <Mail aria-hidden />,
+                      onSelect: () => handlers.onResendInvitation(user),
+                    },
+                  ]
+                : []),
               {
                 label: isActive ? t('actions.deactivate') : t('actions.activate'),
                 icon: isActive ? <PowerOff aria-hidden /> : <Power aria-hidden />,

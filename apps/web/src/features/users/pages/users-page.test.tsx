@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { ManagedUser } from '@app/contract';
 import { i18n } from '@/locales/i18n';
@@ -396,6 +397,90 @@ describe('User Management', () => {
         'aria-disabled',
         'true',
       );
+    });
+  });
+
+  describe('invitations', () => {
+    const pending = buildManagedUser({
+      user_id: 41,
+      username: 'new.hr',
+      type: 'super_hr',
+      invitation: { status: 'pending', expires_at: '2026-02-03T08:00:00.000Z' },
+    });
+    const expired = buildManagedUser({
+      user_id: 42,
+      username: 'late.hr',
+      type: 'super_hr',
+      invitation: { status: 'expired', expires_at: '2026-01-03T08:00:00.000Z' },
+    });
+    const settled = buildManagedUser({ user_id: 43, username: 'old.hr', type: 'super_hr' });
+
+    it('marks accounts without a password: invitation pending or expired', async () => {
+      await openUsers([pending, expired, settled]);
+      const rowOf = async (name: string) =>
+        (await screen.findByRole('cell', { name })).closest('tr')!;
+      const pendingBadge = within(await rowOf('new.hr')).getByText('Invitation pending');
+      expect(pendingBadge.closest('[data-invitation]')).toHaveAttribute(
+        'title',
+        expect.stringMatching(/expires on 03\/02\/2026/),
+      );
+      expect(within(await rowOf('late.hr')).getByText('Invitation expired')).toBeInTheDocument();
+      expect(within(await rowOf('old.hr')).queryByText(/^Invitation/)).toBeNull();
+      // Only an account without a password has the action.
+      const menu = await rowActions('old.hr');
+      expect(within(menu).queryByRole('menuitem', { name: 'Resend invitation' })).toBeNull();
+    });
+
+    it('resends an invitation and shows the new link to copy', async () => {
+      await openUsers([expired]);
+      const posts = answer('post', '/api/v1/users/42/invitations', () =>
+        HttpResponse.json(
+          {
+            data: {
+              user: {
+                ...expired,
+                invitation: { status: 'pending', expires_at: '2026-02-04T08:00:00.000Z' },
+              },
+              url: 'http://localhost/set-password#token=fresh',
+              expires_at: '2026-02-04T08:00:00.000Z',
+              emailed: true,
+            },
+          },
+          { status: 201 },
+        ),
+      );
+      const menu = await rowActions('late.hr');
+      await userEvent.click(within(menu).getByRole('menuitem', { name: 'Resend invitation' }));
+      const shown = within(await screen.findByRole('dialog', { name: 'New set-password link' }));
+      expect(await shown.findByLabelText('Set-password link')).toHaveValue(
+        'http://localhost/set-password#token=fresh',
+      );
+      expect(shown.getByText(/the previous one no longer works/)).toBeInTheDocument();
+      expect(shown.getByText(/also emailed to/)).toBeInTheDocument();
+      expect(posts).toHaveLength(1);
+      expect(posts[0]?.body).toBeUndefined();
+      await userEvent.click(shown.getByRole('button', { name: 'Done' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    });
+
+    it('says why when the account has a password by now (409)', async () => {
+      await openUsers([pending]);
+      answer('post', '/api/v1/users/41/invitations', errorBody(409, 'INVITATION_NOT_PENDING'));
+      const menu = await rowActions('new.hr');
+      await userEvent.click(within(menu).getByRole('menuitem', { name: 'Resend invitation' }));
+      expect(await screen.findByText(/This account already has a password/)).toBeInTheDocument();
+      expect(screen.queryByRole('dialog', { name: 'New set-password link' })).toBeNull();
+    });
+
+    it('speaks Chinese', async () => {
+      await i18n.changeLanguage('zh');
+      const admin = signedIn('admin', { user_id: 1, username: 'admin' });
+      serveUsers([expired]);
+      renderApp('/user', { user: admin });
+      const row = (await screen.findByRole('cell', { name: 'late.hr' })).closest('tr')!;
+      expect(within(row).getByText('邀请已过期')).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'late.hr 的操作' }));
+      expect(await screen.findByRole('menuitem', { name: '重新发送邀请' })).toBeInTheDocument();
     });
   });
 

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { can, ROLE_SCOPE, STATUSES, userTypesManagedBy } from '@app/contract';
+import { can, ROLE_SCOPE, STATUSES, userTypesManagedBy, type Invitation } from '@app/contract';
 import {
   DataTable,
   DataTableFacetedFilter,
@@ -11,6 +11,7 @@ import {
   type Option,
   type TableSearchOf,
 } from '@/components/data-table';
+import { InvitationLinkDialog } from '@/components/forms/invitation-link';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { useAuthStore } from '@/lib/auth-store';
@@ -18,6 +19,7 @@ import { confirmAlert } from '@/lib/alert-store';
 import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions';
 import { useClearSignInThrottle } from '../api/clear-sign-in-throttle';
 import { useDeleteUser } from '../api/delete-user';
+import { useResendUserInvitation } from '../api/resend-user-invitation';
 import { useUsers } from '../api/get-users';
 import { useResetUserMfa } from '../api/reset-user-mfa';
 import { useUpdateUserStatus } from '../api/update-user-status';
@@ -58,6 +60,8 @@ export function UsersPage({
   const { mutate: removeUser } = useDeleteUser();
   const { mutate: resetMfa } = useResetUserMfa();
   const { mutate: clearThrottle } = useClearSignInThrottle();
+  const { mutate: resendInvitation } = useResendUserInvitation();
+  const [resent, setResent] = useState<Invitation | null>(null);
   const canResetSignIn = role !== undefined && can(role, 'users.sign_in_reset');
   const [dialog, setDialog] = useState<UserDialogState>(null);
 
@@ -73,6 +77,7 @@ export function UsersPage({
           ),
         onDelete: (user) =>
           void deleteWithConfirm(user.username, (callbacks) => removeUser(user.user_id, callbacks)),
+        onResendInvitation: (user) => resendInvitation(user.user_id, { onSuccess: setResent }),
         ...(canResetSignIn && {
           onResetMfa: (user) =>
             void confirmAlert({
@@ -115,6 +120,7 @@ export function UsersPage({
       canResetSignIn,
       resetMfa,
       clearThrottle,
+      resendInvitation,
     ],
   );
 
@@ -180,6 +186,7 @@ export function UsersPage({
         merchantOptions={merchantOptions}
         scope={scope}
       />
+      <InvitationLinkDialog invitation={resent} onClose={() => setResent(null)} />
     </>
   );
 }

@@ -1,0 +1,99 @@
+/**
+ * Group commit (decision 0034): requests that arrive while earlier ones are at the database wait
+ * and then go together, in one statement and one transaction, instead of one each. Nothing waits
+ * on a timer: while fewer than `maxInFlight` batches are running, a request leaves at once (alone,
+ * under a light load), so a batch is exactly what queued while the database was busy — the
+ * heavier the load, the bigger the batches (TigerBeetle's and PostgreSQL's own group commit).
+ *
+ * `runBatch` answers each item of a batch, in order, with its result or its own error. When it
+ * throws instead (the batch's transaction failed as a whole: a deadlock, a lost connection, a
+ * bug), every item of that batch runs again alone through `runOne`, so one item's failure never
+ * becomes another's: each gets the answer it would have had on its own.
+ */
+export type ItemResult<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+export interface GroupCommitOptions<I, O> {
+  runBatch: (items: I[]) => Promise<ItemResult<O>[]>;
+  runOne: (item: I) => Promise<O>;
+  /** Largest batch. */
+  maxBatch: number;
+  /** Batches at the database at once (each holds one pooled connection). */
+  maxInFlight: number;
+  /** Told each batch's size as it leaves (a metric). */
+  onBatch?: (size: number) => void;
+}
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (value: O) => void;
+  reject: (error: unknown) => void;
+}
+
+export class GroupCommit<I, O> {
+  private queue: Waiting<I, O>[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly options: GroupCommitOptions<I, O>) {
+    const positive = (n: number) => Number.isSafeInteger(n) && n >= 1;
+    if (!positive(options.maxBatch) || !positive(options.maxInFlight)) {
+      throw new Error('GroupCommit needs maxBatch and maxInFlight of at least 1');
+    }
+  }
+
+  /** Queues `item`; resolves with its own result when its batch has committed. */
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Requests waiting for a free slot, and batches running (tests, metrics). */
+  get stats(): { queued: number; inFlight: number } {
+    return { queued: this.queue.length, inFlight: this.inFlight };
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.options.maxInFlight && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.options.maxBatch);
+      this.inFlight += 1;
+      void this.run(batch).finally(() => {
+        this.inFlight -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  private async run(batch: Waiting<I, O>[]): Promise<void> {
+    this.options.onBatch?.(batch.length);
+    if (batch.length === 1) {
+      await this.runAlone(batch[0]!);
+      return;
+    }
+    let results: ItemResult<O>[];
+    try {
+      results = await this.options.runBatch(batch.map((w) => w.item));
+      if (results.length !== batch.length) {
+        throw new Error(`a batch of ${batch.length} answered ${results.length} results`);
+      }
+    } catch {
+      // Nothing of the batch committed (or, if the connection died after the commit, each item's
+      // own idempotency answers its retry): each item again, alone, gets its own answer.
+      await Promise.all(batch.map((w) => this.runAlone(w)));
+      return;
+    }
+    batch.forEach((w, i) => {
+      const result = results[i]!;
+      if (result.ok) w.resolve(result.value);
+      else w.reject(result.error);
+    });
+  }
+
+  private async runAlone(waiting: Waiting<I, O>): Promise<void> {
+    try {
+      waiting.resolve(await this.options.runOne(waiting.item));
+    } catch (error) {
+      waiting.reject(error);
+    }
+  }
+}

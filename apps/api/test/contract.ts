@@ -1,0 +1,172 @@
+// The document cannot drift from the code (issue 20): every answer a test receives from an app
+// built by test/app.ts is checked against the app's own OpenAPI document (`app.swagger()`) with
+// ajv: its status must be listed for the operation, its media type declared, its JSON body valid
+// against the declared schema. A test file whose app answered off the document fails when the
+// app closes. The operations answered are recorded for the run's coverage check
+// (test/global-setup.ts lists any operation that no test exercised).
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where test files record the operations they exercised (test/global-setup.ts). */
+    contractCoverageDir: string;
+  }
+}
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { responses?: Record<string, OpenApiResponse> }>>;
+}
+interface OpenApiResponse {
+  content?: Record<string, { schema?: unknown }>;
+}
+
+/** `/api/v1/companies/:id` (Fastify) → `/api/v1/companies/{id}` (OpenAPI). */
+export const openApiPathOf = (fastifyUrl: string) => fastifyUrl.replace(/:(\w+)/g, '{$1}');
+
+export interface ContractRecorder {
+  /** Each answer that is not what the document says, as `METHOD path status: what`. */
+  violations: string[];
+  /** `METHOD /path` of every documented operation that answered. */
+  exercised: Set<string>;
+}
+
+const CHECKED = Symbol('contract.checked');
+type Checked = FastifyRequest & { [CHECKED]?: boolean };
+
+/**
+ * Adds the two hooks that check answers: `preSerialization` for bodies that are still objects
+ * (before compression), `onSend` for the status and media type of every answer and for bodies
+ * already serialized. Call before `app.ready()`.
+ */
+export function attachContractValidator(app: FastifyInstance): ContractRecorder {
+  const recorder: ContractRecorder = { violations: [], exercised: new Set() };
+  let document: OpenApiDocument | undefined;
+  let ajv: Ajv | undefined;
+  const validators = new Map<string, ValidateFunction>();
+
+  const operationOf = (request: FastifyRequest) => {
+    const url = request.routeOptions.url;
+    if (!url?.startsWith('/api/v1/') || request.method === 'HEAD') return undefined;
+    // A test's own probe route without a schema declares nothing to hold it to.
+    if (!request.routeOptions.schema?.response) return undefined;
+    document ??= app.swagger() as unknown as OpenApiDocument;
+    const openApiPath = openApiPathOf(url);
+    const operation = document.paths[openApiPath]?.[request.method.toLowerCase()];
+    return operation ? { operation, name: `${request.method} ${openApiPath}` } : undefined;
+  };
+
+  const validatorFor = (name: string, status: number, schema: unknown): ValidateFunction => {
+    const key = `${name} ${status}`;
+    let validate = validators.get(key);
+    if (!validate) {
+      if (!ajv) {
+        ajv = new Ajv({ strict: false, allErrors: true });
+        addFormats(ajv);
+        // References point into the document (`#/components/schemas/...`).
+        ajv.addSchema(document as object, 'openapi.json');
+      }
+      validate = ajv.compile(rebase(schema) as object);
+      validators.set(key, validate);
+    }
+    return validate;
+  };
+
+  const checkBody = (request: FastifyRequest, reply: FastifyReply, body: unknown) => {
+    const found = operationOf(request);
+    if (!found) return;
+    const status = reply.statusCode;
+    const schema =
+      found.operation.responses?.[String(status)]?.content?.['application/json']?.schema;
+    if (schema === undefined) return; // reported by the onSend check
+    const validate = validatorFor(found.name, status, schema);
+    if (!validate(body)) {
+      recorder.violations.push(
+        `${found.name} ${status}: body does not match the document: ` +
+          JSON.stringify(validate.errors?.slice(0, 3)),
+      );
+    }
+  };
+
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    (request as Checked)[CHECKED] = true;
+    checkBody(request, reply, payload);
+    return payload;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const found = operationOf(request);
+    if (!found) return payload;
+    recorder.exercised.add(found.name);
+    const status = reply.statusCode;
+    const response = found.operation.responses?.[String(status)];
+    if (!response) {
+      recorder.violations.push(`${found.name} ${status}: status not in the document`);
+      return payload;
+    }
+    const mediaType = String(reply.getHeader('content-type') ?? '')
+      .split(';')[0]!
+      .trim();
+    const declared = Object.keys(response.content ?? {});
+    if (declared.length > 0 && !declared.includes(mediaType)) {
+      recorder.violations.push(
+        `${found.name} ${status}: answered ${mediaType || 'no content type'}, the document says ${declared.join(', ')}`,
+      );
+      return payload;
+    }
+    const isEncoded = reply.getHeader('content-encoding') !== undefined;
+    if (
+      !(request as Checked)[CHECKED] &&
+      !isEncoded &&
+      mediaType === 'application/json' &&
+      typeof payload === 'string'
+    ) {
+      checkBody(request, reply, JSON.parse(payload));
+    }
+    return payload;
+  });
+  return recorder;
+}
+
+/** A schema of the document, its `#/…` references made to point into `openapi.json`. */
+function rebase(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(rebase);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/')
+        ? `openapi.json${value}`
+        : rebase(value),
+    ]),
+  );
+}
+
+/** Throws with every violation the app's answers made; records what they exercised. */
+export function settleContract(recorder: ContractRecorder): void {
+  recordExercised(recorder.exercised);
+  if (recorder.violations.length > 0) {
+    const unique = [...new Set(recorder.violations)];
+    throw new Error(
+      `Answers off the OpenAPI document (fix the route's schema or the answer):\n  ${unique.join('\n  ')}`,
+    );
+  }
+}
+
+function recordExercised(exercised: Set<string>): void {
+  if (exercised.size === 0) return;
+  let dir: string | undefined;
+  try {
+    dir = inject('contractCoverageDir');
+  } catch {
+    dir = undefined; // outside a Vitest run
+  }
+  if (!dir || !fs.existsSync(dir)) return;
+  const file = path.join(dir, `${process.pid}-${crypto.randomBytes(4).toString('hex')}.txt`);
+  fs.writeFileSync(file, [...exercised].join('\n'));
+}
