@@ -26,7 +26,7 @@ function writeWithTwins(file: string, content: string) {
 }
 
 /**
- * After the build (decision 0033): the sign-in page rendered to HTML in each language,
+ * After the build (decision 0037): the sign-in page rendered to HTML in each language,
  * dist/login.{en,zh}.html (src/prerender.tsx), which the API serves for /login by the `lang`
  * cookie. No modulepreload of its route: measured, fetching the route's chunks beside the entry
  * only delayed the first paint on a phone (they shared its bandwidth) and gained nothing after.
@@ -112,7 +112,7 @@ export default defineConfig({
     rollupOptions: {
       output: {
         // Chunks under 4 kB merged into others where that runs no other side effects (decision
-        // 0033): the dashboard's first load was 24 files of about 1 kB, which a phone on HTTP/1.1
+        // 0037): the dashboard's first load was 24 files of about 1 kB, which a phone on HTTP/1.1
         // (six connections) fetches in waves of round trips; now 15, and slightly fewer bytes.
         experimentalMinChunkSize: 4_000,
         // React and the router change far less often than the app: a chunk of their own stays

@@ -229,7 +229,7 @@ export async function buildApp({
 }
 
 /**
- * The page of a client route (decision 0033): /login's is the sign-in page already rendered in
+ * The page of a client route (decision 0037): /login's is the sign-in page already rendered in
  * the `lang` cookie's language (as the web app reads it: `zh`, else English), every other
  * route's index.html. A build without those pages gets index.html for all.
  */

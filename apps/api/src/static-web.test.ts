@@ -8,7 +8,7 @@ import { testDatabaseKinds } from '../test/databases';
 
 const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
 const SCRIPT = 'console.log("spa");';
-/** The sign-in page pre-rendered by the web build in each language (decision 0033). */
+/** The sign-in page pre-rendered by the web build in each language (decision 0037). */
 const LOGIN = {
   en: '<!doctype html><html lang="en"><body><div id="root"><h1>Sign in</h1></div></body></html>',
   zh: '<!doctype html><html lang="zh"><body><div id="root"><h1>登录</h1></div></body></html>',

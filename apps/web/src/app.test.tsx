@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { App } from '@/app';
 import { showAlert } from '@/lib/alert-store';
 
-describe('the app around the router (decision 0033)', () => {
+describe('the app around the router (decision 0037)', () => {
   it('mounts the toaster at the first press and the alert dialog at the first alert', async () => {
     const router = createMemoryRouter([{ path: '/', Component: () => <p>Home</p> }]);
     render(<App router={router} />);

@@ -10,7 +10,7 @@ import { onToasterWanted, wantToaster } from '@/lib/toaster-demand';
 type AppRouter = ReturnType<typeof createBrowserRouter>;
 
 // Fetched when first needed, not with the first load (issue 6) nor right after it (decision
-// 0033): the toast library and the alert dialog. A toast or an alert asked for before they arrive
+// 0037): the toast library and the alert dialog. A toast or an alert asked for before they arrive
 // shows when they do.
 const Toaster = lazy(() =>
   import('@/components/feedback/toaster').then(({ Toaster }) => ({ default: Toaster })),

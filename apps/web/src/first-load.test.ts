@@ -33,7 +33,7 @@ const DEFERRED = [
   'components/ui/dropdown-menu.tsx',
   'components/ui/sheet.tsx',
   'components/ui/tooltip.tsx',
-  // The month picker's popover comes on its first opening (decision 0033).
+  // The month picker's popover comes on its first opening (decision 0037).
   'components/ui/popover.tsx',
   'components/date-picker/date-field.tsx',
 ];
@@ -187,7 +187,7 @@ describe('the first load of a route (issue 6; issue 19: sign-in at most 150 kB o
 
 /**
  * What a route sends before it renders, brotli as served: the sign-in page at most 150 kB (issue
- * 19 item 7); the dashboard's budget keeps decision 0033's cut (188 → 166 kB) from growing back.
+ * 19 item 7); the dashboard's budget keeps decision 0037's cut (188 → 166 kB) from growing back.
  */
 const WIRE_BUDGETS = {
   'src/routes/login.tsx': 150_000,
@@ -242,7 +242,7 @@ const wireBytes = (file: string) => {
   return statSync(existsSync(brotli) ? brotli : path.join(DIST_DIR, file)).size;
 };
 
-describe('the first load over the wire (issue 19 item 7, decision 0033)', () => {
+describe('the first load over the wire (issue 19 item 7, decision 0037)', () => {
   it.each(Object.entries(WIRE_BUDGETS))(
     'of %s sends at most its budget (%d bytes) of JavaScript before it renders',
     async (route, budget) => {

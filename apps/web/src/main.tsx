@@ -14,7 +14,7 @@ if (!container) throw new Error('The #root element is missing from index.html.')
 
 // A transition renders in slices that yield to the browser every few milliseconds, where a plain
 // first render is one long task: on a phone that task held the main thread for hundreds of
-// milliseconds (decision 0033).
+// milliseconds (decision 0037).
 const router = createBrowserRouter(routes);
 const render = () => {
   const root = createRoot(container);
@@ -39,7 +39,7 @@ const routerReady = () =>
   });
 
 if (container.hasChildNodes()) {
-  // The sign-in page came pre-rendered (decision 0033): it stays on screen until the app can
+  // The sign-in page came pre-rendered (decision 0037): it stays on screen until the app can
   // draw the same page whole (catalogue and route module there), then the app takes over, with
   // whatever was typed into it meanwhile.
   void Promise.allSettled([i18nReady, routerReady()]).then(() => {

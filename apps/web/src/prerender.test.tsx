@@ -14,7 +14,7 @@ const common = (lng: string) =>
     ),
   ) as Record<string, unknown>;
 
-describe('the sign-in page rendered at build time (decision 0033)', () => {
+describe('the sign-in page rendered at build time (decision 0037)', () => {
   it.each([
     ['en', 'Token Back Office', 'Sign in', 'Username or email'],
     ['zh', '代币管理后台', '登录', '用户名或邮箱'],

@@ -1,5 +1,5 @@
 /**
- * The sign-in page rendered to HTML at build time (decision 0033), once per language: the
+ * The sign-in page rendered to HTML at build time (decision 0037), once per language: the
  * `prerender` plugin of vite.config.ts loads this module in Node and writes
  * dist/login.{en,zh}.html, which the API serves for /login by the `lang` cookie. A phone paints
  * the form as soon as the HTML and CSS arrive instead of after the JavaScript, the catalogue and

@@ -1,5 +1,5 @@
 /**
- * What a person did to the pre-rendered sign-in page (login.*.html, decision 0033) before the app
+ * What a person did to the pre-rendered sign-in page (login.*.html, decision 0037) before the app
  * replaced it: the text typed into its inputs and the input that had the focus. main.tsx hands
  * the page over just before its first render; the login form reads it once its own inputs are in
  * place (a layout effect), from the replaced inputs themselves: typing goes on into them while

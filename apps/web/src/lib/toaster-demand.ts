@@ -1,5 +1,5 @@
 /**
- * When the toaster is needed (decision 0033): its code (sonner) and its render stay out of the
+ * When the toaster is needed (decision 0037): its code (sonner) and its render stay out of the
  * page's start, where they would hold up a phone's main thread. The app mounts it at the first
  * press of a pointer or key (every toast of a user's action comes after one) or when a toast is
  * asked for without one (a failed query's error toast, `showErrorToast`).

@@ -171,7 +171,7 @@ describe('MonthPicker', () => {
       <MonthPicker label="Month" value={undefined} shownMonth="2026-11" onChange={onChange} />,
     );
     const trigger = () => screen.getByRole('button', { name: 'Month: November 2026' });
-    // The popover's code comes on the first click (decision 0033); the button stays.
+    // The popover's code comes on the first click (decision 0037); the button stays.
     expect(trigger()).not.toHaveAttribute('aria-haspopup');
     await userEvent.click(trigger());
     await userEvent.click(await screen.findByRole('button', { name: 'Previous year' }));

@@ -3,7 +3,7 @@ import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover
 
 /**
  * The month picker's popover (Radix's popover: popper, floating-ui, focus and scroll locks),
- * fetched when the picker is first opened rather than with the dashboard (decision 0033).
+ * fetched when the picker is first opened rather than with the dashboard (decision 0037).
  */
 export function MonthPickerPopover({
   open,

@@ -8,7 +8,7 @@ import { formatMonthWords } from '@/lib/format';
 // The contract's year range (calendar.ts), not imported: the dashboard's first load has no zod.
 const YEAR_MIN = 1970;
 const YEAR_MAX = 9999;
-// Fetched on the first opening (decision 0033): the dashboard's first load leaves Radix's
+// Fetched on the first opening (decision 0037): the dashboard's first load leaves Radix's
 // popover, popper and floating-ui out.
 const MonthPickerPopover = lazy(() =>
   import('./month-picker-popover').then(({ MonthPickerPopover }) => ({

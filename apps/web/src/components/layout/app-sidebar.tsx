@@ -21,7 +21,7 @@ export function AppSidebar({ role }: { role: Role }) {
   const { t } = useTranslation();
   const { setOpenMobile, state, isMobile } = useSidebar();
   // Wanted once collapsed (tooltips, group menus) or once the pointer comes over the sidebar,
-  // which is ahead of a click on its collapse button (decision 0033).
+  // which is ahead of a click on its collapse button (decision 0037).
   const [pointed, setPointed] = useState(false);
   const overlays = useLoadNavOverlays(pointed || (state === 'collapsed' && !isMobile));
   const nav = <NavMain items={navItemsFor(role)} />;

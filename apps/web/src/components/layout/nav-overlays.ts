@@ -13,7 +13,7 @@ let loaded: NavOverlays | null = null;
 /**
  * The overlays, fetched once `wanted` (the sidebar is collapsed to its icons, or the pointer came
  * over it): Radix's tooltip, menu, popper and floating-ui stay out of the first load (issue 6),
- * and their code and the sidebar's re-render stay out of the page's start (decision 0033): they
+ * and their code and the sidebar's re-render stay out of the page's start (decision 0037): they
  * serve only the collapsed sidebar. Until they arrive (or if they cannot be fetched) the sidebar
  * works without them: no tooltips, collapsed groups without their menu.
  */

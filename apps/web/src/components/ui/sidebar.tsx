@@ -107,7 +107,7 @@ export function SidebarProvider({
 export function Sidebar({ className, children, ...props }: React.ComponentProps<'div'>) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
   // The sheet's code (Radix's dialog) is fetched when it first opens, not with the page
-  // (decision 0033); it stays mounted afterwards for its closing animation.
+  // (decision 0037); it stays mounted afterwards for its closing animation.
   const [sheetWanted, setSheetWanted] = React.useState(openMobile);
   if (openMobile && !sheetWanted) setSheetWanted(true);
 

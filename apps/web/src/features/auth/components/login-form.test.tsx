@@ -60,7 +60,7 @@ describe('the login form, without a form or schema library (decision 0026)', () 
   });
 });
 
-describe('the login form over the pre-rendered sign-in page (decision 0033)', () => {
+describe('the login form over the pre-rendered sign-in page (decision 0037)', () => {
   it('keeps what was typed into the page it replaces, up to its mount, and the focus', async () => {
     // The page as login.en.html has it, before the app renders over it.
     const page = document.createElement('div');

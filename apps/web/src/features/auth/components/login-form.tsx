@@ -73,7 +73,7 @@ const noSubscription = () => () => undefined;
 
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { t } = useTranslation();
-  // False only when rendered to HTML at build time (decision 0033): the pre-rendered page's
+  // False only when rendered to HTML at build time (decision 0037): the pre-rendered page's
   // button stays disabled until the app takes over, so Enter in a field cannot submit the form
   // natively (a GET that would put the password in the address).
   const isLive = useSyncExternalStore(
@@ -90,7 +90,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const [restartMessage, setRestartMessage] = useState<string | null>(null);
   const passwordBox = useRef<HTMLInputElement>(null);
   const boxes = { username: useRef<HTMLInputElement>(null), password: passwordBox };
-  // What was typed into the pre-rendered page this form replaced, and where (decision 0033):
+  // What was typed into the pre-rendered page this form replaced, and where (decision 0037):
   // taken before the browser paints the form, so nothing typed is seen to vanish.
   useLayoutEffect(() => {
     const typed = {

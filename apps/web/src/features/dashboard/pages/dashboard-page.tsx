@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Option } from '@/components/data-table';
 // Not through the barrel: it would bring the date field, whose date parsing extends dayjs at
-// load, and with it Radix's popover, into the dashboard's first load (decision 0033).
+// load, and with it Radix's popover, into the dashboard's first load (decision 0037).
 import { MonthPicker } from '@/components/date-picker/month-picker';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
@@ -21,7 +21,7 @@ import { TotalCards, TotalCardsSkeleton } from '../components/total-cards';
 import type { DashboardSearch } from '../search';
 
 // Drawn again only when their figures change, not each time another query (the company list,
-// the session) answers (decision 0033).
+// the session) answers (decision 0037).
 const Cards = memo(TotalCards);
 const Chart = memo(DailyChart);
 const Summary = memo(SummaryTable);
@@ -84,7 +84,7 @@ export function DashboardPage({
   const shownMonth = query.month ?? dashboard.data?.month ?? '';
   // The figures draw in a transition, in slices, rather than in the one long task in which a
   // query's answer re-renders (its store update is synchronous): on a phone that task blocked
-  // the main thread for some 200 ms (decision 0033).
+  // the main thread for some 200 ms (decision 0037).
   const figures = useDeferredValue(dashboard.data);
   const summaryFigures = useDeferredValue(summary.data);
 
