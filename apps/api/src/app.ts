@@ -197,6 +197,7 @@ export async function buildApp({
 
   const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
   const serveWeb = config.SERVE_WEB && fs.existsSync(webIndex);
+  const webPage = webPageChooser(config.WEB_DIST_DIR);
   if (serveWeb) {
     await app.register(fastifyStatic, {
       root: config.WEB_DIST_DIR,
@@ -218,12 +219,33 @@ export async function buildApp({
       request.url === '/readyz' ||
       pathOnly === METRICS_PATH;
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+      const page = webPage(pathOnly ?? request.url, request.cookies?.lang);
+      // /login's page depends on the language cookie.
+      if (page.startsWith('login.')) reply.header('vary', 'Cookie');
+      return reply.type('text/html; charset=utf-8').sendFile(page);
     }
     return sendError(reply, toEnvelope(new AppError('ROUTE_NOT_FOUND'), request));
   });
 
   return app;
+}
+
+/**
+ * The page of a client route (decision 0037): /login's is the sign-in page already rendered in
+ * the `lang` cookie's language (as the web app reads it: `zh`, else English), every other
+ * route's index.html. A build without those pages gets index.html for all.
+ */
+export function webPageChooser(root: string): (pathname: string, lang?: string) => string {
+  const has = (file: string) => fs.existsSync(path.join(root, file));
+  const login = { en: has('login.en.html'), zh: has('login.zh.html') };
+  return (pathname, lang) => {
+    const route = pathname.replace(/\/+$/, '') || '/';
+    if (route === '/login') {
+      const language = lang === 'zh' ? 'zh' : 'en';
+      return login[language] ? `login.${language}.html` : 'index.html';
+    }
+    return 'index.html';
+  };
 }
 
 /** The page every client route loads: always revalidated, so a deployment is seen at once. */

@@ -8,6 +8,11 @@ import { testDatabaseKinds } from '../test/databases';
 
 const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
 const SCRIPT = 'console.log("spa");';
+/** The sign-in page pre-rendered by the web build in each language (decision 0037). */
+const LOGIN = {
+  en: '<!doctype html><html lang="en"><body><div id="root"><h1>Sign in</h1></div></body></html>',
+  zh: '<!doctype html><html lang="zh"><body><div id="root"><h1>登录</h1></div></body></html>',
+};
 /** Large enough to be worth compressing, like every real bundle. */
 const BIG_SCRIPT = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ row: i })))};`;
 
@@ -27,6 +32,10 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     );
     fs.writeFileSync(path.join(dist, 'assets', 'big-Ab12Cd.js.gz'), zlib.gzipSync(BIG_SCRIPT));
     fs.writeFileSync(path.join(dist, 'index.html.gz'), zlib.gzipSync(INDEX));
+    for (const [lng, page] of Object.entries(LOGIN)) {
+      fs.writeFileSync(path.join(dist, `login.${lng}.html`), page);
+      fs.writeFileSync(path.join(dist, `login.${lng}.html.br`), zlib.brotliCompressSync(page));
+    }
     fs.mkdirSync(path.join(dist, 'locales', 'en'), { recursive: true });
     fs.writeFileSync(path.join(dist, 'locales', 'en', 'common.json'), '{}');
     t = await createTestApp(kind, { SERVE_WEB: 'true', WEB_DIST_DIR: dist });
@@ -48,6 +57,31 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     const res = await t.app.inject({ url: '/' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(INDEX);
+  });
+
+  it('answers /login with the sign-in page pre-rendered in the language of the lang cookie', async () => {
+    const english = await t.app.inject({ url: '/login?from=%2Fcompanies' });
+    expect(english.statusCode).toBe(200);
+    expect(english.headers['content-type']).toContain('text/html');
+    expect(english.body).toBe(LOGIN.en);
+    // The language the web app reads: only the cookie, whatever Accept-Language says.
+    const stillEnglish = await t.app.inject({
+      url: '/login',
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    expect(stillEnglish.body).toBe(LOGIN.en);
+    const chinese = await t.app.inject({
+      url: '/login',
+      cookies: { lang: 'zh' },
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(chinese.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(chinese.rawPayload).toString()).toBe(LOGIN.zh);
+    expect(chinese.headers['vary']).toMatch(/cookie/i);
+    expect(chinese.headers['cache-control']).toBe('no-cache');
+    // Every other page is the empty shell.
+    const other = await t.app.inject({ url: '/dashboard', cookies: { lang: 'zh' } });
+    expect(other.body).toBe(INDEX);
   });
 
   it('serves built assets as themselves', async () => {

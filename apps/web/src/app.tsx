@@ -1,14 +1,17 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, type createBrowserRouter } from 'react-router';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { LoadingScreen } from '@/components/layout/loading-screen';
+import { useAlertStore } from '@/lib/alert-store';
 import { queryClient } from '@/lib/query-client';
+import { onToasterWanted, wantToaster } from '@/lib/toaster-demand';
 
 type AppRouter = ReturnType<typeof createBrowserRouter>;
 
-// Fetched once the page is up, not with the first load (issue 6): the toast library and the
-// alert dialog. A toast or an alert asked for before they arrive shows when they do.
+// Fetched when first needed, not with the first load (issue 6) nor right after it (decision
+// 0037): the toast library and the alert dialog. A toast or an alert asked for before they arrive
+// shows when they do.
 const Toaster = lazy(() =>
   import('@/components/feedback/toaster').then(({ Toaster }) => ({ default: Toaster })),
 );
@@ -16,16 +19,41 @@ const AlertHost = lazy(() =>
   import('@/components/feedback/alert-host').then(({ AlertHost }) => ({ default: AlertHost })),
 );
 
+/** The toaster from the first press of a pointer or key, or the first toast asked for. */
+function useToasterWanted(): boolean {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    const events = ['pointerdown', 'keydown'] as const;
+    for (const event of events) window.addEventListener(event, wantToaster, true);
+    const stop = onToasterWanted(() => setWanted(true));
+    return () => {
+      stop();
+      for (const event of events) window.removeEventListener(event, wantToaster, true);
+    };
+  }, []);
+  return wanted;
+}
+
+/** The alert host from the first alert asked for on. */
+function useAlertHostWanted(): boolean {
+  const asked = useAlertStore((state) => state.queue.length > 0);
+  const [wanted, setWanted] = useState(asked);
+  if (asked && !wanted) setWanted(true);
+  return wanted;
+}
+
 /** The providers around the router. The outer Suspense waits for the translation catalogues. */
 export function App({ router }: { router: AppRouter }) {
+  const toasterWanted = useToasterWanted();
+  const alertHostWanted = useAlertHostWanted();
   return (
     <Suspense fallback={<LoadingScreen />}>
       <ErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
           <Suspense fallback={null}>
-            <AlertHost />
-            <Toaster />
+            {alertHostWanted && <AlertHost />}
+            {toasterWanted && <Toaster />}
           </Suspense>
         </QueryClientProvider>
       </ErrorBoundary>

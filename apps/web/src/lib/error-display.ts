@@ -3,6 +3,7 @@ import { i18n } from '@/locales/i18n';
 import { isApiError } from './api-error';
 import { capitalise } from './text';
 import { translateMessage } from './messages';
+import { wantToaster } from './toaster-demand';
 
 const unexpected = (): string => i18n.t('unexpected', { ns: 'messages' });
 
@@ -29,12 +30,13 @@ export function errorMessageLines(error: unknown): string[] {
 
 /**
  * Shows a failure as a toast, unless a global alert already told the user about it. The toast
- * library is fetched on first use (and by the Toaster once the page is up), not with the first
- * load (issue 6).
+ * library is fetched on first use (and by the Toaster once wanted), not with the first load
+ * (issue 6).
  */
 export function showErrorToast(error: unknown): void {
   if (isApiError(error) && error.alerted) return;
   const message = errorMessageLines(error).join('\n');
+  wantToaster();
   void import('sonner').then(({ toast }) => {
     // The id folds identical failures (e.g. parallel queries) into one toast.
     toast.error(message, { id: message, classNames: { title: 'whitespace-pre-line' } });

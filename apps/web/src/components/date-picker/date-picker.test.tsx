@@ -170,17 +170,20 @@ describe('MonthPicker', () => {
     render(
       <MonthPicker label="Month" value={undefined} shownMonth="2026-11" onChange={onChange} />,
     );
-    const trigger = screen.getByRole('button', { name: 'Month: November 2026' });
-    await userEvent.click(trigger);
-    await userEvent.click(screen.getByRole('button', { name: 'Previous year' }));
+    const trigger = () => screen.getByRole('button', { name: 'Month: November 2026' });
+    // The popover's code comes on the first click (decision 0037); the button stays.
+    expect(trigger()).not.toHaveAttribute('aria-haspopup');
+    await userEvent.click(trigger());
+    await userEvent.click(await screen.findByRole('button', { name: 'Previous year' }));
+    expect(trigger()).toHaveAttribute('aria-expanded', 'true');
     await userEvent.click(screen.getByRole('button', { name: 'March 2025' }));
     expect(onChange).toHaveBeenLastCalledWith('2025-03');
 
-    await userEvent.click(trigger);
+    await userEvent.click(trigger());
     await userEvent.click(screen.getByRole('button', { name: 'Last month' }));
     expect(onChange).toHaveBeenLastCalledWith('2026-10');
 
-    await userEvent.click(trigger);
+    await userEvent.click(trigger());
     await userEvent.click(screen.getByRole('button', { name: 'This token month' }));
     expect(onChange).toHaveBeenLastCalledWith(undefined);
   });

@@ -1,14 +1,21 @@
-import { useState } from 'react';
+import { cloneElement, lazy, Suspense, useState } from 'react';
 import { CalendarDays, ChevronLeft, ChevronRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { cn } from '@/lib/cn';
 import { formatMonthWords } from '@/lib/format';
 
 // The contract's year range (calendar.ts), not imported: the dashboard's first load has no zod.
 const YEAR_MIN = 1970;
 const YEAR_MAX = 9999;
+// Fetched on the first opening (decision 0037): the dashboard's first load leaves Radix's
+// popover, popper and floating-ui out.
+const MonthPickerPopover = lazy(() =>
+  import('./month-picker-popover').then(({ MonthPickerPopover }) => ({
+    default: MonthPickerPopover,
+  })),
+);
+
 const pad = (n: number) => String(n).padStart(2, '0');
 const monthOf = (year: number, month: number) => `${year}-${pad(month)}`;
 
@@ -46,6 +53,7 @@ export function MonthPicker({
   const { t, i18n } = useTranslation();
   const current = value ?? shownMonth;
   const [isOpen, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
   const words = current ? formatMonthWords(current, i18n.language) : t('date_picker.choose_month');
   const currentYear = Number(current.slice(0, 4)) || new Date().getFullYear();
   const [year, setYear] = useState(currentYear);
@@ -60,30 +68,38 @@ export function MonthPicker({
     setOpen(false);
   };
 
-  return (
-    <Popover
-      open={isOpen}
-      onOpenChange={(open) => {
-        setOpen(open);
-        if (open) setYear(currentYear);
-      }}
+  const openChange = (open: boolean) => {
+    setOpen(open);
+    if (open) setYear(currentYear);
+  };
+  const trigger = (
+    <Button
+      id={id}
+      type="button"
+      variant="outline"
+      size={size}
+      className={cn('min-w-44 justify-start font-normal', size === 'sm' && 'h-8', className)}
+      data-testid="month-picker-trigger"
+      data-month={current}
+      aria-label={label ? `${label}: ${words}` : undefined}
     >
-      <PopoverTrigger asChild>
-        <Button
-          id={id}
-          type="button"
-          variant="outline"
-          size={size}
-          className={cn('min-w-44 justify-start font-normal', size === 'sm' && 'h-8', className)}
-          data-testid="month-picker-trigger"
-          data-month={current}
-          aria-label={label ? `${label}: ${words}` : undefined}
-        >
-          <CalendarDays aria-hidden />
-          {words}
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent className="w-72 p-3" align="start">
+      <CalendarDays aria-hidden />
+      {words}
+    </Button>
+  );
+  if (!wanted) {
+    // The button alone until the first click, which fetches the popover and opens it.
+    return cloneElement(trigger, {
+      onClick: () => {
+        setWanted(true);
+        openChange(true);
+      },
+    });
+  }
+
+  return (
+    <Suspense fallback={trigger}>
+      <MonthPickerPopover open={isOpen} onOpenChange={openChange} trigger={trigger}>
         <div className="flex flex-col gap-3">
           <div role="group" aria-label={t('date_picker.presets')} className="flex flex-wrap gap-1">
             <Button type="button" variant="secondary" size="sm" onClick={() => pick(undefined)}>
@@ -147,7 +163,7 @@ export function MonthPicker({
             })}
           </div>
         </div>
-      </PopoverContent>
-    </Popover>
+      </MonthPickerPopover>
+    </Suspense>
   );
 }

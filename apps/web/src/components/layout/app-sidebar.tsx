@@ -1,4 +1,5 @@
 import { Coins } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '@app/contract';
@@ -18,11 +19,14 @@ import { NavOverlaysContext, useLoadNavOverlays } from './nav-overlays';
 /** The collapsible sidebar of spec 2: a short wordmark, then the entries the role may see. */
 export function AppSidebar({ role }: { role: Role }) {
   const { t } = useTranslation();
-  const { setOpenMobile } = useSidebar();
-  const overlays = useLoadNavOverlays();
+  const { setOpenMobile, state, isMobile } = useSidebar();
+  // Wanted once collapsed (tooltips, group menus) or once the pointer comes over the sidebar,
+  // which is ahead of a click on its collapse button (decision 0037).
+  const [pointed, setPointed] = useState(false);
+  const overlays = useLoadNavOverlays(pointed || (state === 'collapsed' && !isMobile));
   const nav = <NavMain items={navItemsFor(role)} />;
   return (
-    <Sidebar>
+    <Sidebar onPointerEnter={pointed ? undefined : () => setPointed(true)}>
       <SidebarHeader>
         <SidebarMenu>
           <SidebarMenuItem>

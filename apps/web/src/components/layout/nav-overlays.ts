@@ -11,14 +11,16 @@ export const useNavOverlays = (): NavOverlays | null => useContext(NavOverlaysCo
 let loaded: NavOverlays | null = null;
 
 /**
- * The overlays, fetched once the sidebar is on screen: Radix's tooltip, menu, popper and
- * floating-ui stay out of the first load (issue 6). Until they arrive (or if they cannot be
- * fetched) the sidebar works without them: no tooltips, collapsed groups without their menu.
+ * The overlays, fetched once `wanted` (the sidebar is collapsed to its icons, or the pointer came
+ * over it): Radix's tooltip, menu, popper and floating-ui stay out of the first load (issue 6),
+ * and their code and the sidebar's re-render stay out of the page's start (decision 0037): they
+ * serve only the collapsed sidebar. Until they arrive (or if they cannot be fetched) the sidebar
+ * works without them: no tooltips, collapsed groups without their menu.
  */
-export function useLoadNavOverlays(): NavOverlays | null {
+export function useLoadNavOverlays(wanted: boolean): NavOverlays | null {
   const [overlays, setOverlays] = useState(loaded);
   useEffect(() => {
-    if (overlays) return;
+    if (overlays || !wanted) return;
     let live = true;
     import('./sidebar-overlays')
       .then(({ sidebarOverlays }) => {
@@ -29,6 +31,6 @@ export function useLoadNavOverlays(): NavOverlays | null {
     return () => {
       live = false;
     };
-  }, [overlays]);
+  }, [overlays, wanted]);
   return overlays;
 }

@@ -106,8 +106,13 @@ export function SidebarProvider({
 
 export function Sidebar({ className, children, ...props }: React.ComponentProps<'div'>) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
+  // The sheet's code (Radix's dialog) is fetched when it first opens, not with the page
+  // (decision 0037); it stays mounted afterwards for its closing animation.
+  const [sheetWanted, setSheetWanted] = React.useState(openMobile);
+  if (openMobile && !sheetWanted) setSheetWanted(true);
 
   if (isMobile) {
+    if (!sheetWanted) return null;
     return (
       <React.Suspense fallback={null}>
         <SidebarSheet

@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { LOGIN_USERNAME_MAX } from '@app/contract/constants';
 import { queryClient } from '@/lib/query-client';
+import { keepPrerenderedInput } from '@/lib/prerendered';
 import { server } from '@/test/server';
 import { LoginForm } from './login-form';
 
@@ -56,5 +57,37 @@ describe('the login form, without a form or schema library (decision 0026)', () 
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(onSuccess).toHaveBeenCalledTimes(1));
     expect(bodies).toEqual([{ username: 'admin', password: 'Demo@2026' }]);
+  });
+});
+
+describe('the login form over the pre-rendered sign-in page (decision 0037)', () => {
+  it('keeps what was typed into the page it replaces, up to its mount, and the focus', async () => {
+    // The page as login.en.html has it, before the app renders over it.
+    const page = document.createElement('div');
+    page.innerHTML =
+      '<input name="username" value=""><input type="password" name="password" value="">';
+    document.body.append(page);
+    const [oldUsername, oldPassword] = page.querySelectorAll('input');
+    await userEvent.type(oldUsername!, 'adm');
+    keepPrerenderedInput(page);
+    // Typing goes on while the app renders in the background.
+    await userEvent.type(oldUsername!, 'in');
+    await userEvent.type(oldPassword!, 'Demo@');
+    page.remove();
+
+    const { bodies } = renderForm();
+    const username = screen.getByLabelText('Username or email');
+    const password = screen.getByLabelText('Password', { selector: 'input' });
+    expect(username).toHaveValue('admin');
+    expect(password).toHaveValue('Demo@');
+    expect(password).toHaveFocus();
+    await userEvent.type(password, '2026{Enter}');
+    await waitFor(() => expect(bodies).toEqual([{ username: 'admin', password: 'Demo@2026' }]));
+  });
+
+  it('takes them once: a later sign-in form starts empty', () => {
+    renderForm();
+    expect(screen.getByLabelText('Username or email')).toHaveValue('');
+    expect(screen.getByLabelText('Username or email')).toHaveFocus();
   });
 });

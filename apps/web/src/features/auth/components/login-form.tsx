@@ -1,4 +1,12 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { loginFieldErrors } from '@app/contract/constants';
@@ -9,6 +17,7 @@ import { Label } from '@/components/ui/label';
 import { isApiError } from '@/lib/api-error';
 import { errorMessageLines } from '@/lib/error-display';
 import { translateMessage } from '@/lib/messages';
+import { takePrerenderedFocus, takePrerenderedValue } from '@/lib/prerendered';
 import { useLogin } from '../api/login';
 import { LoginSecondStep } from './login-second-step';
 
@@ -60,8 +69,18 @@ function LoginField({
  * would: nothing is sent while a field is wrong, the first wrong field takes the focus, and after
  * a first submit each field is checked again as it changes.
  */
+const noSubscription = () => () => undefined;
+
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { t } = useTranslation();
+  // False only when rendered to HTML at build time (decision 0037): the pre-rendered page's
+  // button stays disabled until the app takes over, so Enter in a field cannot submit the form
+  // natively (a GET that would put the password in the address).
+  const isLive = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const login = useLogin();
   const [step, setStep] = useState<'password' | 'second'>('password');
   const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
@@ -69,10 +88,20 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [isSubmitted, setSubmitted] = useState(false);
   const [restartMessage, setRestartMessage] = useState<string | null>(null);
-  const boxes = {
-    username: useRef<HTMLInputElement>(null),
-    password: useRef<HTMLInputElement>(null),
-  };
+  const passwordBox = useRef<HTMLInputElement>(null);
+  const boxes = { username: useRef<HTMLInputElement>(null), password: passwordBox };
+  // What was typed into the pre-rendered page this form replaced, and where (decision 0037):
+  // taken before the browser paints the form, so nothing typed is seen to vanish.
+  useLayoutEffect(() => {
+    const typed = {
+      username: takePrerenderedValue('username'),
+      password: takePrerenderedValue('password'),
+    };
+    // The replaced page's inputs are outside React: read once, as the form mounts.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (typed.username || typed.password) setValues(typed);
+    if (takePrerenderedFocus() === 'password') passwordBox.current?.focus();
+  }, []);
 
   if (step === 'second') {
     return (
@@ -166,7 +195,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
           />
         )}
       </LoginField>
-      <Button type="submit" className="mt-2 w-full" disabled={login.isPending}>
+      <Button type="submit" className="mt-2 w-full" disabled={!isLive || login.isPending}>
         {login.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
         {login.isPending ? t('login.submitting') : t('login.submit')}
       </Button>

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { DashboardSummary } from '@app/contract';
-import { StatusBadge } from '@/components/data-table';
+// Not through the barrel, which brings the table toolbar's date filter (and Radix's popover)
+// into the dashboard's first load (decision 0037).
+import { StatusBadge } from '@/components/data-table/cells';
 import {
   Table,
   TableBody,

@@ -106,7 +106,7 @@ describe('Dashboard', () => {
 
     // The month picker: back a year from January 2026, then December.
     await userEvent.click(screen.getByRole('button', { name: 'Month: January 2026' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Previous year' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Previous year' }));
     await userEvent.click(screen.getByRole('button', { name: 'December 2025' }));
     await waitFor(() => expect(locationOf(router)).toBe('/dashboard?month=2025-12'));
     await waitFor(() => expect(requests.at(-1)?.query).toEqual({ month: '2025-12' }));

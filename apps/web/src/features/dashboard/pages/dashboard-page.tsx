@@ -1,9 +1,11 @@
-import { useId, type ReactNode } from 'react';
+import { memo, useDeferredValue, useId, type ReactNode } from 'react';
 import { AlertCircle, RotateCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Option } from '@/components/data-table';
-import { MonthPicker } from '@/components/date-picker';
+// Not through the barrel: it would bring the date field, whose date parsing extends dayjs at
+// load, and with it Radix's popover, into the dashboard's first load (decision 0037).
+import { MonthPicker } from '@/components/date-picker/month-picker';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -17,6 +19,12 @@ import { DailyChart, isQuiet } from '../components/daily-chart';
 import { SummaryTable } from '../components/summary-table';
 import { TotalCards, TotalCardsSkeleton } from '../components/total-cards';
 import type { DashboardSearch } from '../search';
+
+// Drawn again only when their figures change, not each time another query (the company list,
+// the session) answers (decision 0037).
+const Cards = memo(TotalCards);
+const Chart = memo(DailyChart);
+const Summary = memo(SummaryTable);
 
 /** An error block by the display rule, with a retry. */
 function LoadError({ query }: { query: Pick<UseQueryResult, 'error' | 'refetch'> }) {
@@ -74,6 +82,11 @@ export function DashboardPage({
   const showSummary = canFilterCompanies && query.company_id === undefined;
   const summary = useDashboardSummary(query.month, { enabled: showSummary });
   const shownMonth = query.month ?? dashboard.data?.month ?? '';
+  // The figures draw in a transition, in slices, rather than in the one long task in which a
+  // query's answer re-renders (its store update is synchronous): on a phone that task blocked
+  // the main thread for some 200 ms (decision 0037).
+  const figures = useDeferredValue(dashboard.data);
+  const summaryFigures = useDeferredValue(summary.data);
 
   return (
     <>
@@ -116,26 +129,25 @@ export function DashboardPage({
         }
       />
       <div className="flex flex-col gap-6">
-        {dashboard.isPending ? (
+        {dashboard.isError ? (
+          <LoadError query={dashboard} />
+        ) : !figures ? (
           <>
             <TotalCardsSkeleton />
             <Skeleton className="h-56 w-full" />
           </>
-        ) : dashboard.isError ? (
-          <LoadError query={dashboard} />
         ) : (
           <>
             <p className="text-sm text-muted-foreground" data-testid="dashboard-window">
               {t('dashboard.window_description', {
                 range: t('dashboard.window', {
-                  start: formatDayWords(dashboard.data.window_start, i18n.language),
-                  end: formatDayWords(dashboard.data.window_end, i18n.language),
+                  start: formatDayWords(figures.window_start, i18n.language),
+                  end: formatDayWords(figures.window_end, i18n.language),
                 }),
-                month: formatMonthWords(dashboard.data.month, i18n.language),
+                month: formatMonthWords(figures.month, i18n.language),
               })}
             </p>
-            {isQuiet(dashboard.data.daily) &&
-            Object.values(dashboard.data.totals).every((value) => !value) ? (
+            {isQuiet(figures.daily) && Object.values(figures.totals).every((value) => !value) ? (
               // Nothing moved and nothing is held: words, not five zeros and a blank chart.
               <div
                 role="status"
@@ -143,20 +155,20 @@ export function DashboardPage({
                 data-testid="dashboard-empty"
               >
                 {t('dashboard.empty_month', {
-                  month: formatMonthWords(dashboard.data.month, i18n.language),
+                  month: formatMonthWords(figures.month, i18n.language),
                 })}
               </div>
             ) : (
               <>
-                <TotalCards view={dashboard.data.view} totals={dashboard.data.totals} />
+                <Cards view={figures.view} totals={figures.totals} />
                 <Section title={t('dashboard.daily_title')}>
-                  <DailyChart
-                    daily={dashboard.data.daily}
+                  <Chart
+                    daily={figures.daily}
                     emptyText={t('dashboard.empty_month', {
-                      month: formatMonthWords(dashboard.data.month, i18n.language),
+                      month: formatMonthWords(figures.month, i18n.language),
                     })}
                     daysAxisLabel={t('dashboard.axis_days', {
-                      month: formatMonthWords(dashboard.data.month, i18n.language),
+                      month: formatMonthWords(figures.month, i18n.language),
                     })}
                   />
                 </Section>
@@ -166,19 +178,19 @@ export function DashboardPage({
         )}
         {showSummary && (
           <Section title={t('dashboard.summary_title')}>
-            {summary.isPending ? (
+            {summary.isError ? (
+              <LoadError query={summary} />
+            ) : !summaryFigures ? (
               <div role="status" aria-label={t('dashboard.loading')} className="grid gap-2">
                 <Skeleton className="h-8 w-full" />
                 <Skeleton className="h-8 w-full" />
                 <Skeleton className="h-8 w-full" />
               </div>
-            ) : summary.isError ? (
-              <LoadError query={summary} />
             ) : (
-              <SummaryTable
-                summary={summary.data}
+              <Summary
+                summary={summaryFigures}
                 caption={t('dashboard.summary_caption', {
-                  month: formatMonthWords(summary.data.month, i18n.language),
+                  month: formatMonthWords(summaryFigures.month, i18n.language),
                 })}
               />
             )}
