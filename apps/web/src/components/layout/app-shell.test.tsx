@@ -59,6 +59,7 @@ describe('the sidebar', () => {
       'Summary Report',
       'Reset Period Date',
       'Order History',
+      'Audit Log',
     ]);
     expect(within(sidebarNav()).getByRole('button', { name: 'Token Transaction' })).toBeVisible();
   });
@@ -71,6 +72,7 @@ describe('the sidebar', () => {
       'Company Transaction',
       'Employee Transaction',
       'Summary Report',
+      'Audit Log',
     ]);
     expect(within(sidebarNav()).getByRole('link', { name: 'Employees' })).toHaveAttribute(
       'href',
@@ -78,7 +80,7 @@ describe('the sidebar', () => {
     );
   });
 
-  it('shows Group HR the companies and the order history', () => {
+  it('shows Group HR the companies, the order history and the audit log', () => {
     renderShell('super_hr');
     expect(navLabels()).toEqual([
       'Dashboard',
@@ -87,6 +89,7 @@ describe('the sidebar', () => {
       'Employee Transaction',
       'Summary Report',
       'Order History',
+      'Audit Log',
     ]);
   });
 

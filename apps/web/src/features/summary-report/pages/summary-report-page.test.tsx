@@ -96,7 +96,8 @@ describe('Summary Report', () => {
     await screen.findByText('GLOBEX');
     expect(requests[0]?.query).toEqual({ page: '1', page_size: '10' });
     await userEvent.click(screen.getByRole('button', { name: 'Month: January 2026' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Previous year' }));
+    // The month picker's popover is fetched on its first opening (decision 0037).
+    await userEvent.click(await screen.findByRole('button', { name: 'Previous year' }));
     await userEvent.click(screen.getByRole('button', { name: 'December 2025' }));
     await waitFor(() =>
       expect(requests.at(-1)?.query).toEqual({ page: '1', page_size: '10', month: '2025-12' }),
