@@ -237,9 +237,10 @@ describe.each(await testDatabaseKinds())('export caps on %s', (kind) => {
     const exports = t.app.accessRules.filter(
       (r) => r.method === 'GET' && r.url.startsWith('/api/v1/exports/'),
     );
-    expect(exports).toHaveLength(5);
+    expect(exports).toHaveLength(6);
     for (const rule of exports) {
-      // Every export of the programme holds at least two rows: two companies, their employees, …
+      // Every export of the programme holds at least two rows: two companies, their employees,
+      // the audit rows of making them, …
       const path = rule.url.replace(/:\w+/g, String(p.a.id));
       const url = path.includes('/summary') ? `${path}?month=2026-01` : path;
       const res = await injectAs(t.app, admin, { url });
