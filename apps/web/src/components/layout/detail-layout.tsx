@@ -74,8 +74,19 @@ export function DetailSkeleton() {
   );
 }
 
-/** A record that could not be loaded (not found, no access, offline), with a retry. */
-export function DetailError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+/**
+ * A record that could not be loaded (not found, no access, offline), with a retry; `title` names
+ * what failed when it is not "this record".
+ */
+export function DetailError({
+  error,
+  onRetry,
+  title,
+}: {
+  error: unknown;
+  onRetry: () => void;
+  title?: string;
+}) {
   const { t } = useTranslation();
   return (
     <div
@@ -83,7 +94,7 @@ export function DetailError({ error, onRetry }: { error: unknown; onRetry: () =>
       className="flex flex-col items-center gap-3 rounded-md border p-6 text-center"
     >
       <AlertCircle className="size-6 text-destructive" aria-hidden />
-      <p className="font-medium">{t('detail.load_failed')}</p>
+      <p className="font-medium">{title ?? t('detail.load_failed')}</p>
       <p className="text-sm whitespace-pre-line text-muted-foreground">
         {errorMessageLines(error).join('\n')}
       </p>

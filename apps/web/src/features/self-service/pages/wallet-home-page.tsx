@@ -1,13 +1,11 @@
 import { useEffect, useState } from 'react';
 import dayjs from 'dayjs';
-import { AlertCircle, RotateCw } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
 import { payCodeOf, type TokenTransaction, type Wallet } from '@app/contract';
-import { Button } from '@/components/ui/button';
+import { DetailError } from '@/components/layout/detail-layout';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessageLines } from '@/lib/error-display';
 import { formatDateTime, formatDayLong, formatMonthWords, withThousands } from '@/lib/format';
 import { useRecentTransactions, useWallet } from '../api/get-wallet';
 
@@ -33,26 +31,6 @@ function useNow(): Date {
     return () => window.clearInterval(timer);
   }, []);
   return now;
-}
-
-function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div
-      role="alert"
-      className="flex flex-col items-center gap-3 rounded-md border p-6 text-center"
-    >
-      <AlertCircle className="size-6 text-destructive" aria-hidden />
-      <p className="font-medium">{t('self_service.load_failed')}</p>
-      <p className="text-sm whitespace-pre-line text-muted-foreground">
-        {errorMessageLines(error).join('\n')}
-      </p>
-      <Button variant="outline" size="sm" onClick={onRetry}>
-        <RotateCw aria-hidden />
-        {t('table.retry')}
-      </Button>
-    </div>
-  );
 }
 
 function Balance({ wallet }: { wallet: Wallet }) {
@@ -160,7 +138,11 @@ function RecentTransactions() {
       {recent.isPending ? (
         <Skeleton className="h-24 w-full" />
       ) : recent.isError ? (
-        <LoadError error={recent.error} onRetry={() => void recent.refetch()} />
+        <DetailError
+          title={t('self_service.load_failed')}
+          error={recent.error}
+          onRetry={() => void recent.refetch()}
+        />
       ) : recent.data.length === 0 ? (
         <p className="text-sm text-muted-foreground">{t('self_service.no_transactions')}</p>
       ) : (
@@ -225,7 +207,11 @@ export function WalletHomePage() {
           <Skeleton className="h-24 w-full" />
         </>
       ) : wallet.isError ? (
-        <LoadError error={wallet.error} onRetry={() => void wallet.refetch()} />
+        <DetailError
+          title={t('self_service.load_failed')}
+          error={wallet.error}
+          onRetry={() => void wallet.refetch()}
+        />
       ) : (
         <>
           <Balance wallet={wallet.data} />
