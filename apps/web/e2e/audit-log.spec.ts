@@ -1,34 +1,12 @@
 // The Audit Log screen (issue 17 item 4, decision 0036): the admin filters by action and opens a
 // change as before and after, in English at 1280 wide; ACME's company admin, in Chinese at 390
 // wide, sees its own company's rows and no other company's. Axe clean, no console error.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiSession } from './api';
 import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
 import { readTable, seriousViolations, waitForScreen } from './pages';
-
-const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-type Catalogue = { [key: string]: string | Catalogue };
-
-/** The app's own text for `key` in `lng`, so each journey reads what a person reads. */
-function texts(lng: 'en' | 'zh') {
-  const strings = JSON.parse(
-    readFileSync(path.join(WEB_DIR, 'public/locales', lng, 'common.json'), 'utf8'),
-  ) as Catalogue;
-  return (key: string, values: Record<string, string> = {}): string => {
-    const found = key
-      .split('.')
-      .reduce<string | Catalogue | undefined>(
-        (node, part) => (typeof node === 'object' ? node[part] : undefined),
-        strings,
-      );
-    if (typeof found !== 'string') throw new Error(`no ${lng} text for ${key}`);
-    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
-  };
-}
+import { texts } from './texts';
 
 interface Named {
   id: number;

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiSession, expectStatus, terminalCall } from './api';
 import { launchBrowser, openSession, signIn, type Session } from './browser';
 import { seriousViolations, waitForScreen } from './pages';
+import { text, type Language } from './texts';
 
 /**
  * Ledger views an auditor trusts (issue 19 item 1), on the real server with the demo programme:
@@ -14,29 +12,7 @@ import { seriousViolations, waitForScreen } from './pages';
  * so in words over the month it names. In English and Chinese, axe clean on each screen.
  */
 
-const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-type Catalogue = { [key: string]: string | Catalogue };
 const LANGUAGES = ['en', 'zh'] as const;
-type Language = (typeof LANGUAGES)[number];
-const CATALOGUES = Object.fromEntries(
-  LANGUAGES.map((lng) => [
-    lng,
-    JSON.parse(
-      readFileSync(path.join(WEB_DIR, 'public/locales', lng, 'common.json'), 'utf8'),
-    ) as Catalogue,
-  ]),
-) as Record<Language, Catalogue>;
-
-function text(lng: Language, key: string, values: Record<string, string> = {}): string {
-  const found = key
-    .split('.')
-    .reduce<string | Catalogue | undefined>(
-      (node, part) => (typeof node === 'object' ? node[part] : undefined),
-      CATALOGUES[lng],
-    );
-  if (typeof found !== 'string') throw new Error(`no ${lng} text for ${key}`);
-  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
-}
 
 /** A month long before the demo programme: nothing moved in it. */
 const EMPTY_MONTH = '2001-01';

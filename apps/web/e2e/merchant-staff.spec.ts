@@ -2,36 +2,12 @@
 // Management from its sidebar, sees only its merchant's supervisors and staff, and creates,
 // resets and deactivates a staff member through the screen, in English at 1280 wide and in
 // Chinese at 390 wide, with axe clean and no console error. The new accounts then sign in.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VALIDATION_MESSAGES } from '@app/contract';
 import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
 import { readTable, seriousViolations, waitForScreen } from './pages';
-
-const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-type Catalogue = { [key: string]: string | Catalogue };
-const catalogue = (lng: 'en' | 'zh') =>
-  JSON.parse(
-    readFileSync(path.join(WEB_DIR, 'public/locales', lng, 'common.json'), 'utf8'),
-  ) as Catalogue;
-
-/** The app's own text for `key` in `lng`, so the Chinese journey reads what a person reads. */
-function texts(lng: 'en' | 'zh') {
-  const strings = catalogue(lng);
-  return (key: string, values: Record<string, string> = {}): string => {
-    const found = key
-      .split('.')
-      .reduce<string | Catalogue | undefined>(
-        (node, part) => (typeof node === 'object' ? node[part] : undefined),
-        strings,
-      );
-    if (typeof found !== 'string') throw new Error(`no ${lng} text for ${key}`);
-    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
-  };
-}
+import { texts } from './texts';
 
 const PASSWORD = 'Staff@2026';
 const NEW_PASSWORD = 'Reset@2026';

@@ -1,33 +1,12 @@
 // Employee self-service (issue 17 item 3, decision 0033): the demo company admin gives a new
 // employee a sign-in from the Employees screen; the employee signs in on a phone (390×844) and
 // sees its balance and its pay code. In English and in Chinese, axe clean, no console error.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSession, expectStatus } from './api';
 import { launchBrowser, openSession, signIn, type Session } from './browser';
 import { seriousViolations, waitForScreen } from './pages';
-
-const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-type Catalogue = { [key: string]: string | Catalogue };
-/** The app's own text for `self_service.<key>` (and a few others) in `lng`. */
-function texts(lng: 'en' | 'zh') {
-  const strings = JSON.parse(
-    readFileSync(path.join(WEB_DIR, 'public/locales', lng, 'common.json'), 'utf8'),
-  ) as Catalogue;
-  return (key: string, values: Record<string, string> = {}): string => {
-    const found = key
-      .split('.')
-      .reduce<string | Catalogue | undefined>(
-        (node, part) => (typeof node === 'object' ? node[part] : undefined),
-        strings,
-      );
-    if (typeof found !== 'string') throw new Error(`no ${lng} text for ${key}`);
-    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
-  };
-}
+import { texts } from './texts';
 
 const PASSWORD = 'Wallet@2026';
 /** Unique to this run, so the journey also works against a long-lived server. */

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
 import { seriousViolations, waitForScreen } from './pages';
+import { text, type Language } from './texts';
 
 /**
  * Tables like Stripe's and one date system (issue 19 items 2 and 3), on the real server with the
@@ -13,29 +11,7 @@ import { seriousViolations, waitForScreen } from './pages';
  * page scrolls sideways on a phone; the date fields write days as the text does; axe clean.
  */
 
-const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-type Catalogue = { [key: string]: string | Catalogue };
 const LANGUAGES = ['en', 'zh'] as const;
-type Language = (typeof LANGUAGES)[number];
-const CATALOGUES = Object.fromEntries(
-  LANGUAGES.map((lng) => [
-    lng,
-    JSON.parse(
-      readFileSync(path.join(WEB_DIR, 'public/locales', lng, 'common.json'), 'utf8'),
-    ) as Catalogue,
-  ]),
-) as Record<Language, Catalogue>;
-
-function text(lng: Language, key: string, values: Record<string, string> = {}): string {
-  const found = key
-    .split('.')
-    .reduce<string | Catalogue | undefined>(
-      (node, part) => (typeof node === 'object' ? node[part] : undefined),
-      CATALOGUES[lng],
-    );
-  if (typeof found !== 'string') throw new Error(`no ${lng} text for ${key}`);
-  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
-}
 
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
