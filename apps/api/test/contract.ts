@@ -50,7 +50,13 @@ export function attachContractValidator(app: FastifyInstance): ContractRecorder 
   let ajv: Ajv | undefined;
   const validators = new Map<string, ValidateFunction>();
 
+  // Both hooks ask for the same request's operation: looked up once.
+  const operations = new WeakMap<FastifyRequest, ReturnType<typeof lookUp>>();
   const operationOf = (request: FastifyRequest) => {
+    if (!operations.has(request)) operations.set(request, lookUp(request));
+    return operations.get(request);
+  };
+  const lookUp = (request: FastifyRequest) => {
     const url = request.routeOptions.url;
     if (!url?.startsWith('/api/v1/') || request.method === 'HEAD') return undefined;
     // A test's own probe route without a schema declares nothing to hold it to.
