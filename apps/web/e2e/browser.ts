@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { beforeEach, inject } from 'vitest';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 
@@ -54,4 +54,27 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
 /** Waits until the address bar shows `expected` (path + search). */
 export async function expectPath(page: Page, expected: string): Promise<void> {
   await page.waitForURL((url) => url.pathname + url.search === expected);
+}
+
+/**
+ * For a journey whose tests build on one another (a later step reads what an earlier one wrote):
+ * after the first failure every later test fails at once, naming that step, its message and the
+ * page it was on. A CI log shows its tail, and there the cause is then what one reads, not the
+ * failures it caused.
+ */
+export function stopAfterFirstFailure(currentPage: () => Page | undefined): void {
+  let first: string | undefined;
+  beforeEach((context) => {
+    if (first) throw new Error(`Not run, an earlier step of the journey failed: ${first}`);
+    context.onTestFailed(({ task }) => {
+      const message = task.result?.errors?.[0]?.message ?? 'no message';
+      let address = '';
+      try {
+        address = ` (on ${currentPage()?.url() ?? 'no page'})`;
+      } catch {
+        // The page is gone with its context: the message alone then.
+      }
+      first ??= `"${task.name}": ${message.split('\n').slice(0, 12).join('\n')}${address}`;
+    });
+  });
 }

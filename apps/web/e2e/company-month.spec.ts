@@ -1,7 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiSession, expectStatus, terminalCall } from './api';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import {
+  expectPath,
+  launchBrowser,
+  openSession,
+  signIn,
+  stopAfterFirstFailure,
+  type Session,
+} from './browser';
 import { pick, readTable, waitForScreen } from './pages';
 
 let browser: Browser;
@@ -117,6 +124,9 @@ afterEach(async () => {
   expect(session.problems).toEqual([]);
 });
 
+// Each step reads what the one before wrote: a failure names itself in every later step.
+stopAfterFirstFailure(() => page);
+
 const table = (name: string) => page.getByRole('table', { name, exact: true });
 
 describe("a company's month, from the CSV import to the reports", () => {
@@ -228,20 +238,26 @@ describe("a company's month, from the CSV import to the reports", () => {
     });
     await dialog.getByRole('button', { name: 'Preview' }).click();
     await preview.waitFor();
-    expect(await counts.locator('dd').allInnerTexts()).toEqual(['0', '0', '4', '0', '1', '1']);
+    await expect
+      .poll(() => counts.locator('dd').allInnerTexts())
+      .toEqual(['0', '0', '4', '0', '1', '1']);
     await missingBox.focus();
     await page.keyboard.press('Space');
-    expect(await missingBox.isChecked()).toBe(true);
-    expect((await readTable(preview)).at(-1)).toMatchObject({
-      'Employee ID': 'E03',
-      Result: 'Will deactivate',
-      Status: 'Inactive',
-    });
+    await expect.poll(() => missingBox.isChecked()).toBe(true);
+    await expect
+      .poll(async () => (await readTable(preview)).at(-1))
+      .toMatchObject({
+        'Employee ID': 'E03',
+        Result: 'Will deactivate',
+        Status: 'Inactive',
+      });
     const destructive = dialog.getByRole('button', { name: 'Import and deactivate 1' });
     expect(await destructive.getAttribute('data-variant')).toBe('destructive');
     await destructive.click();
     await status.getByText('CSV uploaded successfully.').waitFor();
-    expect(await outcome.locator('dd').allInnerTexts()).toEqual(['0', '0', '4', '1', '1']);
+    await expect
+      .poll(() => outcome.locator('dd').allInnerTexts())
+      .toEqual(['0', '0', '4', '1', '1']);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'detached' });
 
