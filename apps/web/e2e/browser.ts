@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 
@@ -40,6 +40,43 @@ export async function openSession(browser: Browser): Promise<Session> {
     }
   });
   return { context, page, baseURL, problems };
+}
+
+export interface Browsing {
+  /** One browser for the file. */
+  browser: Browser;
+  /** A fresh profile for each test. */
+  session: Session;
+  page: Page;
+}
+
+/**
+ * The set-up every journey file shares: one browser for the file, a fresh profile (no cookies, no
+ * storage) for each test, closed after it, and no page or console error allowed unless
+ * `allowProblem` expects it. `opened` receives them before each test; a file keeps them in its own
+ * variables.
+ */
+export function sessionPerTest(
+  opened: (browsing: Browsing) => void,
+  options: { allowProblem?: (problem: string) => boolean } = {},
+): void {
+  let browser: Browser | undefined;
+  let session: Session | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    session = await openSession(browser!);
+    opened({ browser: browser!, session, page: session.page });
+  });
+  afterEach(async () => {
+    await session?.context.close();
+    const problems = session?.problems ?? [];
+    expect(problems.filter((problem) => !options.allowProblem?.(problem))).toEqual([]);
+  });
 }
 
 /** Signs in through the login form (English labels) and waits for the shell. */

@@ -1,18 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiSession, expectStatus, terminalCall } from './api';
-import {
-  expectPath,
-  launchBrowser,
-  openSession,
-  signIn,
-  stopAfterFirstFailure,
-  type Session,
-} from './browser';
+import { expectPath, sessionPerTest, signIn, stopAfterFirstFailure } from './browser';
 import { pick, readTable, waitForScreen } from './pages';
 
-let browser: Browser;
-let session: Session;
 let page: Page;
 
 /** Codes unique to this run, so the journey works whatever ran before it on the shared server. */
@@ -69,7 +60,6 @@ let companyId = 0;
 const orderNo = { A: '', B: '' };
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   // What admin-setup.spec.ts drives through the screens is set up here through the API.
   const admin = await apiSession('admin');
   const company = expectStatus(
@@ -110,19 +100,7 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
-});
+sessionPerTest((opened) => ({ page } = opened));
 
 // Each step reads what the one before wrote: a failure names itself in every later step.
 stopAfterFirstFailure(() => page);
