@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   EXPORT_MAX_ROWS_DEFAULT,
@@ -8,10 +7,9 @@ import {
   usernameSchema,
   type Role,
 } from '@app/contract';
+import { REPO_ROOT } from './locations';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** The repository root: relative defaults are taken from here, whatever the working directory. */
-export const REPO_ROOT = path.resolve(here, '../../../..');
+export { API_ROOT, REPO_ROOT } from './locations';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
