@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer, startServer } from '@app/api/bench';
+import { buildServerIfStale, startServer } from '@app/api/bench';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -77,7 +77,7 @@ export async function startApi(options: {
   env?: Record<string, string>;
 }): Promise<ApiServer> {
   const from = process.env.API_ROOT ? 'sources' : 'bundle';
-  if (from === 'bundle') await (bundled ??= buildServer());
+  if (from === 'bundle') await (bundled ??= buildServerIfStale());
   const server = await startServer(
     {
       DATABASE_URL: options.databaseUrl,

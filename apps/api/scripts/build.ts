@@ -30,11 +30,18 @@ const packagesStayImports: Plugin = {
   },
 };
 
-export async function buildServer(): Promise<void> {
-  fs.rmSync(BUNDLE_DIR, { recursive: true, force: true });
+/**
+ * Bundles the server into `outdir`, a directory directly inside apps/api (the bundle finds the
+ * API's files one level up, src/config/locations.ts): apps/api/dist unless a test wants its own.
+ */
+export async function buildServer(outdir = BUNDLE_DIR): Promise<void> {
+  if (path.dirname(path.resolve(outdir)) !== API_DIR) {
+    throw new Error(`The bundle must be built directly inside ${API_DIR}, not in ${outdir}`);
+  }
+  fs.rmSync(outdir, { recursive: true, force: true });
   await build({
     entryPoints: { server: path.join(API_DIR, 'src/server.ts') },
-    outdir: BUNDLE_DIR,
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     splitting: true,
@@ -49,6 +56,34 @@ export async function buildServer(): Promise<void> {
     sourcesContent: false,
     logLevel: 'warning',
   });
+}
+
+function newestMtime(target: string): number {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs
+    .readdirSync(target)
+    .reduce(
+      (newest, entry) => Math.max(newest, newestMtime(path.join(target, entry))),
+      stat.mtimeMs,
+    );
+}
+
+/**
+ * Builds apps/api/dist unless it is newer than every source it is made from: what the browser
+ * journeys, the cluster test and the bench call, so that after `npm run build` none rebuilds the
+ * directory another may be running from.
+ */
+export async function buildServerIfStale(): Promise<void> {
+  const builtAt = newestMtime(BUNDLE_ENTRY);
+  const sources = [
+    path.join(API_DIR, 'src'),
+    path.join(API_DIR, 'scripts/build.ts'),
+    path.join(API_DIR, '../../packages/contract/src'),
+  ];
+  if (builtAt > 0 && sources.every((source) => newestMtime(source) < builtAt)) return;
+  await buildServer();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

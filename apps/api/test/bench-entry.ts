@@ -16,4 +16,4 @@ export { terminalKeyFrom } from '../src/modules/terminals/terminal-keys';
 export { assertLedgerInvariants, type LedgerSummary } from './invariants';
 export { signInOverHttp } from './http-session';
 export { startServer } from './server-process';
-export { buildServer } from '../scripts/build';
+export { buildServerIfStale } from '../scripts/build';

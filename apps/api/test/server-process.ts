@@ -61,14 +61,17 @@ const ENTRY = {
   bundle: ['--enable-source-maps', 'apps/api/dist/server.mjs'],
 };
 
+type From = keyof typeof ENTRY | { bundle: string };
+
 /**
  * Starts the server with `env` on top of a clean base (API only, no demo data, no jobs timer,
  * quiet logs, a free port of 127.0.0.1), and waits for /readyz. `from: 'bundle'` runs
- * apps/api/dist, which the caller has built (apps/api/scripts/build.ts).
+ * apps/api/dist, which the caller has built (apps/api/scripts/build.ts); `{ bundle: file }` another
+ * bundle's entry.
  */
 export async function startServer(
   env: Record<string, string>,
-  { from = 'sources' }: { from?: keyof typeof ENTRY } = {},
+  { from = 'sources' }: { from?: From } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
@@ -79,7 +82,8 @@ export async function startServer(
   let output = '';
   // API_NODE_ARGS adds flags to the API's node, e.g. `--cpu-prof` to profile a benchmark.
   const nodeArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, ...ENTRY[from]], {
+  const entry = typeof from === 'string' ? ENTRY[from] : ['--enable-source-maps', from.bundle];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     // API_ROOT: another checkout's API (a before/after comparison on the same bench run).
     cwd: process.env.API_ROOT ?? REPO_ROOT,
     env: {

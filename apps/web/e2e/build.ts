@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLE_ENTRY, buildServer } from '../../api/scripts/build';
+import { buildServerIfStale } from '../../api/scripts/build';
 
 const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_ROOT = path.resolve(WEB_DIR, '../..');
@@ -58,19 +58,7 @@ export async function buildWebIfNeeded(): Promise<void> {
   if (status !== 0) throw new Error(`vite build failed (exit ${status})`);
 }
 
-/** Builds the API's bundle unless it is newer than every source it is made from. */
-export async function buildApiIfNeeded(): Promise<void> {
-  const builtAt = newestMtime(BUNDLE_ENTRY);
-  const sources = [
-    path.join(REPO_ROOT, 'apps/api/src'),
-    path.join(REPO_ROOT, 'apps/api/scripts/build.ts'),
-    path.join(REPO_ROOT, 'packages/contract/src'),
-  ];
-  if (builtAt > 0 && sources.every((source) => newestMtime(source) < builtAt)) return;
-  await buildServer();
-}
-
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   await buildWebIfNeeded();
-  await buildApiIfNeeded();
+  await buildServerIfStale();
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startServer, type ServerProcess } from '../../api/test/server-process';
-import { buildApiIfNeeded, buildWebIfNeeded, DIST_DIR } from './build';
+import { buildServerIfStale } from '../../api/scripts/build';
+import { buildWebIfNeeded, DIST_DIR } from './build';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,7 +26,7 @@ export default async function setup(project: TestProject) {
   }
 
   await buildWebIfNeeded();
-  await buildApiIfNeeded();
+  await buildServerIfStale();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'web-e2e-'));
   let server: ServerProcess;
   try {

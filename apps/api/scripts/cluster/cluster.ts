@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { REPO_ROOT } from '../../src/config';
-import { BUNDLE_ENTRY, buildServer } from '../build';
+import { BUNDLE_ENTRY, buildServerIfStale } from '../build';
 import {
   etcdArguments,
   haproxyConfig,
@@ -95,7 +95,7 @@ export class Cluster {
     await cluster.startHaproxy();
     await cluster.createDatabase();
     // The API instances run the bundle, as production does (decision 0041).
-    await buildServer();
+    await buildServerIfStale();
     await Promise.all(cluster.apis.map((api) => cluster.startApi(api)));
     return cluster;
   }
