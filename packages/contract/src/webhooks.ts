@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Role } from './constants';
 import { idSchema } from './validation';
+import { webhookDeliveryCursor } from './calendar';
 
 /**
  * Webhooks (DESIGN 6 "Integrations", decision 0038): the events an endpoint can receive, an
@@ -112,6 +113,12 @@ export const webhookDeliverySchema = z.object({
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 export const webhookIdParamsSchema = z.object({ id: idSchema });
+/** Deliveries come newest first, WEBHOOK_DELIVERIES_PAGE at a time, after `cursor`. */
+export const WEBHOOK_DELIVERIES_PAGE = 20;
+export const webhookDeliveriesQuerySchema = z.strictObject({
+  cursor: webhookDeliveryCursor.schema.optional(),
+});
+export type WebhookDeliveriesQuery = z.infer<typeof webhookDeliveriesQuerySchema>;
 export const webhookDeliveryParamsSchema = z.object({ id: idSchema, did: idSchema });
 
 /** An order as its events show it (DESIGN 6): never a wallet balance. */

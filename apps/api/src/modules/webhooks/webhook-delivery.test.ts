@@ -115,7 +115,8 @@ describe.each(await testDatabaseKinds())('webhook delivery on %s', (kind) => {
     const [first] = receiver.received;
     expect(() => verifier.verify(`${first!.body} `, first!.headers)).toThrow();
     const log = await as(admin).get(`/api/v1/webhooks/${endpoint.id}/deliveries`);
-    expect(log.json().total).toBe(2);
+    expect(log.json()).toMatchObject({ next_cursor: null });
+    expect(log.json().data).toHaveLength(2);
     expect(log.json().data.every((d: { status: string }) => d.status === 'succeeded')).toBe(true);
     // Nothing left to deliver.
     expect(await deliver()).toBe(0);
@@ -187,6 +188,24 @@ describe.each(await testDatabaseKinds())('webhook delivery on %s', (kind) => {
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     const after = (await as(admin).get(`/api/v1/webhooks/${endpoint.id}/deliveries`)).json();
     expect(after.data[0]).toMatchObject({ status: 'succeeded', attempts: 8 });
+  });
+
+  it('lists an endpoint’s deliveries newest first, 20 at a time', async () => {
+    receiver = await startReceiver();
+    const endpoint = await endpointOf(admin, ['order.created'], receiver.url);
+    for (let i = 0; i < 23; i += 1) await order(t.app.deps, terminal, acme, staff, 1);
+    const url = `/api/v1/webhooks/${endpoint.id}/deliveries`;
+    const first = (await as(admin).get(url)).json();
+    expect(first.data).toHaveLength(20);
+    expect(first.data.every((d: { status: string }) => d.status === 'pending')).toBe(true);
+    const second = (await as(admin).get(`${url}?cursor=${first.next_cursor}`)).json();
+    expect(second).toMatchObject({ next_cursor: null });
+    const ids = [...first.data, ...second.data].map((d: { id: number }) => d.id);
+    expect(ids).toHaveLength(23);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const forged = await as(admin).get(`${url}?cursor=not-a-cursor`);
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().code).toBe('QUERY_PARAM_INVALID');
   });
 
   it('disables the endpoint on 410 Gone and follows no redirect', async () => {

@@ -186,25 +186,22 @@ const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
 const DELIVERY_COLUMNS = sql`d.id, e.message_id, e.type, d.status, d.attempts, d.last_status_code,
   d.last_response, d.last_attempt_at, d.next_attempt_at, d.created_at`;
 
-/** An endpoint's deliveries, newest first, a page at a time. */
+/** An endpoint's deliveries, newest first, `limit` after the delivery `beforeId` (keyset). */
 export async function findDeliveries(
   executor: Executor,
   endpointId: number,
-  page: { page: number; page_size: number },
-): Promise<{ data: WebhookDelivery[]; total: number }> {
+  page: { beforeId: number | null; limit: number },
+): Promise<WebhookDelivery[]> {
   const rows = await queryRows<DeliveryRow>(
     executor,
     sql`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
           JOIN webhook_events e ON e.id = d.event_id
          WHERE d.endpoint_id = ${endpointId}
+           ${page.beforeId === null ? sql`` : sql`AND d.id < ${page.beforeId}`}
          ORDER BY d.id DESC
-         LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`,
+         LIMIT ${page.limit}`,
   );
-  const [count] = await queryRows<{ n: unknown }>(
-    executor,
-    sql`SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ${endpointId}`,
-  );
-  return { data: rows.map(toDelivery), total: toInt(count?.n ?? 0) };
+  return rows.map(toDelivery);
 }
 
 /** A manual retry: the delivery is due now (attempts are kept: one more is made). */

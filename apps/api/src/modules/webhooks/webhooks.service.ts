@@ -1,14 +1,18 @@
 import crypto from 'node:crypto';
 import type {
   CreateWebhookBody,
-  PageQuery,
   UpdateWebhookBody,
   Webhook,
+  WebhookDeliveriesQuery,
   WebhookDelivery,
   WebhookEventType,
   WebhookWithSecret,
 } from '@app/contract';
-import { WEBHOOK_EVENTS_BY_ROLE } from '@app/contract';
+import {
+  WEBHOOK_DELIVERIES_PAGE,
+  WEBHOOK_EVENTS_BY_ROLE,
+  webhookDeliveryCursor,
+} from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
@@ -205,14 +209,26 @@ export async function deleteWebhook(
   });
 }
 
+/** GET /webhooks/{id}/deliveries: newest first, a page at a time (a keyset cursor on the id). */
 export async function listWebhookDeliveries(
   deps: WebhookDeps,
   scope: TenantScope,
   id: number,
-  page: PageQuery,
-): Promise<{ data: WebhookDelivery[]; total: number }> {
+  query: WebhookDeliveriesQuery,
+): Promise<{ data: WebhookDelivery[]; next_cursor: string | null }> {
   await getEndpoint(deps, scope, id);
-  return findDeliveries(deps.database.db, id, page);
+  const after = query.cursor ? webhookDeliveryCursor.decode(query.cursor) : null;
+  const rows = await findDeliveries(deps.database.db, id, {
+    beforeId: after ? after[0] : null,
+    limit: WEBHOOK_DELIVERIES_PAGE + 1,
+  });
+  const data = rows.slice(0, WEBHOOK_DELIVERIES_PAGE);
+  const last = data.at(-1);
+  return {
+    data,
+    next_cursor:
+      rows.length > WEBHOOK_DELIVERIES_PAGE && last ? webhookDeliveryCursor.encode([last.id]) : null,
+  };
 }
 
 /** POST /webhooks/{id}/deliveries/{did}/retry: one more attempt, now, with the same webhook-id. */
