@@ -11672,7 +11672,10 @@ export interface operations {
     };
     listWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                page_size?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11701,7 +11704,17 @@ export interface operations {
                             created_at: string;
                             updated_at: string;
                         }[];
+                        total: number;
                     };
+                };
+            };
+            /** @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No live session, or no valid terminal key */
@@ -11715,6 +11728,15 @@ export interface operations {
             };
             /** @description Not allowed for this role or scope, or the XSRF header is missing or wrong */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Understood but cannot be applied (see `code`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

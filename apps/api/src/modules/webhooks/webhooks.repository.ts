@@ -98,15 +98,23 @@ export async function insertEndpoint(
   return toEndpoint(row!);
 }
 
+/** The endpoints of a scope, newest first, a page at a time, and how many there are. */
 export async function findEndpoints(
   executor: Executor,
   scope: TenantScope,
-): Promise<EndpointRecord[]> {
+  page: { page: number; page_size: number },
+): Promise<{ rows: EndpointRecord[]; total: number }> {
   const rows = await queryRows<EndpointRow>(
     executor,
-    sql`SELECT w.* FROM webhook_endpoints w WHERE ${endpointScopeWhere(scope)} ORDER BY w.id DESC`,
+    sql`SELECT w.* FROM webhook_endpoints w WHERE ${endpointScopeWhere(scope)}
+         ORDER BY w.id DESC
+         LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`,
   );
-  return rows.map(toEndpoint);
+  const [count] = await queryRows<{ n: unknown }>(
+    executor,
+    sql`SELECT count(*) AS n FROM webhook_endpoints w WHERE ${endpointScopeWhere(scope)}`,
+  );
+  return { rows: rows.map(toEndpoint), total: toInt(count?.n ?? 0) };
 }
 
 export async function findEndpoint(

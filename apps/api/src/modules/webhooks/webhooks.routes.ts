@@ -5,6 +5,8 @@ import {
   dataOf,
   errorEnvelopeSchema,
   cursorListOf,
+  listOf,
+  pageQuerySchema,
   okSchema,
   updateWebhookBodySchema,
   webhookDeliveriesQuerySchema,
@@ -14,7 +16,6 @@ import {
   webhookSchema,
   webhookWithSecretSchema,
 } from '@app/contract';
-import { z } from 'zod';
 import { auditActorOf } from '../../lib/audit';
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
@@ -72,12 +73,11 @@ export default async function webhooksRoutes(app: FastifyInstance) {
         tags: TAGS,
         operationId: 'listWebhooks',
         summary: 'The webhook endpoints of the caller’s scope, newest first',
-        response: { 200: z.object({ data: z.array(webhookSchema) }), ...errors },
+        querystring: pageQuerySchema,
+        response: { 200: listOf(webhookSchema), 400: errorEnvelopeSchema, ...errors },
       },
     },
-    async (request) => ({
-      data: await listWebhooks(app.deps, scopeOf(currentUser(request))),
-    }),
+    async (request) => listWebhooks(app.deps, scopeOf(currentUser(request)), request.query),
   );
 
   r.get(

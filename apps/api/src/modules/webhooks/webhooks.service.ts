@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type {
   CreateWebhookBody,
+  PageQuery,
   UpdateWebhookBody,
   Webhook,
   WebhookDeliveriesQuery,
@@ -101,8 +102,14 @@ export async function createWebhook(
   });
 }
 
-export async function listWebhooks(deps: WebhookDeps, scope: TenantScope): Promise<Webhook[]> {
-  return (await findEndpoints(deps.database.db, scope)).map(withoutSecret);
+/** GET /webhooks: the endpoints of the caller's scope, newest first, without their secrets. */
+export async function listWebhooks(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  page: PageQuery,
+): Promise<{ data: Webhook[]; total: number }> {
+  const { rows, total } = await findEndpoints(deps.database.db, scope, page);
+  return { data: rows.map(withoutSecret), total };
 }
 
 async function getEndpoint(
