@@ -179,7 +179,9 @@ describe('webhooks', () => {
     const first = await shown.getByLabel(t('webhooks.secret')).inputValue();
     await shown.getByRole('button', { name: t('webhooks.secret_saved') }).click();
 
-    const actions = page.getByRole('button', { name: t('table.row_actions', { name: receiverUrl }) });
+    const actions = page.getByRole('button', {
+      name: t('table.row_actions', { name: receiverUrl }),
+    });
     await actions.first().click();
     await page.getByRole('menuitem', { name: t('webhooks.rotate') }).click();
     const confirm = page.getByRole('alertdialog', { name: t('webhooks.rotate_title') });

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Webhook as Verifier } from 'standardwebhooks';
 import type { Company, Employee } from '@app/contract';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/app';
-import { requestsAs } from '../../../test/auth';
+import { injectAs, requestsAs } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
 import {
   newCompany,
@@ -93,9 +93,11 @@ describe.each(await testDatabaseKinds())('webhook delivery on %s', (kind) => {
       expect(verifier.verify(request.body, request.headers)).toEqual(request.json);
       expect(request.headers['webhook-id']).toBe(request.json.id);
       expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
-      expect(Object.keys(request.json.data).filter((k) => ORDER_FIELDS.includes(k)).sort()).toEqual(
-        ORDER_FIELDS,
-      );
+      expect(
+        Object.keys(request.json.data)
+          .filter((k) => ORDER_FIELDS.includes(k))
+          .sort(),
+      ).toEqual(ORDER_FIELDS);
       expect(JSON.stringify(request.json.data)).not.toMatch(/balance|available/);
     }
     const created = receiver.received.find((r) => r.json.type === 'order.created')!.json;
@@ -178,9 +180,10 @@ describe.each(await testDatabaseKinds())('webhook delivery on %s', (kind) => {
     expect(await deliver()).toBe(0);
     admin = await signedIn(t, 'admin');
 
-    const retried = await as(admin).post(
-      `/api/v1/webhooks/${endpoint.id}/deliveries/${delivery.id}/retry`,
-    );
+    const retried = await injectAs(t.app, admin.session, {
+      method: 'POST',
+      url: `/api/v1/webhooks/${endpoint.id}/deliveries/${delivery.id}/retry`,
+    });
     expect(retried.statusCode).toBe(200);
     expect(retried.json().data.status).toBe('pending');
     expect(await deliver()).toBe(1);

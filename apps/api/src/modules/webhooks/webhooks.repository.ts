@@ -41,7 +41,12 @@ interface EndpointRow {
 
 /** PGlite and pg both parse text[]; a driver that does not hands back '{a,b}'. */
 const textArray = (value: string[] | string): string[] =>
-  Array.isArray(value) ? value : value.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
+  Array.isArray(value)
+    ? value
+    : value
+        .replace(/^\{|\}$/g, '')
+        .split(',')
+        .filter(Boolean);
 
 export interface EndpointRecord extends Webhook {
   secret: string;
@@ -66,10 +71,11 @@ const toEndpoint = (row: EndpointRow): EndpointRecord => ({
 export const withoutSecret = ({ secret: _secret, ...endpoint }: EndpointRecord): Webhook =>
   endpoint;
 
-const pgTextArray = (values: readonly string[]) => sql`ARRAY[${sql.join(
-  values.map((v) => sql`${v}`),
-  sql`, `,
-)}]::text[]`;
+const pgTextArray = (values: readonly string[]) =>
+  sql`ARRAY[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
 
 export async function insertEndpoint(
   executor: Executor,

@@ -49,7 +49,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'createWebhook',
-        summary: 'Add a webhook endpoint for the caller’s scope; its whsec_ secret is shown only here',
+        summary:
+          'Add a webhook endpoint for the caller’s scope; its whsec_ secret is shown only here',
         body: createWebhookBodySchema,
         response: { 201: dataOf(webhookWithSecretSchema), 400: errorEnvelopeSchema, ...errors },
       },
@@ -104,7 +105,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'updateWebhook',
-        summary: 'Change a webhook endpoint’s address, events or description, or disable / enable it',
+        summary:
+          'Change a webhook endpoint’s address, events or description, or disable / enable it',
         params: webhookIdParamsSchema,
         body: updateWebhookBodySchema,
         response: { 200: dataOf(webhookSchema), 400: errorEnvelopeSchema, ...withNotFound },
@@ -173,7 +175,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'listWebhookDeliveries',
-        summary: 'A webhook endpoint’s deliveries, newest first: status, attempts, last answer, next attempt',
+        summary:
+          'A webhook endpoint’s deliveries, newest first: status, attempts, last answer, next attempt',
         params: webhookIdParamsSchema,
         querystring: webhookDeliveriesQuerySchema,
         response: {

@@ -234,7 +234,9 @@ export async function listWebhookDeliveries(
   return {
     data,
     next_cursor:
-      rows.length > WEBHOOK_DELIVERIES_PAGE && last ? webhookDeliveryCursor.encode([last.id]) : null,
+      rows.length > WEBHOOK_DELIVERIES_PAGE && last
+        ? webhookDeliveryCursor.encode([last.id])
+        : null,
   };
 }
 

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Company, Employee } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
-import { requestsAs } from '../../../test/auth';
+import { injectAs, requestsAs } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
 import { codeOf, newEmployee, newTerminal, order, type TestTerminal } from '../../../test/ledger';
 import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
@@ -119,7 +119,10 @@ describe.each(await testDatabaseKinds())('webhooks on %s', (kind) => {
         description: null,
       });
 
-      const rotated = await as(acmeAdmin).post(`/api/v1/webhooks/${endpoint.id}/rotate-secret`);
+      const rotated = await injectAs(t.app, acmeAdmin.session, {
+        method: 'POST',
+        url: `/api/v1/webhooks/${endpoint.id}/rotate-secret`,
+      });
       expect(rotated.statusCode).toBe(200);
       expect(rotated.json().data.secret).toMatch(/^whsec_/);
       expect(rotated.json().data.secret).not.toBe(endpoint.secret);
@@ -191,11 +194,16 @@ describe.each(await testDatabaseKinds())('webhooks on %s', (kind) => {
       expect((await as(acmeAdmin).get(`/api/v1/webhooks/${mine.id}`)).statusCode).toBe(404);
       expect((await as(merchantAdmin).get(`/api/v1/webhooks/${mine.id}`)).statusCode).toBe(404);
       expect(
-        (await as(acmeAdmin).post(`/api/v1/webhooks/${mine.id}/rotate-secret`)).statusCode,
+        (
+          await injectAs(t.app, acmeAdmin.session, {
+            method: 'POST',
+            url: `/api/v1/webhooks/${mine.id}/rotate-secret`,
+          })
+        ).statusCode,
       ).toBe(404);
-      expect(
-        (await as(acmeAdmin).get(`/api/v1/webhooks/${mine.id}/deliveries`)).statusCode,
-      ).toBe(404);
+      expect((await as(acmeAdmin).get(`/api/v1/webhooks/${mine.id}/deliveries`)).statusCode).toBe(
+        404,
+      );
       const listed = (await as(acmeAdmin).get('/api/v1/webhooks')).json().data;
       expect(listed.every((w: { company_id: number }) => w.company_id === acme.id)).toBe(true);
       expect((await as(admin).get(`/api/v1/webhooks/${mine.id}`)).statusCode).toBe(200);

@@ -13,10 +13,9 @@ export async function getWebhookDeliveries(
   id: number,
   cursor?: string,
 ): Promise<WebhookDeliveriesPage> {
-  const response = await api.get<WebhookDeliveriesPage>(
-    `${API_PREFIX}/webhooks/${id}/deliveries`,
-    { params: cursor ? { cursor } : {} },
-  );
+  const response = await api.get<WebhookDeliveriesPage>(`${API_PREFIX}/webhooks/${id}/deliveries`, {
+    params: cursor ? { cursor } : {},
+  });
   return response.data;
 }
 

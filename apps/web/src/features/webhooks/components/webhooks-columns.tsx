@@ -46,9 +46,7 @@ export function webhooksColumns(t: TFunction, handlers: WebhookRowHandlers): Col
         <Badge
           variant={row.original.status === 'active' ? 'success' : 'destructive'}
           data-status={row.original.status}
-          title={
-            row.original.disabled_reason === 'gone' ? t('webhooks.disabled_gone') : undefined
-          }
+          title={row.original.disabled_reason === 'gone' ? t('webhooks.disabled_gone') : undefined}
         >
           {row.original.disabled_reason === 'gone'
             ? t('webhooks.statuses.gone')

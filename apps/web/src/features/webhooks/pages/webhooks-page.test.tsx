@@ -71,9 +71,9 @@ describe('Webhooks', () => {
     await openWebhooks([], role);
     await userEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
     const form = within(await screen.findByRole('dialog'));
-    expect(within(form.getByRole('group', { name: 'Events' })).getAllByRole('checkbox')).toHaveLength(
-      count,
-    );
+    expect(
+      within(form.getByRole('group', { name: 'Events' })).getAllByRole('checkbox'),
+    ).toHaveLength(count);
     expect(form.queryByRole('checkbox', { name: /tokens\.issued/ }) === null).toBe(
       role === 'merchant_admin',
     );
@@ -190,7 +190,17 @@ describe('Webhooks', () => {
   it('shows the deliveries of an endpoint and retries one', async () => {
     await openWebhooks([endpoint()]);
     answer('get', '/api/v1/webhooks/7/deliveries', {
-      data: [delivery(), delivery({ id: 30, status: 'succeeded', attempts: 1, last_status_code: 200, last_response: 'ok', next_attempt_at: null })],
+      data: [
+        delivery(),
+        delivery({
+          id: 30,
+          status: 'succeeded',
+          attempts: 1,
+          last_status_code: 200,
+          last_response: 'ok',
+          next_attempt_at: null,
+        }),
+      ],
       next_cursor: null,
     });
     const retries = answer('post', '/api/v1/webhooks/7/deliveries/31/retry', {
