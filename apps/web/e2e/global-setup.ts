@@ -40,6 +40,9 @@ export default async function setup(project: TestProject) {
         // The journeys sign in some thirty times within a few minutes, all from 127.0.0.1; the limit
         // itself is tested on the API (iam.test.ts).
         LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+        // The webhooks journey's receiver listens on 127.0.0.1 over plain http (decision 0038).
+        WEBHOOKS_ALLOW_HTTP: 'true',
+        WEBHOOKS_POLL_MS: '300',
       },
       { from: 'bundle' },
     );

@@ -56,6 +56,7 @@ export const AUDIT_ACTIONS = [
   'mfa_disable_failed',
   'mfa_reset',
   'clear_sign_in_throttle',
+  'rotate_secret',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -68,6 +69,7 @@ export const AUDIT_ENTITY_TYPES = [
   'merchant',
   'terminal',
   'system_settings',
+  'webhook_endpoint',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

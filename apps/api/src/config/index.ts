@@ -109,6 +109,13 @@ const envSchema = z
     TERMINAL_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** How often each instance runs the scheduled jobs (monthly reset, auto-archive); 0: never. */
     JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    /**
+     * Webhooks (decision 0038): allow http:// and loopback targets (development and tests only;
+     * private and link-local addresses stay refused), and how often each instance looks for due
+     * deliveries (milliseconds; 0: this instance delivers nothing).
+     */
+    WEBHOOKS_ALLOW_HTTP: bool.default(false),
+    WEBHOOKS_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Refund orders still `ordered` after this many hours (reason auto_archived); 0: off. */
     AUTO_ARCHIVE_AFTER_HOURS: z.coerce
       .number()

@@ -64,6 +64,8 @@ export const paths = {
   },
   /** Audit Log (decision 0036): each role's scope of the audit log. */
   auditLog: fixed('/audit-log'),
+  /** Webhooks (decision 0038): the endpoints of the caller's scope and their deliveries. */
+  webhooks: fixed('/webhooks'),
   summaryReport: fixed('/summary-report'),
   summaryReportCompany: {
     path: '/summary-report/:companyId',

@@ -114,6 +114,11 @@ export const routes: RouteObject[] = [
             ...guarded('audit_log.view'),
             lazy: () => import('./app/audit-log'),
           },
+          {
+            path: paths.webhooks.path,
+            ...guarded('webhooks.view'),
+            lazy: () => import('./app/webhooks'),
+          },
           { path: paths.twoFactor.path, lazy: () => import('./app/two-factor') },
         ],
       },

@@ -60,6 +60,7 @@ describe('the sidebar', () => {
       'Reset Period Date',
       'Order History',
       'Audit Log',
+      'Webhooks',
     ]);
     expect(within(sidebarNav()).getByRole('button', { name: 'Token Transaction' })).toBeVisible();
   });
@@ -73,6 +74,7 @@ describe('the sidebar', () => {
       'Employee Transaction',
       'Summary Report',
       'Audit Log',
+      'Webhooks',
     ]);
     expect(within(sidebarNav()).getByRole('link', { name: 'Employees' })).toHaveAttribute(
       'href',
