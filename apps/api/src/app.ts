@@ -60,6 +60,7 @@ import orderHistoryRoutes from './modules/order-history/order-history.routes';
 import dashboardRoutes from './modules/dashboard/dashboard.routes';
 import reportsRoutes from './modules/reports/reports.routes';
 import exportsRoutes from './modules/exports/exports.routes';
+import settlementsRoutes from './modules/settlements/settlements.routes';
 
 export interface AppDeps {
   config: Config;
@@ -194,6 +195,7 @@ export async function buildApp({
   await app.register(dashboardRoutes, { prefix: '/api/v1/dashboard' });
   await app.register(reportsRoutes, { prefix: '/api/v1/reports' });
   await app.register(exportsRoutes, { prefix: '/api/v1/exports' });
+  await app.register(settlementsRoutes, { prefix: '/api/v1/settlements' });
 
   const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
   const serveWeb = config.SERVE_WEB && fs.existsSync(webIndex);

@@ -21,6 +21,14 @@ export const PERMISSIONS = {
   'order_history.view': ['admin', 'super_hr'],
   // Beyond the spec (DESIGN 6, decision 0036): each role sees the audit rows of its own scope.
   'audit_log.view': ['admin', 'super_hr', 'company_admin'],
+  // DESIGN 6, decision 0040: a merchant's half-month statements; merchant roles their own.
+  'settlements.view': [
+    'admin',
+    'super_hr',
+    'merchant_admin',
+    'merchant_supervisor',
+    'merchant_staff',
+  ],
 
   // API actions (DESIGN 4)
   'iam.self': ALL,
@@ -52,6 +60,13 @@ export const PERMISSIONS = {
   'sys.manage': ['admin'],
   'jobs.run': ['admin'],
   'audit.read': ['admin', 'super_hr', 'company_admin'],
+  'settlements.read': [
+    'admin',
+    'super_hr',
+    'merchant_admin',
+    'merchant_supervisor',
+    'merchant_staff',
+  ],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -80,6 +95,7 @@ export const SCREEN_PERMISSIONS = {
   'companies.view': ['companies.read', 'companies.write', 'company_admins.manage'],
   'order_history.view': ['orders.admin'],
   'audit_log.view': ['audit.read'],
+  'settlements.view': ['settlements.read'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;

@@ -64,6 +64,13 @@ export const paths = {
   },
   /** Audit Log (decision 0036): each role's scope of the audit log. */
   auditLog: fixed('/audit-log'),
+  /** Settlements (decision 0040): merchants' half-month statements, and one statement. */
+  settlements: fixed('/settlements'),
+  settlementStatement: {
+    path: '/settlements/:merchantId/:periodStart',
+    getHref: (merchantId: number | string, periodStart: string) =>
+      `/settlements/${encodeURIComponent(String(merchantId))}/${encodeURIComponent(periodStart)}`,
+  },
   summaryReport: fixed('/summary-report'),
   summaryReportCompany: {
     path: '/summary-report/:companyId',

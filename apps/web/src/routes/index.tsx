@@ -114,6 +114,16 @@ export const routes: RouteObject[] = [
             ...guarded('audit_log.view'),
             lazy: () => import('./app/audit-log'),
           },
+          {
+            path: paths.settlements.path,
+            ...guarded('settlements.view'),
+            lazy: () => import('./app/settlements'),
+          },
+          {
+            path: paths.settlementStatement.path,
+            ...guarded('settlements.view'),
+            lazy: () => import('./app/settlement-statement'),
+          },
           { path: paths.twoFactor.path, lazy: () => import('./app/two-factor') },
         ],
       },
