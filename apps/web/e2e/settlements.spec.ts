@@ -129,7 +129,7 @@ describe('settlement statements', () => {
     expect(await seriousViolations(page), 'settlements zh mobile').toEqual([]);
 
     const cards = page
-      .getByRole('list', { name: t('settlements.table_label') })
+      .getByRole('list', { name: t('settlements.table_label'), exact: true })
       .getByRole('listitem');
     const shown = await cards.allInnerTexts();
     expect(shown.length).toBeGreaterThan(1);
