@@ -178,8 +178,8 @@ export const VALIDATION_MESSAGES = {
     zh: '结算周期最多可选 24 个月',
   },
   'v.settlement_period_start': {
-    en: 'A settlement period starts on the 1st or the 16th of a month',
-    zh: '结算周期从每月 1 日或 16 日开始',
+    en: 'Choose a period that starts on the 1st or the 16th of a month',
+    zh: '请选择从每月 1 日或 16 日开始的结算周期',
   },
   'v.cursor_invalid': {
     en: 'Start again from the first page: this page position is invalid or was altered',
