@@ -65,7 +65,16 @@ export const paths = {
   /** Audit Log (decision 0036): each role's scope of the audit log. */
   auditLog: fixed('/audit-log'),
   /** Settlements (decision 0040): merchants' half-month statements, and one statement. */
-  settlements: fixed('/settlements'),
+  settlements: {
+    path: '/settlements',
+    getHref: (search: { merchant_id?: number | string } = {}) => withSearch('/settlements', search),
+  },
+  /** A merchant's crumb of a statement's address: its statements in the list. */
+  settlementMerchant: {
+    path: '/settlements/:merchantId',
+    getHref: (merchantId: number | string) =>
+      `/settlements/${encodeURIComponent(String(merchantId))}`,
+  },
   settlementStatement: {
     path: '/settlements/:merchantId/:periodStart',
     getHref: (merchantId: number | string, periodStart: string) =>

@@ -120,6 +120,11 @@ export const routes: RouteObject[] = [
             lazy: () => import('./app/settlements'),
           },
           {
+            path: paths.settlementMerchant.path,
+            ...guarded('settlements.view'),
+            lazy: () => import('./app/settlement-merchant'),
+          },
+          {
             path: paths.settlementStatement.path,
             ...guarded('settlements.view'),
             lazy: () => import('./app/settlement-statement'),

@@ -1,5 +1,4 @@
-import { useParams } from 'react-router';
-import { Navigate } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { SettlementStatementPage } from '@/features/settlements/pages/settlement-statement-page';
 

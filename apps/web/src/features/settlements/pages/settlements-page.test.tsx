@@ -153,6 +153,12 @@ describe('Settlements', () => {
     });
   });
 
+  it('takes a statement’s merchant crumb to that merchant’s statements', async () => {
+    const { requests } = openList([period()], '/settlements/3');
+    await screen.findByText('01/03/2026 – 15/03/2026');
+    expect(requests[0]?.query).toMatchObject({ merchant_id: '3' });
+  });
+
   it('shows a failure with a retry', async () => {
     let fail = true;
     answer('get', '/api/v1/settlements', () =>
@@ -194,7 +200,14 @@ describe('Settlements', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Statement: Campus Shop (SHOP)' }),
     ).toBeVisible();
-    expect(screen.getByText('01/03/2026 – 15/03/2026')).toBeVisible();
+    // The breadcrumb names the merchant and the period; the merchant's crumb leads to its list.
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(crumbs).getByRole('link', { name: 'SHOP' })).toHaveAttribute(
+      'href',
+      '/settlements/3',
+    );
+    expect(within(crumbs).getByText('01/03/2026 – 15/03/2026')).toBeVisible();
+    expect(within(screen.getByRole('main')).getByText('01/03/2026 – 15/03/2026')).toBeVisible();
     const split = screen.getByRole('table', { name: 'By company' });
     const acme = within(split).getByText('Acme Foods').closest('tr')!;
     expect(within(acme).getByText('1,120')).toBeInTheDocument();
@@ -250,7 +263,7 @@ describe('Settlements', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: '结算单：Campus Shop (SHOP)' }),
     ).toBeVisible();
-    expect(screen.getByText('2026-03-01 – 2026-03-15')).toBeVisible();
+    expect(within(screen.getByRole('main')).getByText('2026-03-01 – 2026-03-15')).toBeVisible();
     expect(screen.getByRole('table', { name: '按公司' })).toBeVisible();
     const pdf = answer(
       'get',
