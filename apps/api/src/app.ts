@@ -63,6 +63,7 @@ import exportsRoutes from './modules/exports/exports.routes';
 // Integrations (DESIGN 6, decision 0038): webhook endpoints and their delivery log.
 import webhooksRoutes from './modules/webhooks/webhooks.routes';
 import type { Resolver } from './modules/webhooks/webhook-targets';
+import settlementsRoutes from './modules/settlements/settlements.routes';
 
 export interface AppDeps {
   config: Config;
@@ -207,6 +208,7 @@ export async function buildApp({
   await app.register(reportsRoutes, { prefix: '/api/v1/reports' });
   await app.register(exportsRoutes, { prefix: '/api/v1/exports' });
   await app.register(webhooksRoutes, { prefix: '/api/v1/webhooks' });
+  await app.register(settlementsRoutes, { prefix: '/api/v1/settlements' });
 
   const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
   const serveWeb = config.SERVE_WEB && fs.existsSync(webIndex);

@@ -89,14 +89,16 @@ describe('the OpenAPI document', () => {
     expect(op('post', '/api/v1/orders/{id}/refund').security).toEqual([{ terminalKey: [] }]);
   });
 
-  it('documents the CSV files as text/csv and the terminal order with examples', () => {
+  it('documents the CSV files as text/csv, the PDF as application/pdf, and the terminal order with examples', () => {
     const csv = operations(served).filter(
       ({ name }) => name.startsWith('GET /api/v1/exports/') || name.endsWith('/template'),
     );
-    expect(csv).toHaveLength(8);
+    expect(csv).toHaveLength(10);
     for (const { name, operation } of csv) {
       expect(Object.keys(operation.responses['200']!.content!), name).toEqual(['text/csv']);
     }
+    const pdf = served.paths['/api/v1/settlements/{merchant_id}/{period_start}/pdf']!.get!;
+    expect(Object.keys(pdf.responses['200']!.content!)).toEqual(['application/pdf']);
     const order = served.paths['/api/v1/orders']!.post! as unknown as {
       requestBody: { content: { 'application/json': { schema: { example?: unknown } } } };
     };

@@ -9,6 +9,8 @@ import { z } from 'zod';
 
 /** Marks a response schema as a CSV file: `z.string().meta(CSV_BODY)` (see `csvFileSchema`). */
 export const CSV_BODY = { 'x-media-type': 'text/csv' } as const;
+/** Marks a response schema as a PDF document: `z.string().meta(PDF_BODY)` (see `pdfFileSchema`). */
+export const PDF_BODY = { 'x-media-type': 'application/pdf' } as const;
 
 const API_VERSION_PREFIX = '/api/v1/';
 const ERROR_ENVELOPE_REF = '#/components/schemas/ErrorEnvelope';
@@ -105,9 +107,12 @@ function describeResponse(status: string, response: Json): Json {
     typeof response.description === 'string' && !response.$ref
       ? response.description
       : (STATUS_TEXT[status] ?? 'Answer');
-  if (response['x-media-type'] === CSV_BODY['x-media-type']) {
+  if (
+    response['x-media-type'] === CSV_BODY['x-media-type'] ||
+    response['x-media-type'] === PDF_BODY['x-media-type']
+  ) {
     const fileSchema: Json = { type: 'string', format: 'binary' };
-    return { description, content: { 'text/csv': { schema: fileSchema } } };
+    return { description, content: { [response['x-media-type']]: { schema: fileSchema } } };
   }
   if (response.$ref) return { description, content: { 'application/json': { schema: response } } };
   return { ...response, description };
@@ -227,3 +232,9 @@ export const csvFileSchema = z
   .string()
   .meta(CSV_BODY)
   .describe('A CSV file (text/csv; charset=utf-8), sent as an attachment');
+
+/** A PDF document answer (a settlement statement): `application/pdf` in the document. */
+export const pdfFileSchema = z
+  .string()
+  .meta(PDF_BODY)
+  .describe('A PDF document (application/pdf), sent as an attachment');

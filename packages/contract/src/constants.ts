@@ -174,6 +174,14 @@ export const VALIDATION_MESSAGES = {
     en: 'End date must be on or after the start date',
     zh: '结束日期不能早于开始日期',
   },
+  'v.settlement_range': {
+    en: 'Choose at most 24 months of settlement periods',
+    zh: '结算周期最多可选 24 个月',
+  },
+  'v.settlement_period_start': {
+    en: 'Choose a period that starts on the 1st or the 16th of a month',
+    zh: '请选择从每月 1 日或 16 日开始的结算周期',
+  },
   'v.cursor_invalid': {
     en: 'Start again from the first page: this page position is invalid or was altered',
     zh: '请从第一页重新开始：分页位置无效或已被更改',

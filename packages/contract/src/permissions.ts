@@ -23,6 +23,14 @@ export const PERMISSIONS = {
   'audit_log.view': ['admin', 'super_hr', 'company_admin'],
   // Integrations (DESIGN 6, decision 0038): webhook endpoints of the creator's scope.
   'webhooks.view': ['admin', 'merchant_admin', 'company_admin'],
+  // DESIGN 6, decision 0040: a merchant's half-month statements; merchant roles their own.
+  'settlements.view': [
+    'admin',
+    'super_hr',
+    'merchant_admin',
+    'merchant_supervisor',
+    'merchant_staff',
+  ],
 
   // API actions (DESIGN 4)
   'iam.self': ALL,
@@ -55,6 +63,13 @@ export const PERMISSIONS = {
   'jobs.run': ['admin'],
   'audit.read': ['admin', 'super_hr', 'company_admin'],
   'webhooks.manage': ['admin', 'merchant_admin', 'company_admin'],
+  'settlements.read': [
+    'admin',
+    'super_hr',
+    'merchant_admin',
+    'merchant_supervisor',
+    'merchant_staff',
+  ],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -84,6 +99,7 @@ export const SCREEN_PERMISSIONS = {
   'order_history.view': ['orders.admin'],
   'audit_log.view': ['audit.read'],
   'webhooks.view': ['webhooks.manage'],
+  'settlements.view': ['settlements.read'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;

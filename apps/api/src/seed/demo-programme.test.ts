@@ -63,6 +63,18 @@ describe.each(await testDatabaseKinds())('the demo programme on %s', (kind) => {
     expect(refunds.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('gives both demo merchants settlement statements in several half-months (decision 0040)', async () => {
+    const halves = await queryRows<{ code: string; halves: unknown }>(
+      db.database.db,
+      sql`SELECT m.code, count(DISTINCT date_trunc('month', t.occurred_at)
+                   + CASE WHEN extract(day FROM t.occurred_at) >= 16 THEN interval '15 days' ELSE interval '0' END) AS halves
+            FROM token_transactions t JOIN merchants m ON m.id = t.merchant_id
+           WHERE t.event = 'order_purchased' GROUP BY m.code ORDER BY m.code`,
+    );
+    expect(halves.map((h) => h.code)).toEqual(['CAFE', 'SHOP']);
+    for (const h of halves) expect(Number(h.halves), h.code).toBeGreaterThanOrEqual(4);
+  });
+
   it('links the demo users to ACME (staff number E0001) and SHOP', async () => {
     const users = await queryRows<{ username: string; code: string | null; staff: string | null }>(
       db.database.db,

@@ -18,6 +18,7 @@ describe('the sidebar entries', () => {
       'nav.reset_period_date',
       'nav.order_history',
       'nav.audit_log',
+      'nav.settlements',
       'nav.webhooks',
     ]);
   });
@@ -31,6 +32,21 @@ describe('the sidebar entries', () => {
     }
   });
 
+  it('give Settlements to the admin, Group HR and the merchant roles (decision 0040)', () => {
+    for (const role of [
+      'admin',
+      'super_hr',
+      'merchant_admin',
+      'merchant_supervisor',
+      'merchant_staff',
+    ]) {
+      expect(titles(navItemsFor(role)), role).toContain('nav.settlements');
+    }
+    for (const role of ['company_admin', 'company_employee']) {
+      expect(titles(navItemsFor(role)), role).not.toContain('nav.settlements');
+    }
+  });
+
   it('give the Audit Log to the admin, Group HR and company admins (decision 0036)', () => {
     for (const role of ['admin', 'super_hr', 'company_admin']) {
       expect(titles(navItemsFor(role)), role).toContain('nav.audit_log');
@@ -41,13 +57,19 @@ describe('the sidebar entries', () => {
   });
 
   it('give merchant supervisors, staff and employees the open entries only', () => {
-    for (const role of ['merchant_supervisor', 'merchant_staff', 'company_employee']) {
+    for (const role of ['merchant_supervisor', 'merchant_staff']) {
       expect(titles(navItemsFor(role))).toEqual([
         'nav.dashboard',
         'nav.token_transaction',
         'nav.summary_report',
+        'nav.settlements',
       ]);
     }
+    expect(titles(navItemsFor('company_employee'))).toEqual([
+      'nav.dashboard',
+      'nav.token_transaction',
+      'nav.summary_report',
+    ]);
   });
 
   it('give the merchant admin the Users entry for its staff', () => {
@@ -56,6 +78,7 @@ describe('the sidebar entries', () => {
       'nav.users',
       'nav.token_transaction',
       'nav.summary_report',
+      'nav.settlements',
       'nav.webhooks',
     ]);
   });

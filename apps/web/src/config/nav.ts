@@ -7,6 +7,7 @@ import {
   History,
   LayoutDashboard,
   MonitorSmartphone,
+  ReceiptText,
   Store,
   UserCog,
   Users,
@@ -105,6 +106,13 @@ export const NAV_ITEMS: NavItem[] = [
     url: paths.auditLog.getHref(),
     icon: FileClock,
     permission: 'audit_log.view',
+  },
+  // DESIGN 6, decision 0040: merchants' half-month statements.
+  {
+    titleKey: 'nav.settlements',
+    url: paths.settlements.getHref(),
+    icon: ReceiptText,
+    permission: 'settlements.view',
   },
   {
     titleKey: 'nav.webhooks',

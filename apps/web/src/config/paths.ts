@@ -66,6 +66,22 @@ export const paths = {
   auditLog: fixed('/audit-log'),
   /** Webhooks (decision 0038): the endpoints of the caller's scope and their deliveries. */
   webhooks: fixed('/webhooks'),
+  /** Settlements (decision 0040): merchants' half-month statements, and one statement. */
+  settlements: {
+    path: '/settlements',
+    getHref: (search: { merchant_id?: number | string } = {}) => withSearch('/settlements', search),
+  },
+  /** A merchant's crumb of a statement's address: its statements in the list. */
+  settlementMerchant: {
+    path: '/settlements/:merchantId',
+    getHref: (merchantId: number | string) =>
+      `/settlements/${encodeURIComponent(String(merchantId))}`,
+  },
+  settlementStatement: {
+    path: '/settlements/:merchantId/:periodStart',
+    getHref: (merchantId: number | string, periodStart: string) =>
+      `/settlements/${encodeURIComponent(String(merchantId))}/${encodeURIComponent(periodStart)}`,
+  },
   summaryReport: fixed('/summary-report'),
   summaryReportCompany: {
     path: '/summary-report/:companyId',

@@ -27,8 +27,11 @@ export interface RequestOptions {
   /** The query: arrays as repeated keys (`?event=a&event=b`), dates as ISO, no null/undefined. */
   params?: object;
   headers?: Record<string, string>;
-  /** `text`: the body as it came, unless it is JSON (a failure's envelope). Default `json`. */
-  responseType?: 'json' | 'text';
+  /**
+   * `text`: the body as it came, unless it is JSON (a failure's envelope); `blob`: a success's
+   * body as bytes (a PDF), a failure's read as text. Default `json`.
+   */
+  responseType?: 'json' | 'text' | 'blob';
   /** A 401 ends the session quietly, without the expired alert (used by the session probe). */
   quietUnauthorized?: boolean;
   signal?: AbortSignal;
@@ -62,7 +65,11 @@ function withQuery(url: string, params: object | undefined): string {
 }
 
 /** JSON is parsed when it parses (always asked for a `json` call); else the text as it came. */
-function parseBody(body: string, contentType: string, responseType: 'json' | 'text'): unknown {
+function parseBody(
+  body: string,
+  contentType: string,
+  responseType: 'json' | 'text' | 'blob',
+): unknown {
   if (body === '' || (responseType === 'text' && !contentType.includes('json'))) return body;
   try {
     return JSON.parse(body) as unknown;
@@ -136,6 +143,14 @@ async function send<T>(
       credentials: 'same-origin',
       signal: options.signal,
     });
+    if (
+      options.responseType === 'blob' &&
+      response.ok &&
+      !(response.headers.get('content-type') ?? '').includes('json')
+    ) {
+      const blob = await response.blob();
+      return { data: blob as T, status: response.status, headers: response.headers };
+    }
     text = await response.text();
   } catch (cause) {
     throw networkError(cause);

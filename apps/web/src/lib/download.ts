@@ -34,3 +34,22 @@ export async function downloadCsv(
     filenameFromDisposition(response.headers.get('content-disposition')) ?? fallbackName;
   browser.saveFile(new Blob([response.data], { type: 'text/csv;charset=utf-8' }), filename);
 }
+
+/**
+ * Downloads a file the server renders (a PDF statement) as it came; a failure's JSON envelope
+ * is an ApiError like any other.
+ */
+export async function downloadFile(
+  url: string,
+  params: Record<string, unknown>,
+  fallbackName: string,
+): Promise<void> {
+  const response = await api.get<Blob>(url, {
+    params: cleanEmptyFilters(params),
+    responseType: 'blob',
+    headers: { Accept: 'application/pdf, application/json' },
+  });
+  const filename =
+    filenameFromDisposition(response.headers.get('content-disposition')) ?? fallbackName;
+  browser.saveFile(response.data, filename);
+}

@@ -119,6 +119,21 @@ export const routes: RouteObject[] = [
             ...guarded('webhooks.view'),
             lazy: () => import('./app/webhooks'),
           },
+          {
+            path: paths.settlements.path,
+            ...guarded('settlements.view'),
+            lazy: () => import('./app/settlements'),
+          },
+          {
+            path: paths.settlementMerchant.path,
+            ...guarded('settlements.view'),
+            lazy: () => import('./app/settlement-merchant'),
+          },
+          {
+            path: paths.settlementStatement.path,
+            ...guarded('settlements.view'),
+            lazy: () => import('./app/settlement-statement'),
+          },
           { path: paths.twoFactor.path, lazy: () => import('./app/two-factor') },
         ],
       },

@@ -8,6 +8,8 @@ import {
   errorEnvelopeSchema,
   orderHistoryFilterSchema,
   reportSummaryFilterSchema,
+  settlementExportQuerySchema,
+  settlementParamsSchema,
   transactionListQuerySchema,
   type Lang,
 } from '@app/contract';
@@ -21,6 +23,8 @@ import {
   exportCompanyReport,
   exportEmployees,
   exportOrders,
+  exportSettlementStatement,
+  exportSettlements,
   exportSummary,
   exportTransactions,
 } from './exports.service';
@@ -173,6 +177,48 @@ export default async function exportsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const csv = await exportAuditLog(app.deps, currentUser(request), request.query);
+      return sendCsv(reply, csv.filename, csv.body);
+    },
+  );
+
+  r.get(
+    '/settlements',
+    {
+      preHandler: requirePermission('settlements.read'),
+      schema: {
+        tags: ['exports'],
+        operationId: 'exportSettlements',
+        summary:
+          'Settlement statements as CSV, one line per merchant, period and company: the range of GET /settlements',
+        querystring: settlementExportQuerySchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportSettlements(app.deps, scopeOf(currentUser(request)), request.query);
+      return sendCsv(reply, csv.filename, csv.body);
+    },
+  );
+
+  r.get(
+    '/settlements/:merchant_id/:period_start',
+    {
+      preHandler: requirePermission('settlements.read'),
+      schema: {
+        tags: ['exports'],
+        operationId: 'exportSettlementStatement',
+        summary: 'Every order of a merchant’s half-month statement as CSV',
+        params: settlementParamsSchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportSettlementStatement(
+        app.deps,
+        scopeOf(currentUser(request)),
+        request.params.merchant_id,
+        request.params.period_start,
+      );
       return sendCsv(reply, csv.filename, csv.body);
     },
   );

@@ -17,6 +17,9 @@ import type {
   EmployeeReportRow,
   OrderHistoryFilter,
   ReportSummaryFilter,
+  SettlementExportQuery,
+  SettlementOrder,
+  SettlementPeriod,
   TokenTransaction,
   TransactionListQuery,
 } from '@app/contract';
@@ -32,6 +35,11 @@ import {
   type OrderHistoryRow,
 } from '../order-history/order-history.service';
 import { toOrderFilter } from '../order-history/order-history.service';
+import {
+  findAllStatementOrders,
+  findSettlementsForExport,
+  getStatementHead,
+} from '../settlements/settlements.service';
 import { countEmployeeRowsUpTo, findEmployeeMonthBatch } from '../reports/reports.service';
 import { findSummaryRows, getCompanyMonth } from '../reports/reports.service';
 import {
@@ -384,5 +392,78 @@ export async function exportAuditLog(
   return {
     filename: `audit-log-${localDate(clock.now(), config.APP_TIMEZONE)}.csv`,
     body: csvStream(auditColumns(config.APP_TIMEZONE), rows),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settlement statements (decision 0040)
+
+interface SettlementCsvLine {
+  period: SettlementPeriod;
+  company: SettlementPeriod['companies'][number];
+}
+
+const settlementColumns: CsvColumn<SettlementCsvLine>[] = [
+  { header: 'merchant_code', value: (l) => l.period.merchant_code },
+  { header: 'merchant_name', value: (l) => l.period.merchant_name },
+  { header: 'period_start', value: (l) => l.period.period_start },
+  { header: 'period_end', value: (l) => l.period.period_end },
+  { header: 'status', value: (l) => l.period.status },
+  { header: 'company_code', value: (l) => l.company.company_code },
+  { header: 'company_name', value: (l) => l.company.company_name },
+  { header: 'orders', value: (l) => l.company.orders },
+  { header: 'refunds', value: (l) => l.company.refunds },
+  { header: 'purchased_tokens', value: (l) => l.company.purchased_tokens },
+  { header: 'refunded_tokens', value: (l) => l.company.refunded_tokens },
+  { header: 'net_tokens', value: (l) => l.company.net_tokens },
+];
+
+/**
+ * GET /exports/settlements: the statements of GET /settlements (same range, same order, unpaged),
+ * one line per merchant, period and company; a statement's totals are the sum of its lines.
+ */
+export async function exportSettlements(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  query: SettlementExportQuery,
+): Promise<CsvExport> {
+  const periods = await findSettlementsForExport(deps, scope, query);
+  const lines = periods.flatMap((period) =>
+    period.companies.map((company) => ({ period, company })),
+  );
+  assertWithinCap(lines.length, deps.config.EXPORT_MAX_ROWS);
+  return {
+    filename: `settlements-${localDate(deps.clock.now(), deps.config.APP_TIMEZONE)}.csv`,
+    body: csvStream(settlementColumns, lines),
+  };
+}
+
+const statementColumns = (timeZone: string): CsvColumn<SettlementOrder>[] => [
+  { header: 'order_no', value: (o) => o.order_no },
+  { header: 'order_time', value: (o) => localTime(o.ordered_at, timeZone) },
+  { header: 'terminal_code', value: (o) => o.terminal_code },
+  { header: 'terminal_name', value: (o) => o.terminal_name },
+  { header: 'company_code', value: (o) => o.company_code },
+  { header: 'company_name', value: (o) => o.company_name },
+  { header: 'employee_id', value: (o) => o.employee_id },
+  { header: 'employee_name', value: (o) => o.employee_name },
+  { header: 'subtotal', value: (o) => o.subtotal },
+  { header: 'purchased_tokens', value: (o) => o.purchased_tokens },
+  { header: 'refunded_tokens', value: (o) => o.refunded_tokens },
+  { header: 'net_tokens', value: (o) => o.net_tokens },
+];
+
+/** GET /exports/settlements/{merchant_id}/{period_start}: every order of one statement. */
+export async function exportSettlementStatement(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  merchantId: number,
+  periodStart: string,
+): Promise<CsvExport> {
+  const { statement, period } = await getStatementHead(deps, scope, merchantId, periodStart);
+  const orders = await findAllStatementOrders(deps, merchantId, period);
+  return {
+    filename: `settlement-${statement.merchant_code}-${statement.period_start}.csv`,
+    body: csvStream(statementColumns(deps.config.APP_TIMEZONE), orders),
   };
 }

@@ -60,6 +60,7 @@ describe('the sidebar', () => {
       'Reset Period Date',
       'Order History',
       'Audit Log',
+      'Settlements',
       'Webhooks',
     ]);
     expect(within(sidebarNav()).getByRole('button', { name: 'Token Transaction' })).toBeVisible();
@@ -82,7 +83,7 @@ describe('the sidebar', () => {
     );
   });
 
-  it('shows Group HR the companies, the order history and the audit log', () => {
+  it('shows Group HR the companies, the order history, the audit log and the settlements', () => {
     renderShell('super_hr');
     expect(navLabels()).toEqual([
       'Dashboard',
@@ -92,6 +93,7 @@ describe('the sidebar', () => {
       'Summary Report',
       'Order History',
       'Audit Log',
+      'Settlements',
     ]);
   });
 

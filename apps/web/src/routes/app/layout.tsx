@@ -9,6 +9,7 @@ import { useSelfInfo } from '@/features/auth/api/get-self-info';
 import { DeferredUserMenu } from '@/features/auth/components/deferred-user-menu';
 import { EnrolmentRequiredScreen } from '@/features/auth/pages/enrolment-required-screen';
 import { useCompanyDetails } from '@/features/companies/api/get-company';
+import { useStatementCrumbs } from '@/features/settlements/api/get-settlement-statement';
 import { useAuthStore } from '@/lib/auth-store';
 import type { RouteHandle } from '../route-handle';
 
@@ -16,9 +17,11 @@ import type { RouteHandle } from '../route-handle';
 function Shell({ user }: { user: SelfUser }) {
   const companyId = useMatch(paths.summaryReportCompany.path)?.params.companyId;
   const { data: company } = useCompanyDetails(companyId, { silentError: true });
+  const statement = useMatch(paths.settlementStatement.path)?.params;
+  const statementCrumbs = useStatementCrumbs(statement?.merchantId, statement?.periodStart);
   const breadcrumbLabels = companyId
     ? { [paths.summaryReportCompany.getHref(companyId)]: company?.name ?? companyId }
-    : undefined;
+    : statementCrumbs;
   return (
     <AppShell
       role={user.type}

@@ -1,0 +1,64 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { paths } from '@/config/paths';
+import type { SettlementStatement } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { periodLabel } from '../components/period-label';
+import { settlementsKeys } from './get-settlements';
+
+/** GET /settlements/{merchant_id}/{period_start}: the statement and a page of its orders. */
+export async function getSettlementStatement(
+  merchantId: number,
+  periodStart: string,
+  page: number,
+  pageSize: number,
+): Promise<SettlementStatement> {
+  const response = await api.get<SettlementStatement>(
+    `${API_PREFIX}/settlements/${merchantId}/${encodeURIComponent(periodStart)}`,
+    { params: { page, page_size: pageSize } },
+  );
+  return response.data;
+}
+
+export const settlementStatementQueryOptions = (
+  merchantId: number,
+  periodStart: string,
+  page = 1,
+  pageSize = 10,
+) =>
+  queryOptions({
+    queryKey: settlementsKeys.statement(merchantId, periodStart, page, pageSize),
+    queryFn: () => getSettlementStatement(merchantId, periodStart, page, pageSize),
+    placeholderData: keepPreviousData,
+    meta: { silentError: true },
+  });
+
+export const useSettlementStatement = (
+  merchantId: number,
+  periodStart: string,
+  page = 1,
+  pageSize = 10,
+) => useQuery(settlementStatementQueryOptions(merchantId, periodStart, page, pageSize));
+
+/**
+ * The breadcrumb's words for a statement's address (the layout composes it): the merchant's code
+ * instead of its id, the period instead of its first day; from the statement the page reads.
+ */
+export function useStatementCrumbs(
+  merchantId: string | undefined,
+  periodStart: string | undefined,
+): Record<string, string> | undefined {
+  const id = Number(merchantId);
+  const isStatement = Number.isSafeInteger(id) && id > 0 && periodStart !== undefined;
+  const { data } = useQuery({
+    ...settlementStatementQueryOptions(isStatement ? id : 0, periodStart ?? ''),
+    enabled: isStatement,
+  });
+  if (!isStatement) return undefined;
+  const statement = data?.data.statement;
+  return {
+    [paths.settlementMerchant.getHref(id)]: statement?.merchant_code ?? String(id),
+    [paths.settlementStatement.getHref(id, periodStart)]: statement
+      ? periodLabel(statement)
+      : periodStart,
+  };
+}

@@ -1,0 +1,28 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { SettlementList, SettlementListQuery } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+
+export const settlementsKeys = {
+  all: ['settlements'] as const,
+  list: (query: Partial<SettlementListQuery>) => ['settlements', 'list', query] as const,
+  statement: (merchantId: number, periodStart: string, page: number, pageSize: number) =>
+    ['settlements', 'statement', merchantId, periodStart, page, pageSize] as const,
+  merchants: ['settlements', 'merchants'] as const,
+};
+
+/** GET /settlements: each merchant's half-month statements in the range, newest first, paged. */
+export async function getSettlements(query: Partial<SettlementListQuery>): Promise<SettlementList> {
+  const response = await api.get<SettlementList>(`${API_PREFIX}/settlements`, { params: query });
+  return response.data;
+}
+
+export const settlementsQueryOptions = (query: Partial<SettlementListQuery>) =>
+  queryOptions({
+    queryKey: settlementsKeys.list(query),
+    queryFn: () => getSettlements(query),
+    placeholderData: keepPreviousData,
+    meta: { silentError: true },
+  });
+
+export const useSettlements = (query: Partial<SettlementListQuery>) =>
+  useQuery(settlementsQueryOptions(query));
