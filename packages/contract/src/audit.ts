@@ -56,6 +56,10 @@ export const AUDIT_ACTIONS = [
   'mfa_disable_failed',
   'mfa_reset',
   'clear_sign_in_throttle',
+  'request_approval',
+  'approve',
+  'reject',
+  'expire',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -68,6 +72,8 @@ export const AUDIT_ENTITY_TYPES = [
   'merchant',
   'terminal',
   'system_settings',
+  'approval',
+  'approval_policy',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -30,3 +30,4 @@ export * from './reports';
 export * from './order-history';
 export * from './exports';
 export * from './self-service';
+export * from './approvals';

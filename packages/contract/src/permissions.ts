@@ -21,6 +21,8 @@ export const PERMISSIONS = {
   'order_history.view': ['admin', 'super_hr'],
   // Beyond the spec (DESIGN 6, decision 0036): each role sees the audit rows of its own scope.
   'audit_log.view': ['admin', 'super_hr', 'company_admin'],
+  // Four-eyes approvals (DESIGN 6, decision 0039): the people who may decide some request.
+  'approvals.view': ['admin', 'super_hr', 'company_admin'],
 
   // API actions (DESIGN 4)
   'iam.self': ALL,
@@ -52,6 +54,7 @@ export const PERMISSIONS = {
   'sys.manage': ['admin'],
   'jobs.run': ['admin'],
   'audit.read': ['admin', 'super_hr', 'company_admin'],
+  'approvals.decide': ['admin', 'super_hr', 'company_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -80,6 +83,7 @@ export const SCREEN_PERMISSIONS = {
   'companies.view': ['companies.read', 'companies.write', 'company_admins.manage'],
   'order_history.view': ['orders.admin'],
   'audit_log.view': ['audit.read'],
+  'approvals.view': ['approvals.decide'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;

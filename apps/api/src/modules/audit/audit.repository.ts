@@ -48,6 +48,8 @@ const rowCompany = sql`(CASE
     ${auditLog.after} ->> 'company_id')
   WHEN ${auditLog.entityType} IN ('user', 'sign_in') THEN
     (SELECT u.company_id::text FROM users u WHERE u.id = ${entityIdAsBigint})
+  WHEN ${auditLog.entityType} = 'approval' THEN
+    (SELECT a.company_id::text FROM approvals a WHERE a.id = ${entityIdAsBigint})
 END)`;
 
 /** The one scope rule of the audit log, shared by the list and its export. */
