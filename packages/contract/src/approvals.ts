@@ -84,6 +84,11 @@ export const approvalListQuerySchema = pageQuerySchema.extend({
       'v.invalid',
     ),
   kind: z.enum(APPROVAL_KINDS).optional(),
+  /** `true`: only the requests the caller may decide itself (the sidebar's count). */
+  to_decide: z
+    .enum(['true', 'false'], 'v.invalid')
+    .optional()
+    .transform((value) => value === 'true'),
 });
 export type ApprovalListQuery = z.infer<typeof approvalListQuerySchema>;
 

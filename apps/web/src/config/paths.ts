@@ -64,6 +64,11 @@ export const paths = {
   },
   /** Audit Log (decision 0036): each role's scope of the audit log. */
   auditLog: fixed('/audit-log'),
+  /** Approvals (decision 0039): four-eyes requests, pending and decided. */
+  approvals: {
+    path: '/approvals',
+    getHref: (search: { tab?: 'pending' | 'decided' } = {}) => withSearch('/approvals', search),
+  },
   summaryReport: fixed('/summary-report'),
   summaryReportCompany: {
     path: '/summary-report/:companyId',

@@ -114,6 +114,11 @@ export const routes: RouteObject[] = [
             ...guarded('audit_log.view'),
             lazy: () => import('./app/audit-log'),
           },
+          {
+            path: paths.approvals.path,
+            ...guarded('approvals.view'),
+            lazy: () => import('./app/approvals'),
+          },
           { path: paths.twoFactor.path, lazy: () => import('./app/two-factor') },
         ],
       },

@@ -171,6 +171,8 @@ export interface ApprovalListFilter {
   scope: ApprovalScope;
   statuses?: ApprovalStatus[] | undefined;
   kind?: ApprovalKind | undefined;
+  /** Leave out the requests of this user (its own, which it cannot decide). */
+  exceptRequestedBy?: number | undefined;
 }
 
 function whereOf(filter: ApprovalListFilter): SQL {
@@ -182,6 +184,9 @@ function whereOf(filter: ApprovalListFilter): SQL {
     parts.push(sql`a.status = ANY(${sql.param(filter.statuses)}::text[])`);
   }
   if (filter.kind) parts.push(sql`a.kind = ${filter.kind}`);
+  if (filter.exceptRequestedBy !== undefined) {
+    parts.push(sql`a.requested_by <> ${filter.exceptRequestedBy}`);
+  }
   return sql.join(parts, sql` AND `);
 }
 

@@ -47,6 +47,13 @@ const toPolicy = (row: ApprovalPolicyRow): ApprovalPolicy => ({
   updated_by: row.updatedBy,
 });
 
+/** The kinds each role decides (a company admin only its own company's). */
+const POWER_KINDS: Partial<Record<AuthUser['type'], ApprovalKind[]>> = {
+  admin: ['top_up'],
+  super_hr: ['distribution'],
+  company_admin: ['distribution'],
+};
+
 /** Whether this user holds the power to decide this request (not counting who asked). */
 function hasPower(user: Pick<AuthUser, 'type' | 'companyId'>, row: ApprovalRow): boolean {
   if (row.kind === 'top_up') return user.type === 'admin';
@@ -213,10 +220,15 @@ export async function listApprovals(
   user: AuthUser,
   query: ApprovalListQuery,
 ): Promise<{ data: Approval[]; total: number }> {
+  const scope = approvalScopeOf(user);
   const filter = {
-    scope: approvalScopeOf(user),
+    // To decide: only the kinds this user has the power over, and not its own requests.
+    scope: query.to_decide
+      ? { ...scope, kinds: scope.kinds.filter((kind) => POWER_KINDS[user.type]?.includes(kind)) }
+      : scope,
     statuses: query.status?.split(',') as ApprovalStatus[] | undefined,
     kind: query.kind,
+    exceptRequestedBy: query.to_decide ? user.id : undefined,
   };
   const [rows, total] = await Promise.all([
     findApprovalRows(database.db, filter, PAGE(query)),

@@ -197,6 +197,14 @@ describe.each(await testDatabaseKinds())('four-eyes approvals on %s', (kind) => 
         .statusCode,
     ).toBe(403);
 
+    // The sidebar's count: what each may decide itself (not its own; the admin no distribution).
+    const toDecide = '/api/v1/approvals?status=pending&to_decide=true';
+    expect((await as(admin, 'GET', toDecide)).json().total).toBe(0);
+    expect((await as(admin2, 'GET', toDecide)).json().data).toEqual([
+      expect.objectContaining({ id: approval.id }),
+    ]);
+    expect((await as(acmeAdmin, 'GET', toDecide)).json().total).toBe(0);
+    expect((await as(acmeAdmin2, 'GET', toDecide)).json().total).toBe(1);
     const seen = (await as(admin2, 'GET', '/api/v1/approvals?status=pending')).json()
       .data as Approval[];
     expect(seen.find((a) => a.id === approval.id)?.can_decide).toBe(true);
@@ -406,11 +414,11 @@ describe.each(postgres)('approvals under concurrency on %s', (kind) => {
            WHERE company_id = ${company.id} AND event = 'company_issued'`,
     );
     expect(issued).toEqual([{ amount: 700 }]);
-    const [{ token_balance }] = await queryRows<{ token_balance: number }>(
+    const [row] = await queryRows<{ token_balance: number }>(
       t.db.database.db,
       sql`SELECT token_balance FROM companies WHERE id = ${company.id}`,
     );
-    expect(token_balance).toBe(700);
+    expect(row?.token_balance).toBe(700);
     expect(
       (await auditRowsOf(t, 'approval', id)).filter((r) => r.action === 'approve'),
     ).toHaveLength(1);
