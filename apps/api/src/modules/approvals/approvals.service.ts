@@ -104,30 +104,35 @@ export async function setApprovalPolicy(
   body: ApprovalPolicyBody,
 ): Promise<ApprovalPolicy> {
   const at = clock.now();
-  return inTransaction(database, async (tx) => {
-    const before = toPolicy(await lockApprovalPolicy(tx));
-    const after = toPolicy(
-      await updateApprovalPolicy(
-        tx,
-        {
-          topUpThreshold: body.top_up_threshold,
-          distributionThreshold: body.distribution_threshold,
-        },
-        at,
-        actor.userId,
-      ),
-    );
-    await recordAudit(tx, {
-      actor,
-      action: 'update',
-      entityType: 'approval_policy',
-      entityId: null,
-      before,
-      after,
+  return inTransaction(database, (tx) => setApprovalPolicyIn(tx, actor, body, at));
+}
+
+/** The policy change inside a caller's transaction (the route's, or the demo seed's), audited. */
+export async function setApprovalPolicyIn(
+  tx: Tx,
+  actor: AuditActor | null,
+  body: ApprovalPolicyBody,
+  at: Date,
+): Promise<ApprovalPolicy> {
+  const before = toPolicy(await lockApprovalPolicy(tx));
+  const after = toPolicy(
+    await updateApprovalPolicy(
+      tx,
+      { topUpThreshold: body.top_up_threshold, distributionThreshold: body.distribution_threshold },
       at,
-    });
-    return after;
+      actor?.userId ?? null,
+    ),
+  );
+  await recordAudit(tx, {
+    actor,
+    action: 'update',
+    entityType: 'approval_policy',
+    entityId: null,
+    before,
+    after,
+    at,
   });
+  return after;
 }
 
 export interface ApprovalRequest {
