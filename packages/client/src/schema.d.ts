@@ -10562,6 +10562,7 @@ export interface operations {
                 page_size?: number;
                 status?: string;
                 kind?: "top_up" | "distribution";
+                to_decide?: "true" | "false";
             };
             header?: never;
             path?: never;

@@ -38,8 +38,9 @@ const entityIdAsBigint = sql`CASE WHEN ${auditLog.entityId} ~ '^[0-9]{1,18}$' TH
 /**
  * The company an audit row is about, as text, or NULL: a company row names it; an employee row
  * through the employee (an import row, which names no employee, through its `after.company_id`);
- * a user or sign-in row through the user's company. Every other record type (merchants,
- * terminals, system settings, admins, merchant users, unknown sign-in names) has none.
+ * a user or sign-in row through the user's company; an approval row through the approval's
+ * company (decision 0039). Every other record type (merchants, terminals, system settings, the
+ * approval policy, admins, merchant users, unknown sign-in names) has none.
  */
 const rowCompany = sql`(CASE
   WHEN ${auditLog.entityType} = 'company' THEN ${auditLog.entityId}
