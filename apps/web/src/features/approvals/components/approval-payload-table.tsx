@@ -24,7 +24,9 @@ export function ApprovalPayloadTable({ approval }: { approval: Approval }) {
       : t('approvals.payload_distribution', { name: payload.company_name });
   return (
     <Table data-testid="approval-payload">
-      <caption className="mb-2 text-left text-sm text-muted-foreground">{caption}</caption>
+      <caption className="mb-2 caption-top text-left text-sm text-muted-foreground">
+        {caption}
+      </caption>
       <TableHeader>
         <TableRow>
           <TableHead scope="col">
