@@ -5,7 +5,7 @@
 #   docker run -p 3000:3000 -v tokens-data:/data token-backoffice              # embedded PGlite
 #   docker run -p 3000:3000 -e DATABASE_URL=postgres://… -e ADMIN_USERNAME=… token-backoffice
 
-# --- build: every dependency, then the web app ---------------------------------------------------
+# --- build: every dependency, then the web app and the API's bundle -------------------------------
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -16,7 +16,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY packages/contract packages/contract
 COPY apps/web apps/web
-RUN npm run build -w apps/web
+COPY apps/api apps/api
+RUN npm run build -w apps/web && npm run build -w apps/api
 
 # --- runtime: production dependencies of the API only, run as a non-root user --------------------
 FROM node:24-slim AS runtime
@@ -33,6 +34,7 @@ COPY apps/web/package.json apps/web/
 RUN npm ci --omit=dev --workspace apps/api --no-audit --no-fund && npm cache clean --force
 COPY packages/contract packages/contract
 COPY apps/api apps/api
+COPY --from=build /app/apps/api/dist apps/api/dist
 COPY --from=build /app/apps/web/dist apps/web/dist
 # The embedded database (no DATABASE_URL) and its TOTP key file live in /data.
 RUN mkdir -p /data && chown node:node /data
@@ -42,5 +44,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node itself is PID 1's command (no npm, no shell): SIGTERM reaches the server, which drains
-# (decision 0019). tsx is a production dependency of the API: it loads the TypeScript sources.
-CMD ["node", "--import", "tsx", "apps/api/src/server.ts"]
+# (decision 0019). It runs the API's bundle (decision 0041: ~75 MiB less resident memory than
+# loading the sources through tsx, which stays a production dependency for the ops scripts).
+CMD ["node", "--enable-source-maps", "apps/api/dist/server.mjs"]

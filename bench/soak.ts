@@ -1,11 +1,14 @@
 /**
- * npm run bench:soak [-- --minutes 10 --connections 32]
+ * npm run bench:soak [-- --minutes 10 --connections 32 --rate 150]
  *
- * Issue 7's load soak: mixed traffic (sign-ins, lists, distributions, terminal orders, refunds)
- * for a bounded time against the API on the programme `npm run bench:data` generated, at the
- * highest rate the machine sustains (autocannon keeps every connection busy). Reports requests
- * served, answers by kind and status, p99 latency and the API's memory over time, then checks the
- * six ledger invariants. Writes bench/soak.json and bench/SOAK.md.
+ * Issue 7's load soak, widened for issue 16: mixed traffic (terminal orders and refunds,
+ * distributions, lists, dashboards, reports, CSV exports, sign-ins) for a bounded time against the
+ * API on the programme `npm run bench:data` generated. Without `--rate`, at the highest rate the
+ * machine sustains (autocannon keeps every connection busy: the latencies are then mostly
+ * queueing); with `--rate N`, at N requests a second in all, the load issue 16's "p99 of every
+ * read and write" is judged at. Reports requests served, answers by kind and status, latency by
+ * kind, the API's memory over time, then checks the six ledger invariants. Writes
+ * bench/soak.json and bench/SOAK.md.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -23,15 +26,20 @@ import { mib, percentile, round } from './lib/stats';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-type Kind = 'sign_in' | 'list' | 'distribution' | 'order' | 'refund';
+type Kind =
+  'sign_in' | 'list' | 'dashboard' | 'report' | 'export' | 'distribution' | 'order' | 'refund';
 
 /** The share of each kind in the mix (out of 100). */
 const MIX: [Kind, number][] = [
-  ['order', 45],
-  ['list', 25],
-  ['refund', 12],
-  ['distribution', 10],
-  ['sign_in', 8],
+  ['order', 40],
+  ['list', 16],
+  ['refund', 10],
+  ['distribution', 8],
+  ['dashboard', 9],
+  ['report', 7],
+  ['export', 8],
+  // Few: a sign-in is slow on purpose (the password hash), and a day has few of them.
+  ['sign_in', 2],
 ];
 
 interface Payee {
@@ -58,6 +66,7 @@ function pickKind(): Kind {
 async function main() {
   const minutes = Number(argument('minutes') ?? 10);
   const connections = Number(argument('connections') ?? 32);
+  const rate = argument('rate') === undefined ? undefined : Number(argument('rate'));
   const databaseUrl = BENCH_DATABASE_URL;
   const { info } = await loadProgramme(databaseUrl);
   const log = (message: string) => console.log(message);
@@ -123,6 +132,7 @@ async function main() {
       byKind.set(kind, statuses);
     };
     const latencies: number[] = [];
+    const latenciesByKind = new Map<Kind, number[]>();
 
     const setupRequest = (request: autocannon.Request, context: object): autocannon.Request => {
       const ctx = context as Context;
@@ -139,18 +149,32 @@ async function main() {
             headers: json,
             body: JSON.stringify({ username: info.bigCompany.admin, password: info.password }),
           };
-        case 'list': {
-          const lists = [
-            `/api/v1/employees?page=${1 + Math.floor(Math.random() * 20)}&page_size=20`,
-            `/api/v1/tokens/transactions?scope=company&limit=50`,
-            `/api/v1/tokens/transactions?scope=employee&limit=50`,
-            `/api/v1/dashboard`,
-            `/api/v1/employees?search=${Math.floor(Math.random() * 1000)}&page=1&page_size=10`,
-          ];
+        case 'list':
+        case 'dashboard':
+        case 'report':
+        case 'export': {
+          const employee = pick(distributable);
+          const reads: Record<typeof kind, string[]> = {
+            list: [
+              `/api/v1/employees?page=${1 + Math.floor(Math.random() * 20)}&page_size=20`,
+              `/api/v1/tokens/transactions?scope=company&limit=50`,
+              `/api/v1/tokens/transactions?scope=employee&limit=50`,
+              `/api/v1/employees?search=${Math.floor(Math.random() * 1000)}&page=1&page_size=10`,
+              `/api/v1/orders/admin?page=1&page_size=20`,
+            ],
+            dashboard: [`/api/v1/dashboard`, `/api/v1/dashboard/summary`],
+            report: [`/api/v1/reports/summary?page=1&page_size=20`],
+            // What a company admin exports in a day's work: one employee's history, one
+            // employee's orders (a whole company's year is a job, not an interactive read).
+            export: [
+              `/api/v1/exports/transactions?scope=employee&employee_id=${employee}`,
+              `/api/v1/exports/orders?employee_id=${employee}`,
+            ],
+          };
           return {
             ...request,
             method: 'GET',
-            path: pick(lists),
+            path: pick(reads[kind]),
             headers: companyAdmin.headers(),
             body: undefined,
           };
@@ -218,14 +242,22 @@ async function main() {
         {
           url: server.baseUrl,
           connections,
+          ...(rate ? { overallRate: rate } : {}),
           duration: minutes * 60,
           timeout: 30,
           requests: [{ setupRequest, onResponse }],
         },
         (error, done) => (error ? reject(error as Error) : resolve(done)),
       );
-      instance.on('response', (_client, _status, _bytes, responseTime) => {
+      instance.on('response', (client, _status, _bytes, responseTime) => {
         latencies.push(responseTime);
+        // The connection's context is the request's: one request in flight per connection.
+        const kind = (client as unknown as { requestIterator: { context: Context } })
+          .requestIterator.context.kind;
+        if (kind)
+          (latenciesByKind.get(kind) ?? latenciesByKind.set(kind, []).get(kind)!).push(
+            responseTime,
+          );
       });
     });
     clearInterval(sampler);
@@ -259,6 +291,7 @@ async function main() {
       database: `PostgreSQL ${await serverVersion(databaseUrl)} (bench programme, ${info.ledgerRows.toLocaleString('en')} ledger rows at generation)`,
       minutes,
       connections,
+      rate: rate ?? null,
       mix: Object.fromEntries(MIX),
       served,
       perSecond: round(served / result.duration, 1),
@@ -266,6 +299,21 @@ async function main() {
       timeouts: result.timeouts,
       unexpectedAnswers: unexpected,
       answers,
+      latencyByKindMs: Object.fromEntries(
+        [...latenciesByKind].map(([kind, values]) => [
+          kind,
+          {
+            served: values.length,
+            p50: round(percentile(values, 50), 1),
+            p95: round(percentile(values, 95), 1),
+            p99: round(percentile(values, 99), 1),
+            max: round(
+              values.reduce((a, b) => Math.max(a, b), 0),
+              1,
+            ),
+          },
+        ]),
+      ),
       latencyMs: {
         p50: round(percentile(latencies, 50), 1),
         p99: round(percentile(latencies, 99), 1),
@@ -304,6 +352,7 @@ function soakMarkdown(s: {
   database: string;
   minutes: number;
   connections: number;
+  rate: number | null;
   served: number;
   perSecond: number;
   transportErrors: number;
@@ -311,6 +360,10 @@ function soakMarkdown(s: {
   unexpectedAnswers: number;
   answers: Record<string, Record<string, number>>;
   latencyMs: { p50: number; p99: number; max: number };
+  latencyByKindMs: Record<
+    string,
+    { served: number; p50: number; p95: number; p99: number; max: number }
+  >;
   memoryMiB: Record<string, number | undefined>;
   invariants: object;
 }): string {
@@ -322,15 +375,27 @@ function soakMarkdown(s: {
       return `| ${kind} | ${list} |`;
     })
     .join('\n');
-  return `# Load soak (issue 7)
+  const byKind = Object.entries(s.latencyByKindMs)
+    .map(
+      ([kind, l]) =>
+        `| ${kind} | ${l.served.toLocaleString('en')} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.max} |`,
+    )
+    .join('\n');
+  const pace =
+    s.rate === null
+      ? `from ${s.connections} autocannon connections, each sending its next request as soon as the last is
+answered (the highest rate this machine sustains: the latencies are mostly time in the queue)`
+      : `at ${s.rate} requests a second in all (autocannon \`overallRate\`, ${s.connections} connections)`;
+  return `# Load soak (issues 7 and 16)
 
 Generated by \`npm run bench:soak\` on ${s.ranAt}. Machine: ${s.machine.cpus} cores, ${s.machine.memoryGiB} GiB,
 API and PostgreSQL and the load generator on the same machine. Database: ${s.database}.
 
-Mixed traffic for ${s.minutes} minutes from ${s.connections} autocannon connections, each sending its
-next request as soon as the last is answered (the highest rate this machine sustains):
-terminal orders, lists (employees, transactions, dashboard), refunds of orders placed during the
-run, distributions of a company admin to three employees, and sign-ins.
+Mixed traffic for ${s.minutes} minutes ${pace}:
+terminal orders, refunds of orders placed during the run, distributions of a company admin to three
+employees, lists (employees, transactions, order history, employee search), dashboards (the
+dashboard and its summary), the summary report, CSV exports (one employee's transactions or
+orders), and sign-ins.
 
 | measure | value |
 |---|---|
@@ -339,6 +404,12 @@ run, distributions of a company admin to three employees, and sign-ins.
 | unexpected answers (5xx, or 4xx other than a 409 refusal) | ${s.unexpectedAnswers} |
 | latency p50 / p99 / max | ${s.latencyMs.p50} / ${s.latencyMs.p99} / ${s.latencyMs.max} ms |
 | API resident memory: start / first-minute max / last-minute max / peak | ${s.memoryMiB.start} / ${s.memoryMiB.firstMinuteMax} / ${s.memoryMiB.lastMinuteMax} / ${s.memoryMiB.peak} MiB |
+
+Latency by kind (ms):
+
+| kind | served | p50 | p95 | p99 | max |
+|---|---|---|---|---|---|
+${byKind}
 
 Answers by kind and status (409s are the refusals the traffic invites: a payee whose balance ran
 out, \`INSUFFICIENT_TOKENS\`; none may be 5xx):

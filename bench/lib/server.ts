@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '@app/api/bench';
+import { buildServerIfStale, startServer } from '@app/api/bench';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -61,25 +61,35 @@ export interface ApiServer {
   stop(): Promise<void>;
 }
 
+/** The API's bundle, built once per bench process (what `npm start` and the image run). */
+let bundled: Promise<void> | undefined;
+
 /**
- * Starts the real API (`node --import tsx apps/api/src/server.ts`, apps/api/test/server-process.ts)
- * on the bench database, API only, no jobs timer, quiet logs, on a free port of 127.0.0.1, and
- * waits until /readyz answers.
+ * Starts the real API as production runs it (its bundle, `node apps/api/dist/server.mjs`, decision
+ * 0041; apps/api/test/server-process.ts) on the bench database, API only, no jobs timer, quiet
+ * logs, on a free port of 127.0.0.1, and waits until /readyz answers. With API_ROOT (another
+ * checkout, a before/after comparison) that checkout's sources run through tsx, as it may have no
+ * bundle.
  */
 export async function startApi(options: {
   databaseUrl: string;
   admin: { username: string; password: string };
   env?: Record<string, string>;
 }): Promise<ApiServer> {
-  const server = await startServer({
-    DATABASE_URL: options.databaseUrl,
-    APP_TIMEZONE: 'UTC',
-    ADMIN_USERNAME: options.admin.username,
-    ADMIN_PASSWORD: options.admin.password,
-    // The per-terminal limit guards against a runaway till; a bench terminal sends far more.
-    TERMINAL_RATE_LIMIT_PER_MINUTE: '1000000',
-    ...options.env,
-  });
+  const from = process.env.API_ROOT ? 'sources' : 'bundle';
+  if (from === 'bundle') await (bundled ??= buildServerIfStale());
+  const server = await startServer(
+    {
+      DATABASE_URL: options.databaseUrl,
+      APP_TIMEZONE: 'UTC',
+      ADMIN_USERNAME: options.admin.username,
+      ADMIN_PASSWORD: options.admin.password,
+      // The per-terminal limit guards against a runaway till; a bench terminal sends far more.
+      TERMINAL_RATE_LIMIT_PER_MINUTE: '1000000',
+      ...options.env,
+    },
+    { from },
+  );
   const memory = new MemorySampler(server.pid);
   return {
     baseUrl: server.baseURL,

@@ -61,6 +61,9 @@ import orderHistoryRoutes from './modules/order-history/order-history.routes';
 import dashboardRoutes from './modules/dashboard/dashboard.routes';
 import reportsRoutes from './modules/reports/reports.routes';
 import exportsRoutes from './modules/exports/exports.routes';
+// Integrations (DESIGN 6, decision 0038): webhook endpoints and their delivery log.
+import webhooksRoutes from './modules/webhooks/webhooks.routes';
+import type { Resolver } from './modules/webhooks/webhook-targets';
 
 export interface AppDeps {
   config: Config;
@@ -70,6 +73,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Sends the invitation emails; without it links are only handed over (decision 0025). */
   mailer?: Mailer | undefined;
+  /** Resolves webhook target host names (tests inject one); dns.lookup otherwise. */
+  resolve?: Resolver | undefined;
 }
 
 declare module 'fastify' {
@@ -78,6 +83,7 @@ declare module 'fastify' {
       /** This app's own metrics registry and counters (decision 0019). */
       metrics: Metrics;
       mailer?: Mailer | undefined;
+      resolve?: Resolver | undefined;
     };
   }
 }
@@ -92,6 +98,10 @@ export const LOG_REDACT = [
   '*.password',
   'api_key',
   '*.api_key',
+  // Webhook signing secrets (decision 0038): in an answer body only, but never in a log line.
+  'secret',
+  '*.secret',
+  '*.*.secret',
 ];
 
 /** Builds the app without listening, so tests call it with `inject` (fastify/demo). */
@@ -101,6 +111,7 @@ export async function buildApp({
   clock = systemClock,
   logger,
   mailer,
+  resolve,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Redaction applies to any logger options given, including a test's capturing stream.
@@ -133,6 +144,7 @@ export async function buildApp({
       () => database.readPoolStats(),
     ),
     mailer,
+    resolve,
   });
   // A check without its own message key still answers one (`v.*`), rendered in the caller's
   // language, never zod's English (decision 0026).
@@ -197,6 +209,7 @@ export async function buildApp({
   await app.register(dashboardRoutes, { prefix: '/api/v1/dashboard' });
   await app.register(reportsRoutes, { prefix: '/api/v1/reports' });
   await app.register(exportsRoutes, { prefix: '/api/v1/exports' });
+  await app.register(webhooksRoutes, { prefix: '/api/v1/webhooks' });
 
   const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
   const serveWeb = config.SERVE_WEB && fs.existsSync(webIndex);

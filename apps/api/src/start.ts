@@ -8,6 +8,7 @@ import { createDemoProgramme, DEMO_TERMINAL_KEY } from './seed/demo-programme';
 import { systemClock } from './lib/clock';
 import { createMailer } from './lib/mailer';
 import { startJobTimer } from './modules/jobs/jobs.timer';
+import { startWebhookWorker } from './modules/webhooks/webhook-worker';
 
 /**
  * Starts the API with `config` (server.ts imports this module once tracing, when configured, is on).
@@ -39,10 +40,11 @@ export async function main(
   });
 
   let stopJobs: () => Promise<void> = async () => undefined;
+  let stopWebhooks: () => Promise<void> = async () => undefined;
   let closing = false;
   /**
    * Graceful shutdown (decision 0019): /readyz turns 503 at once and new requests are refused
-   * (503), the jobs timer stops and its run in progress ends, requests in flight finish with their
+   * (503), the jobs timer and the webhook worker stop and their runs in progress end, requests in flight finish with their
    * normal answer, then the server and the database close and the process exits 0. Whatever is
    * still running after SHUTDOWN_TIMEOUT_MS is cut: the process exits 1. A second signal of the
    * same kind ends it at once (Node's default, the handlers being `once`).
@@ -62,6 +64,7 @@ export async function main(
     try {
       const drained = app.lifecycle.beginShutdown();
       await stopJobs();
+      await stopWebhooks();
       await drained;
       await app.close();
       await database.close();
@@ -80,6 +83,8 @@ export async function main(
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   // Monthly resets and auto-archive, in every instance (DESIGN 3.6).
   stopJobs = startJobTimer(app);
+  // Webhook deliveries, in every instance (FOR UPDATE SKIP LOCKED shares them; decision 0038).
+  stopWebhooks = startWebhookWorker(app);
   app.log.info(
     { address, database: database.kind, dataDir: config.isEmbedded ? config.dataDir : undefined },
     'listening',

@@ -3,6 +3,7 @@ import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { ManualClock } from '../src/lib/clock';
 import type { Mailer } from '../src/lib/mailer';
+import type { Resolver } from '../src/modules/webhooks/webhook-targets';
 import { createDatabase } from '../src/db/client';
 import { attachContractValidator, settleContract, type ContractRecorder } from './contract';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases';
@@ -29,6 +30,8 @@ export interface TestAppOptions {
   clock?: ManualClock;
   /** Sends mail (the invitation tests pass one on a real SMTP server). */
   mailer?: Mailer;
+  /** Resolves webhook target names (the webhook tests inject one: no DNS). */
+  resolve?: Resolver;
 }
 
 /** A built app on a fresh database of the given kind, with a hand-driven clock. */
@@ -76,6 +79,7 @@ export async function buildTestApp(
     clock,
     logger: options.logger ?? false,
     mailer: options.mailer,
+    resolve: options.resolve,
   });
   await options.beforeReady?.(app);
   const contract = attachContractValidator(app);
@@ -101,9 +105,10 @@ export async function buildTestApp(
 export async function createSecondInstance(
   first: TestApp,
   env: Record<string, string> = {},
+  options: Omit<TestAppOptions, 'clock'> = {},
 ): Promise<TestApp> {
   if (!first.db.url) throw new Error('createSecondInstance: PostgreSQL only');
   const database = await createDatabase({ url: first.db.url, poolSize: 10 });
   const shared: TestDatabase = { database, url: first.db.url, drop: () => database.close() };
-  return buildTestApp(shared, env, { clock: first.clock });
+  return buildTestApp(shared, env, { ...options, clock: first.clock });
 }

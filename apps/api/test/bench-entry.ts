@@ -16,3 +16,4 @@ export { terminalKeyFrom } from '../src/modules/terminals/terminal-keys';
 export { assertLedgerInvariants, type LedgerSummary } from './invariants';
 export { signInOverHttp } from './http-session';
 export { startServer } from './server-process';
+export { buildServerIfStale } from '../scripts/build';

@@ -1,6 +1,7 @@
-// The real server as a child process (`node --import tsx apps/api/src/server.ts`): for the tests
-// that kill it, the browser journeys (apps/web/e2e/global-setup.ts) and the benchmarks
-// (bench/lib/server.ts); and a tiny HTTP client.
+// The real server as a child process (`node --import tsx apps/api/src/server.ts`, or its bundle
+// `node apps/api/dist/server.mjs` as `npm start` and the image run it): for the tests that kill
+// it, the browser journeys (apps/web/e2e/global-setup.ts) and the benchmarks (bench/lib/server.ts);
+// and a tiny HTTP client.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -54,11 +55,24 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
+/** How the server is run: from its sources through tsx, or from its bundle (built beforehand). */
+const ENTRY = {
+  sources: ['--import', 'tsx', 'apps/api/src/server.ts'],
+  bundle: ['--enable-source-maps', 'apps/api/dist/server.mjs'],
+};
+
+type From = keyof typeof ENTRY | { bundle: string };
+
 /**
  * Starts the server with `env` on top of a clean base (API only, no demo data, no jobs timer,
- * quiet logs, a free port of 127.0.0.1), and waits for /readyz.
+ * quiet logs, a free port of 127.0.0.1), and waits for /readyz. `from: 'bundle'` runs
+ * apps/api/dist, which the caller has built (apps/api/scripts/build.ts); `{ bundle: file }` another
+ * bundle's entry.
  */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  { from = 'sources' }: { from?: From } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const base: NodeJS.ProcessEnv = { ...process.env };
@@ -68,28 +82,25 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   let output = '';
   // API_NODE_ARGS adds flags to the API's node, e.g. `--cpu-prof` to profile a benchmark.
   const nodeArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, '--import', 'tsx', 'apps/api/src/server.ts'],
-    {
-      // API_ROOT: another checkout's API (a before/after comparison on the same bench run).
-      cwd: process.env.API_ROOT ?? REPO_ROOT,
-      env: {
-        ...base,
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        SERVE_WEB: 'false',
-        DEMO_DATA: 'false',
-        LOG_LEVEL: 'warn',
-        JOBS_INTERVAL_SECONDS: '0',
-        // Process tests and the bench sign in as admin without an authenticator (decision 0015).
-        MFA_REQUIRED_ROLES: 'none',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const entry = typeof from === 'string' ? ENTRY[from] : ['--enable-source-maps', from.bundle];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
+    // API_ROOT: another checkout's API (a before/after comparison on the same bench run).
+    cwd: process.env.API_ROOT ?? REPO_ROOT,
+    env: {
+      ...base,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SERVE_WEB: 'false',
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      JOBS_INTERVAL_SECONDS: '0',
+      // Process tests and the bench sign in as admin without an authenticator (decision 0015).
+      MFA_REQUIRED_ROLES: 'none',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Only the tail is kept: a long benchmark must not grow the caller's memory.
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS));
   child.stdout?.on('data', keep);

@@ -1,29 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import { describe, expect, it } from 'vitest';
+import { expectPath, openSession, type Session, signIn, sessionPerTest } from './browser';
 import { seriousViolations } from './pages';
 
 let browser: Browser;
 let session: Session;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  // A duplicate refused with 409 is part of the journey; nothing else may fail.
-  expect(session.problems.filter((problem) => !problem.includes('status of 409'))).toEqual([]);
+// A duplicate refused with 409 is part of the journey; nothing else may fail.
+sessionPerTest((opened) => ({ browser, session, page } = opened), {
+  allowProblem: (problem) => problem.includes('status of 409'),
 });
 
 /** Codes unique to this run, so the journey also works against a long-lived server. */

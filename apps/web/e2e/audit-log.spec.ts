@@ -1,10 +1,10 @@
 // The Audit Log screen (issue 17 item 4, decision 0036): the admin filters by action and opens a
 // change as before and after, in English at 1280 wide; ACME's company admin, in Chinese at 390
 // wide, sees its own company's rows and no other company's. Axe clean, no console error.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { apiSession } from './api';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import { expectPath, type Session, signIn, sessionPerTest } from './browser';
 import { readTable, seriousViolations, waitForScreen } from './pages';
 import { texts } from './texts';
 
@@ -15,27 +15,10 @@ interface Named {
   status: 'active' | 'inactive';
 }
 
-let browser: Browser;
 let session: Session;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
-});
+sessionPerTest((opened) => ({ session, page } = opened));
 
 describe('the audit log', () => {
   it('the admin, in English at 1280 wide, filters by action and opens a change', async () => {

@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 
@@ -42,6 +42,43 @@ export async function openSession(browser: Browser): Promise<Session> {
   return { context, page, baseURL, problems };
 }
 
+export interface Browsing {
+  /** One browser for the file. */
+  browser: Browser;
+  /** A fresh profile for each test. */
+  session: Session;
+  page: Page;
+}
+
+/**
+ * The set-up every journey file shares: one browser for the file, a fresh profile (no cookies, no
+ * storage) for each test, closed after it, and no page or console error allowed unless
+ * `allowProblem` expects it. `opened` receives them before each test; a file keeps them in its own
+ * variables.
+ */
+export function sessionPerTest(
+  opened: (browsing: Browsing) => void,
+  options: { allowProblem?: (problem: string) => boolean } = {},
+): void {
+  let browser: Browser | undefined;
+  let session: Session | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    session = await openSession(browser!);
+    opened({ browser: browser!, session, page: session.page });
+  });
+  afterEach(async () => {
+    await session?.context.close();
+    const problems = session?.problems ?? [];
+    expect(problems.filter((problem) => !options.allowProblem?.(problem))).toEqual([]);
+  });
+}
+
 /** Signs in through the login form (English labels) and waits for the shell. */
 export async function signIn(page: Page, username: string, password = DEMO_PASSWORD) {
   await page.goto('/login');
@@ -54,4 +91,27 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
 /** Waits until the address bar shows `expected` (path + search). */
 export async function expectPath(page: Page, expected: string): Promise<void> {
   await page.waitForURL((url) => url.pathname + url.search === expected);
+}
+
+/**
+ * For a journey whose tests build on one another (a later step reads what an earlier one wrote):
+ * after the first failure every later test fails at once, naming that step, its message and the
+ * page it was on. A CI log shows its tail, and there the cause is then what one reads, not the
+ * failures it caused.
+ */
+export function stopAfterFirstFailure(currentPage: () => Page | undefined): void {
+  let first: string | undefined;
+  beforeEach((context) => {
+    if (first) throw new Error(`Not run, an earlier step of the journey failed: ${first}`);
+    context.onTestFailed(({ task }) => {
+      const message = task.result?.errors?.[0]?.message ?? 'no message';
+      let address = '';
+      try {
+        address = ` (on ${currentPage()?.url() ?? 'no page'})`;
+      } catch {
+        // The page is gone with its context: the message alone then.
+      }
+      first ??= `"${task.name}": ${message.split('\n').slice(0, 12).join('\n')}${address}`;
+    });
+  });
 }

@@ -1,12 +1,14 @@
-// The web build the journeys serve (apps/web/dist), made only when older than its sources.
-// `npm run test:e2e` runs this first (its pretest:e2e step), so the two lanes it starts side by
-// side never build at once; e2e/global-setup.ts and src/first-load.test.ts call it too, for a
-// lone `vitest run`.
+// The web build the journeys serve (apps/web/dist) and the API bundle that serves it
+// (apps/api/dist, what production runs: decision 0041), each made only when older than its
+// sources. `npm run test:e2e` runs this first (its pretest:e2e step), so the two lanes it starts
+// side by side never build at once; e2e/global-setup.ts and src/first-load.test.ts call it too,
+// for a lone `vitest run`.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServerIfStale } from '../../api/scripts/build';
 
 const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_ROOT = path.resolve(WEB_DIR, '../..');
@@ -58,4 +60,5 @@ export async function buildWebIfNeeded(): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   await buildWebIfNeeded();
+  await buildServerIfStale();
 }

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { httpAs, signInOverHttp } from '../../api/test/http-session';
 import { apiSession, expectStatus, type ApiCall } from './api';
-import { launchBrowser, openSession, signIn, type Session } from './browser';
+import { type Session, signIn, sessionPerTest } from './browser';
 import { seriousViolations, waitForScreen } from './pages';
 
 // Issue 19 item 4: a reward to 200 employees with one amount, and rewards from a CSV, in both
@@ -55,7 +55,6 @@ const adminUsername = `bw.${suffix.toLowerCase()}`;
 const adminPassword = 'Bulk@2026';
 const staffNumber = (i: number) => `B${String(i).padStart(4, '0')}`;
 
-let browser: Browser;
 let session: Session;
 let page: Page;
 let companyAdmin: ApiCall;
@@ -78,7 +77,6 @@ async function balances(): Promise<Map<string, number>> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   const admin = await apiSession('admin');
   companyId = expectStatus(
     await admin<{ data: { id: number } }>('POST', '/companies', {
@@ -116,19 +114,7 @@ beforeAll(async () => {
   expect(JSON.parse(imported.text).data.created).toBe(PEOPLE);
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
-});
+sessionPerTest((opened) => ({ session, page } = opened));
 
 async function openEmployees(lng: Language, width: 1280 | 390) {
   await signIn(page, adminUsername, adminPassword);

@@ -1,11 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiSession, expectStatus, terminalCall } from './api';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import { expectPath, sessionPerTest, signIn, stopAfterFirstFailure } from './browser';
 import { pick, readTable, waitForScreen } from './pages';
 
-let browser: Browser;
-let session: Session;
 let page: Page;
 
 /** Codes unique to this run, so the journey works whatever ran before it on the shared server. */
@@ -62,7 +60,6 @@ let companyId = 0;
 const orderNo = { A: '', B: '' };
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   // What admin-setup.spec.ts drives through the screens is set up here through the API.
   const admin = await apiSession('admin');
   const company = expectStatus(
@@ -103,19 +100,10 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
+sessionPerTest((opened) => ({ page } = opened));
 
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
-});
+// Each step reads what the one before wrote: a failure names itself in every later step.
+stopAfterFirstFailure(() => page);
 
 const table = (name: string) => page.getByRole('table', { name, exact: true });
 
@@ -228,20 +216,26 @@ describe("a company's month, from the CSV import to the reports", () => {
     });
     await dialog.getByRole('button', { name: 'Preview' }).click();
     await preview.waitFor();
-    expect(await counts.locator('dd').allInnerTexts()).toEqual(['0', '0', '4', '0', '1', '1']);
+    await expect
+      .poll(() => counts.locator('dd').allInnerTexts())
+      .toEqual(['0', '0', '4', '0', '1', '1']);
     await missingBox.focus();
     await page.keyboard.press('Space');
-    expect(await missingBox.isChecked()).toBe(true);
-    expect((await readTable(preview)).at(-1)).toMatchObject({
-      'Employee ID': 'E03',
-      Result: 'Will deactivate',
-      Status: 'Inactive',
-    });
+    await expect.poll(() => missingBox.isChecked()).toBe(true);
+    await expect
+      .poll(async () => (await readTable(preview)).at(-1))
+      .toMatchObject({
+        'Employee ID': 'E03',
+        Result: 'Will deactivate',
+        Status: 'Inactive',
+      });
     const destructive = dialog.getByRole('button', { name: 'Import and deactivate 1' });
     expect(await destructive.getAttribute('data-variant')).toBe('destructive');
     await destructive.click();
     await status.getByText('CSV uploaded successfully.').waitFor();
-    expect(await outcome.locator('dd').allInnerTexts()).toEqual(['0', '0', '4', '1', '1']);
+    await expect
+      .poll(() => outcome.locator('dd').allInnerTexts())
+      .toEqual(['0', '0', '4', '1', '1']);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'detached' });
 

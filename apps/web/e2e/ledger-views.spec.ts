@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiSession, expectStatus, terminalCall } from './api';
-import { launchBrowser, openSession, signIn, type Session } from './browser';
+import { type Session, signIn, sessionPerTest } from './browser';
 import { seriousViolations, waitForScreen } from './pages';
 import { text, type Language } from './texts';
 
@@ -18,13 +18,11 @@ const LANGUAGES = ['en', 'zh'] as const;
 const EMPTY_MONTH = '2001-01';
 const EMPTY_MONTH_WORDS: Record<Language, string> = { en: 'January 2001', zh: '2001年1月' };
 
-let browser: Browser;
 let session: Session;
 let page: Page;
 let orderNo = '';
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   // An order of 70 tokens with 23 refunded: E0001 of ACME gets the tokens first.
   const acme = await apiSession('acme.admin');
   const employees = expectStatus(
@@ -57,19 +55,10 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
+sessionPerTest((opened) => ({ session, page } = opened));
 
 beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
   await signIn(page, 'admin');
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
 });
 
 async function inLanguage(lng: Language, url: string, heading: string) {

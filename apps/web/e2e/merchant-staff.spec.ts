@@ -3,9 +3,9 @@
 // resets and deactivates a staff member through the screen, in English at 1280 wide and in
 // Chinese at 390 wide, with axe clean and no console error. The new accounts then sign in.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VALIDATION_MESSAGES } from '@app/contract';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import { expectPath, openSession, type Session, signIn, sessionPerTest } from './browser';
 import { readTable, seriousViolations, waitForScreen } from './pages';
 import { texts } from './texts';
 
@@ -18,23 +18,7 @@ let browser: Browser;
 let session: Session;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
-});
+sessionPerTest((opened) => ({ browser, session, page } = opened));
 
 /** Signs `username` in on a fresh profile: the proof that an account works. */
 async function canSignIn(username: string, password: string): Promise<number> {

@@ -1,28 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectPath, type Session, signIn, sessionPerTest } from './browser';
 
-let browser: Browser;
 let session: Session;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
-});
+sessionPerTest((opened) => ({ session, page } = opened));
 
 const sidebar = (label = 'Main') => page.getByRole('navigation', { name: label });
 const crumbs = (label = 'Breadcrumb') =>

@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expectPath, type Session, signIn, sessionPerTest } from './browser';
 import { seriousViolations, waitForScreen } from './pages';
 import { text, type Language } from './texts';
 
@@ -16,27 +16,10 @@ const LANGUAGES = ['en', 'zh'] as const;
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
-let browser: Browser;
 let session: Session;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
-});
+sessionPerTest((opened) => ({ session, page } = opened));
 
 async function open(lng: Language, url: string, heading: string | RegExp) {
   await session.context.addCookies([{ name: 'lang', value: lng, url: session.baseURL }]);

@@ -60,6 +60,7 @@ export const AUDIT_ACTIONS = [
   'approve',
   'reject',
   'expire',
+  'rotate_secret',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -74,6 +75,7 @@ export const AUDIT_ENTITY_TYPES = [
   'system_settings',
   'approval',
   'approval_policy',
+  'webhook_endpoint',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -141,6 +141,9 @@ const positiveId = z.number().int().min(1);
 /** GET /tokens/transactions: `[seq]`, the ledger position of the last row shown. */
 export const transactionCursor = opaqueCursor<[number]>(z.tuple([positiveId]));
 
+/** GET /webhooks/{id}/deliveries: `[id]`, the last delivery shown (decision 0038). */
+export const webhookDeliveryCursor = opaqueCursor<[number]>(z.tuple([positiveId]));
+
 /** GET /orders/admin: `[ordered_at to the microsecond, id]`, the last order shown. */
 export const orderCursor = opaqueCursor<[string, number]>(
   z.tuple([z.string().refine(isCursorInstant), positiveId]),

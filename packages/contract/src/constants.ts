@@ -65,6 +65,7 @@ export const VALIDATION_MESSAGES = {
   // Anything the form did not get, and any value no rule below names (the error map's fallbacks).
   'v.required': { en: 'Fill in this field', zh: '请填写此项' },
   'v.invalid': { en: 'Enter a valid value', zh: '请输入有效的值' },
+  'v.url': { en: 'Enter a web address (https://…)', zh: '请输入网址（https://…）' },
   'v.text_min': {
     en: 'Enter at least {{min}} characters',
     zh: '请至少输入 {{min}} 个字符',

@@ -314,6 +314,17 @@ export const ERROR_CATALOGUE = {
     en: 'The request headers are too large.',
     zh: '请求头过大。',
   },
+  // Webhooks (DESIGN 6 "Integrations", decision 0038).
+  WEBHOOK_URL_NOT_ALLOWED: {
+    status: 400,
+    en: 'This address cannot receive webhooks: use https and a public address.',
+    zh: '该地址无法接收 Webhook：请使用 https 和公网地址。',
+  },
+  WEBHOOK_EVENT_NOT_ALLOWED: {
+    status: 400,
+    en: 'Your role cannot receive one of these events.',
+    zh: '您的角色无法接收其中某些事件。',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -31,3 +31,4 @@ export * from './order-history';
 export * from './exports';
 export * from './self-service';
 export * from './approvals';
+export * from './webhooks';

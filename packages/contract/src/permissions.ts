@@ -23,6 +23,8 @@ export const PERMISSIONS = {
   'audit_log.view': ['admin', 'super_hr', 'company_admin'],
   // Four-eyes approvals (DESIGN 6, decision 0039): the people who may decide some request.
   'approvals.view': ['admin', 'super_hr', 'company_admin'],
+  // Integrations (DESIGN 6, decision 0038): webhook endpoints of the creator's scope.
+  'webhooks.view': ['admin', 'merchant_admin', 'company_admin'],
 
   // API actions (DESIGN 4)
   'iam.self': ALL,
@@ -55,6 +57,7 @@ export const PERMISSIONS = {
   'jobs.run': ['admin'],
   'audit.read': ['admin', 'super_hr', 'company_admin'],
   'approvals.decide': ['admin', 'super_hr', 'company_admin'],
+  'webhooks.manage': ['admin', 'merchant_admin', 'company_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -84,6 +87,7 @@ export const SCREEN_PERMISSIONS = {
   'order_history.view': ['orders.admin'],
   'audit_log.view': ['audit.read'],
   'approvals.view': ['approvals.decide'],
+  'webhooks.view': ['webhooks.manage'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;

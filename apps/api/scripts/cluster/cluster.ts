@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { REPO_ROOT } from '../../src/config';
+import { BUNDLE_ENTRY, buildServerIfStale } from '../build';
 import {
   etcdArguments,
   haproxyConfig,
@@ -93,6 +94,8 @@ export class Cluster {
     await cluster.startPostgres();
     await cluster.startHaproxy();
     await cluster.createDatabase();
+    // The API instances run the bundle, as production does (decision 0041).
+    await buildServerIfStale();
     await Promise.all(cluster.apis.map((api) => cluster.startApi(api)));
     return cluster;
   }
@@ -290,7 +293,7 @@ export class Cluster {
     const child = this.ws.spawn(
       api.name,
       process.execPath,
-      ['--import', 'tsx', 'apps/api/src/server.ts'],
+      ['--enable-source-maps', BUNDLE_ENTRY],
       { cwd: REPO_ROOT, env: this.apiEnvironment(api) },
     );
     api.process = child;

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   EXPORT_MAX_ROWS_DEFAULT,
@@ -8,10 +7,9 @@ import {
   usernameSchema,
   type Role,
 } from '@app/contract';
+import { REPO_ROOT } from './locations';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** The repository root: relative defaults are taken from here, whatever the working directory. */
-export const REPO_ROOT = path.resolve(here, '../../../..');
+export { API_ROOT, REPO_ROOT } from './locations';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -111,6 +109,13 @@ const envSchema = z
     TERMINAL_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** How often each instance runs the scheduled jobs (monthly reset, auto-archive); 0: never. */
     JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    /**
+     * Webhooks (decision 0038): allow http:// and loopback targets (development and tests only;
+     * private and link-local addresses stay refused), and how often each instance looks for due
+     * deliveries (milliseconds; 0: this instance delivers nothing).
+     */
+    WEBHOOKS_ALLOW_HTTP: bool.default(false),
+    WEBHOOKS_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Refund orders still `ordered` after this many hours (reason auto_archived); 0: off. */
     AUTO_ARCHIVE_AFTER_HOURS: z.coerce
       .number()

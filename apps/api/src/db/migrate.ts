@@ -1,13 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { API_ROOT } from '../config/locations';
 import { queryRows, type Database } from './client';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const MIGRATIONS_DIR = path.join(HERE, 'migrations');
+const MIGRATIONS_DIR = path.join(API_ROOT, 'src', 'db', 'migrations');
 /** The ledger's triggers and functions, as they are now (issue 13: one home for the ledger). */
-export const DEFINITIONS_DIR = path.join(HERE, '..', 'modules', 'ledger', 'sql');
+export const DEFINITIONS_DIR = path.join(API_ROOT, 'src', 'modules', 'ledger', 'sql');
 const MIGRATION_LOCK = 727_001;
 
 export interface MigrationFile {

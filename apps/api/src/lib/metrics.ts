@@ -29,6 +29,8 @@ export interface Metrics {
   monthlyResets: Counter<'status'>;
   /** Scheduled job runs, by job and outcome (ok, failed). */
   jobRuns: Counter<'job' | 'outcome'>;
+  /** Webhook delivery attempts, by outcome: succeeded, failed (decision 0038). */
+  webhookDeliveries: Counter<'outcome'>;
   /** The Prometheus text of this app's metrics and the process's. */
   render(): Promise<string>;
   contentType: string;
@@ -131,6 +133,11 @@ export function createMetrics(
       name: 'jobs_runs_total',
       help: 'Scheduled job runs, by job and outcome (ok, failed)',
       labelNames: ['job', 'outcome'] as const,
+    }),
+    webhookDeliveries: counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts, by outcome (succeeded, failed)',
+      labelNames: ['outcome'] as const,
     }),
     contentType: registry.contentType,
     render: async () => {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { BUNDLE_ENTRY } from '../../scripts/build';
 import { loadConfig, REPO_ROOT } from '../config';
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
@@ -89,8 +90,11 @@ describe('the Dockerfile', () => {
   it('runs the server file with node itself, as a non-root user, health-checked on /readyz', () => {
     const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1];
     const args = JSON.parse(cmd!) as string[];
-    expect(args.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
-    expect(fs.existsSync(path.join(REPO_ROOT, args[3]!))).toBe(true);
+    expect(args.slice(0, 2)).toEqual(['node', '--enable-source-maps']);
+    // The API's bundle, which the build stage makes and the runtime stage copies.
+    expect(args[2]).toBe(path.relative(REPO_ROOT, BUNDLE_ENTRY));
+    expect(dockerfile).toContain('npm run build -w apps/api');
+    expect(runtime).toContain('COPY --from=build /app/apps/api/dist apps/api/dist');
     expect(/^USER (\S+)$/m.exec(runtime)?.[1]).toBe('node');
     expect(runtime).toMatch(/^HEALTHCHECK .*\n?.*\/readyz/m);
     expect(runtime).toMatch(/HOST=0\.0\.0\.0/);

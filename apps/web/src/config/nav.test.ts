@@ -19,7 +19,17 @@ describe('the sidebar entries', () => {
       'nav.order_history',
       'nav.approvals',
       'nav.audit_log',
+      'nav.webhooks',
     ]);
+  });
+
+  it('give Webhooks to the admin, merchant admins and company admins (decision 0038)', () => {
+    for (const role of ['admin', 'merchant_admin', 'company_admin']) {
+      expect(titles(navItemsFor(role)), role).toContain('nav.webhooks');
+    }
+    for (const role of ['super_hr', 'merchant_supervisor', 'merchant_staff', 'company_employee']) {
+      expect(titles(navItemsFor(role)), role).not.toContain('nav.webhooks');
+    }
   });
 
   it('give the Audit Log to the admin, Group HR and company admins (decision 0036)', () => {
@@ -47,6 +57,7 @@ describe('the sidebar entries', () => {
       'nav.users',
       'nav.token_transaction',
       'nav.summary_report',
+      'nav.webhooks',
     ]);
   });
 

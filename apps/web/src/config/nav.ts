@@ -11,6 +11,7 @@ import {
   Store,
   UserCog,
   Users,
+  Webhook,
   type LucideIcon,
 } from 'lucide-react';
 import { can, type ScreenPermission } from '@app/contract/permissions';
@@ -118,6 +119,12 @@ export const NAV_ITEMS: NavItem[] = [
     url: paths.auditLog.getHref(),
     icon: FileClock,
     permission: 'audit_log.view',
+  },
+  {
+    titleKey: 'nav.webhooks',
+    url: paths.webhooks.getHref(),
+    icon: Webhook,
+    permission: 'webhooks.view',
   },
 ];
 

@@ -69,6 +69,8 @@ export const paths = {
     path: '/approvals',
     getHref: (search: { tab?: 'pending' | 'decided' } = {}) => withSearch('/approvals', search),
   },
+  /** Webhooks (decision 0038): the endpoints of the caller's scope and their deliveries. */
+  webhooks: fixed('/webhooks'),
   summaryReport: fixed('/summary-report'),
   summaryReportCompany: {
     path: '/summary-report/:companyId',

@@ -119,6 +119,11 @@ export const routes: RouteObject[] = [
             ...guarded('approvals.view'),
             lazy: () => import('./app/approvals'),
           },
+          {
+            path: paths.webhooks.path,
+            ...guarded('webhooks.view'),
+            lazy: () => import('./app/webhooks'),
+          },
           { path: paths.twoFactor.path, lazy: () => import('./app/two-factor') },
         ],
       },

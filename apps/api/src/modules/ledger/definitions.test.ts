@@ -35,7 +35,8 @@ async function installed(test: TestDatabase) {
     `SELECT p.proname AS name, p.prosrc AS source
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
       WHERE n.nspname = 'public' AND p.prolang = (SELECT oid FROM pg_language WHERE lanname IN ('plpgsql'))
-         OR (n.nspname = 'public' AND p.proname IN ('terminal_key_answer', 'terminal_order_json'))`,
+         OR (n.nspname = 'public' AND p.proname IN ('terminal_key_answer', 'terminal_order_json',
+                                                         'webhook_order_data'))`,
   );
   return { triggers, functions: new Map(functions.map((f) => [f.name, f.source])) };
 }

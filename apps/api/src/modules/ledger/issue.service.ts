@@ -3,6 +3,7 @@
 import type { DistributeResult, TopupCompanyResult } from '@app/contract';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { recordEvent } from '../../lib/outbox';
 import { lockCompany, lockEmployees, type CompanyRow } from './ledger.repository';
 import { companyWallet, employeeWallet, fitsBalance, Postings } from './postings';
 
@@ -39,6 +40,17 @@ export async function issueCompanyTokens(
   const postings = new Postings({ at: input.at, actorUserId: input.actorUserId, note: input.note });
   postings.post(wallet, 'company_issued', 'received', input.amount, { period: company.tokenMonth });
   const [transactionId] = await postings.flush(tx);
+  await recordEvent(tx, {
+    type: 'tokens.issued',
+    companyId: company.id,
+    data: {
+      transaction_id: transactionId!,
+      amount: input.amount,
+      period: company.tokenMonth,
+      issued_at: input.at.toISOString(),
+    },
+    at: input.at,
+  });
   return {
     company_id: company.id,
     amount: input.amount,
@@ -95,5 +107,16 @@ export async function distributeTokens(
     items.push({ employee_id: id, amount, available_tokens: to.balance, transfer_id: transferId });
   }
   await postings.flush(tx);
+  await recordEvent(tx, {
+    type: 'tokens.distributed',
+    companyId: company.id,
+    data: {
+      total,
+      employees: items.length,
+      period: company.tokenMonth,
+      distributed_at: input.at.toISOString(),
+    },
+    at: input.at,
+  });
   return { company_id: company.id, total, token_balance: from.balance, items };
 }

@@ -3,6 +3,7 @@
 import { AppError } from '../../lib/app-error';
 import type { Tx } from '../../db/client';
 import { nextPeriod, periodStart } from '../../lib/periods';
+import { recordEvent } from '../../lib/outbox';
 import {
   allowLongResetStatements,
   hasMonthlyReset,
@@ -127,6 +128,21 @@ export async function resetCompany(
     addedTokens,
     renewedEmployees: staff.active,
     allocatedTokens,
+  });
+  await recordEvent(tx, {
+    type: 'reset.completed',
+    companyId: company.id,
+    data: {
+      period,
+      previous_period: company.tokenMonth,
+      expired_employee_tokens: expiredEmployeeTokens,
+      expired_company_tokens: expiredCompanyTokens,
+      added_tokens: addedTokens,
+      allocated_tokens: allocatedTokens,
+      renewed_employees: staff.active,
+      completed_at: input.at.toISOString(),
+    },
+    at: input.at,
   });
   return { companyId: company.id, period, status: 'applied' };
 }

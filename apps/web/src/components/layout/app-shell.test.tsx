@@ -61,6 +61,7 @@ describe('the sidebar', () => {
       'Order History',
       'Approvals',
       'Audit Log',
+      'Webhooks',
     ]);
     expect(within(sidebarNav()).getByRole('button', { name: 'Token Transaction' })).toBeVisible();
   });
@@ -75,6 +76,7 @@ describe('the sidebar', () => {
       'Summary Report',
       'Approvals',
       'Audit Log',
+      'Webhooks',
     ]);
     expect(within(sidebarNav()).getByRole('link', { name: 'Employees' })).toHaveAttribute(
       'href',

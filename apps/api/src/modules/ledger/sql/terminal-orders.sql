@@ -110,6 +110,9 @@ BEGIN
       UPDATE terminal_idempotency_keys k
          SET response_status = 201, response_body = body, order_id = placed.id
        WHERE k.terminal_id = p_terminal_id AND k.idempotency_key = p_key;
+      -- The webhook outbox (decision 0038): the event commits with the order, or neither does.
+      PERFORM webhook_enqueue('order.created', company.id, p_merchant_id,
+                              webhook_order_data(placed.id), p_at);
       outcome := 'placed'; status := 201;
       RETURN;
     END IF;
@@ -217,6 +220,12 @@ BEGIN
               employee.token_month, target.id, p_reason, p_terminal_id, target.merchant_id,
               p_actor_user_id)
       RETURNING token_transactions.id INTO transaction_id;
+      -- The webhook outbox (decision 0038): the event commits with the refund, or neither does.
+      PERFORM webhook_enqueue('order.refunded', employee.company_id, target.merchant_id,
+                              webhook_order_data(target.id)
+                                || jsonb_build_object('refund_amount', refund_amount,
+                                                      'refund_reason', p_reason),
+                              p_at);
       body := jsonb_build_object('data', jsonb_build_object(
         'order', terminal_order_json(target.id),
         'refund', jsonb_build_object(

@@ -1,0 +1,52 @@
+-- The webhook outbox (DESIGN 6 "Integrations", decision 0038): the ledger's functions and
+-- services write an event in the transaction of the change it describes, so it exists if and
+-- only if the change committed. Tables in migration 0018; the delivery worker is
+-- modules/webhooks. A repeatable definition, as the other files here (db/migrate.ts).
+
+-- The outbox: one event, and one delivery per active endpoint whose scope and events match.
+-- Called by the ledger's functions and services inside the change's own transaction.
+CREATE OR REPLACE FUNCTION public.webhook_enqueue(p_type text, p_company_id bigint, p_merchant_id bigint, p_data jsonb, p_at timestamp with time zone)
+ RETURNS bigint
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  event_id bigint;
+BEGIN
+  INSERT INTO webhook_events (type, company_id, merchant_id, data, created_at)
+  VALUES (p_type, p_company_id, p_merchant_id, p_data, p_at)
+  RETURNING id INTO event_id;
+  INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at, created_at)
+  SELECT w.id, event_id, p_at, p_at
+    FROM webhook_endpoints w
+   WHERE w.status = 'active'
+     AND p_type = ANY (w.events)
+     AND (w.scope = 'all'
+          OR (w.scope = 'merchant' AND w.merchant_id = p_merchant_id)
+          OR (w.scope = 'company' AND w.company_id = p_company_id));
+  RETURN event_id;
+END $function$;
+
+-- An order as its events show it (DESIGN 6): never a wallet balance.
+CREATE OR REPLACE FUNCTION public.webhook_order_data(p_order_id bigint)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT jsonb_build_object(
+           'order_id', o.id,
+           'order_no', o.order_no,
+           'merchant_code', m.code,
+           'terminal_code', t.code,
+           'company_code', c.code,
+           'employee_id', e.employee_id,
+           'subtotal', o.subtotal,
+           'refunded_amount', o.refunded_amount,
+           'status', o.status,
+           'ordered_at', to_char(o.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+    FROM orders o
+    JOIN companies c ON c.id = o.company_id
+    JOIN employees e ON e.id = o.employee_id
+    LEFT JOIN merchants m ON m.id = o.merchant_id
+    LEFT JOIN terminals t ON t.id = o.terminal_id
+   WHERE o.id = p_order_id
+$function$;

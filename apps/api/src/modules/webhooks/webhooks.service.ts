@@ -1,0 +1,254 @@
+import crypto from 'node:crypto';
+import type {
+  CreateWebhookBody,
+  PageQuery,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookDeliveriesQuery,
+  WebhookDelivery,
+  WebhookEventType,
+  WebhookWithSecret,
+} from '@app/contract';
+import {
+  WEBHOOK_DELIVERIES_PAGE,
+  WEBHOOK_EVENTS_BY_ROLE,
+  webhookDeliveryCursor,
+} from '@app/contract';
+import { AppError } from '../../lib/app-error';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { ServiceDeps } from '../../lib/deps';
+import type { TenantScope } from '../../lib/scope';
+import { inTransaction } from '../../lib/transaction';
+import { checkWebhookTarget, systemResolver, type Resolver } from './webhook-targets';
+import {
+  deleteEndpoint,
+  findDeliveries,
+  findEndpoint,
+  findEndpoints,
+  insertEndpoint,
+  scheduleDeliveryNow,
+  updateEndpoint,
+  withoutSecret,
+  type EndpointRecord,
+} from './webhooks.repository';
+
+/** The audit log's name for an endpoint. */
+const ENTITY = 'webhook_endpoint';
+
+export interface WebhookDeps extends ServiceDeps {
+  /** Resolves target host names (tests inject one); dns.lookup otherwise. */
+  resolve?: Resolver | undefined;
+}
+
+/** The events an endpoint of a scope may receive: its creator's role's (DESIGN 6). */
+function eventsOfScope(kind: Webhook['scope']): readonly WebhookEventType[] {
+  const role = kind === 'all' ? 'admin' : kind === 'merchant' ? 'merchant_admin' : 'company_admin';
+  return WEBHOOK_EVENTS_BY_ROLE[role] ?? [];
+}
+
+function scopeKind(scope: TenantScope): Webhook['scope'] {
+  if (scope.kind === 'all' || scope.kind === 'merchant' || scope.kind === 'company') {
+    return scope.kind;
+  }
+  throw new AppError('PERMISSION_DENIED');
+}
+
+function checkEvents(kind: Webhook['scope'], events: readonly WebhookEventType[]): void {
+  const allowed = eventsOfScope(kind);
+  if (events.some((event) => !allowed.includes(event))) {
+    throw new AppError('WEBHOOK_EVENT_NOT_ALLOWED', { metadata: { events: 'v.invalid' } });
+  }
+}
+
+const checkUrl = (deps: WebhookDeps, url: string) =>
+  checkWebhookTarget(url, {
+    allowHttp: deps.config.WEBHOOKS_ALLOW_HTTP,
+    resolve: deps.resolve ?? systemResolver,
+  });
+
+/** A Standard Webhooks secret: whsec_ and the base64 of 24 random bytes. */
+export const newSecret = (): string => `whsec_${crypto.randomBytes(24).toString('base64')}`;
+
+/** POST /webhooks: an endpoint of the caller's scope; its secret is shown in this answer only. */
+export async function createWebhook(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  body: CreateWebhookBody,
+  actor: AuditActor,
+): Promise<WebhookWithSecret> {
+  const kind = scopeKind(scope);
+  checkEvents(kind, body.events);
+  await checkUrl(deps, body.url);
+  return inTransaction(deps.database, async (tx) => {
+    const at = deps.clock.now();
+    const endpoint = await insertEndpoint(tx, {
+      url: body.url,
+      description: body.description || null,
+      events: body.events,
+      secret: newSecret(),
+      scope,
+      createdBy: actor.userId,
+      at,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: 'create',
+      entityType: ENTITY,
+      entityId: endpoint.id,
+      after: withoutSecret(endpoint),
+      at,
+    });
+    return endpoint;
+  });
+}
+
+/** GET /webhooks: the endpoints of the caller's scope, newest first, without their secrets. */
+export async function listWebhooks(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  page: PageQuery,
+): Promise<{ data: Webhook[]; total: number }> {
+  const { rows, total } = await findEndpoints(deps.database.db, scope, page);
+  return { data: rows.map(withoutSecret), total };
+}
+
+async function getEndpoint(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  id: number,
+): Promise<EndpointRecord> {
+  const endpoint = await findEndpoint(deps.database.db, scope, id);
+  if (!endpoint) throw new AppError('RECORD_NOT_FOUND');
+  return endpoint;
+}
+
+export async function getWebhook(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  id: number,
+): Promise<Webhook> {
+  return withoutSecret(await getEndpoint(deps, scope, id));
+}
+
+/** PATCH /webhooks/{id}: url, events, description, status (enable / disable). */
+export async function updateWebhook(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  id: number,
+  body: UpdateWebhookBody,
+  actor: AuditActor,
+): Promise<Webhook> {
+  const current = await getEndpoint(deps, scope, id);
+  if (body.events) checkEvents(current.scope, body.events);
+  if (body.url !== undefined && body.url !== current.url) await checkUrl(deps, body.url);
+  return inTransaction(deps.database, async (tx) => {
+    const before = await findEndpoint(tx, scope, id, { lock: true });
+    if (!before) throw new AppError('RECORD_NOT_FOUND');
+    const at = deps.clock.now();
+    const statusChange =
+      body.status === undefined || body.status === before.status
+        ? {}
+        : { status: body.status, disabledReason: body.status === 'disabled' ? 'manual' : null };
+    const after = await updateEndpoint(tx, id, {
+      ...(body.url !== undefined ? { url: body.url } : {}),
+      ...(body.events !== undefined ? { events: body.events } : {}),
+      ...(body.description !== undefined ? { description: body.description || null } : {}),
+      ...statusChange,
+      at,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: Object.keys(body).length === 1 && body.status ? 'status_change' : 'update',
+      entityType: ENTITY,
+      entityId: id,
+      before: withoutSecret(before),
+      after: withoutSecret(after),
+      at,
+    });
+    return withoutSecret(after);
+  });
+}
+
+/** POST /webhooks/{id}/rotate-secret: a new secret, shown in this answer only; the old one stops. */
+export async function rotateWebhookSecret(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  id: number,
+  actor: AuditActor,
+): Promise<WebhookWithSecret> {
+  return inTransaction(deps.database, async (tx) => {
+    const before = await findEndpoint(tx, scope, id, { lock: true });
+    if (!before) throw new AppError('RECORD_NOT_FOUND');
+    const at = deps.clock.now();
+    const after = await updateEndpoint(tx, id, { secret: newSecret(), at });
+    await recordAudit(tx, {
+      actor,
+      action: 'rotate_secret',
+      entityType: ENTITY,
+      entityId: id,
+      before: withoutSecret(before),
+      after: { ...withoutSecret(after), secret_changed: true },
+      at,
+    });
+    return after;
+  });
+}
+
+/** DELETE /webhooks/{id}: the endpoint and its delivery log go; the events stay. */
+export async function deleteWebhook(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  id: number,
+  actor: AuditActor,
+): Promise<void> {
+  await inTransaction(deps.database, async (tx) => {
+    const before = await findEndpoint(tx, scope, id, { lock: true });
+    if (!before) throw new AppError('RECORD_NOT_FOUND');
+    await deleteEndpoint(tx, id);
+    await recordAudit(tx, {
+      actor,
+      action: 'delete',
+      entityType: ENTITY,
+      entityId: id,
+      before: withoutSecret(before),
+      at: deps.clock.now(),
+    });
+  });
+}
+
+/** GET /webhooks/{id}/deliveries: newest first, a page at a time (a keyset cursor on the id). */
+export async function listWebhookDeliveries(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  id: number,
+  query: WebhookDeliveriesQuery,
+): Promise<{ data: WebhookDelivery[]; next_cursor: string | null }> {
+  await getEndpoint(deps, scope, id);
+  const after = query.cursor ? webhookDeliveryCursor.decode(query.cursor) : null;
+  const rows = await findDeliveries(deps.database.db, id, {
+    beforeId: after ? after[0] : null,
+    limit: WEBHOOK_DELIVERIES_PAGE + 1,
+  });
+  const data = rows.slice(0, WEBHOOK_DELIVERIES_PAGE);
+  const last = data.at(-1);
+  return {
+    data,
+    next_cursor:
+      rows.length > WEBHOOK_DELIVERIES_PAGE && last
+        ? webhookDeliveryCursor.encode([last.id])
+        : null,
+  };
+}
+
+/** POST /webhooks/{id}/deliveries/{did}/retry: one more attempt, now, with the same webhook-id. */
+export async function retryWebhookDelivery(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  id: number,
+  deliveryId: number,
+): Promise<WebhookDelivery> {
+  await getEndpoint(deps, scope, id);
+  const delivery = await scheduleDeliveryNow(deps.database.db, id, deliveryId, deps.clock.now());
+  if (!delivery) throw new AppError('RECORD_NOT_FOUND');
+  return delivery;
+}

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UpdateWebhookBody, Webhook } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { webhooksKeys } from './get-webhooks';
+
+/** PATCH /webhooks/{id}: here, to disable or enable an endpoint. */
+export async function updateWebhook({
+  id,
+  body,
+}: {
+  id: number;
+  body: UpdateWebhookBody;
+}): Promise<Webhook> {
+  const response = await api.patch<{ data: Webhook }>(`${API_PREFIX}/webhooks/${id}`, body);
+  return response.data.data;
+}
+
+export function useUpdateWebhook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateWebhook,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhooksKeys.all }),
+  });
+}
