@@ -2,10 +2,10 @@
 // waits; Group HR, in English at 1280 wide, sees the count in the sidebar, reads the request as a
 // table, approves one (after confirming) and rejects the demo's with a reason; the admin, in
 // Chinese at 390 wide, reads the decided ones and edits the policy. Axe clean, no console error.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { apiSession } from './api';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import { expectPath, sessionPerTest, signIn, type Session } from './browser';
 import { seriousViolations, waitForScreen } from './pages';
 import { texts } from './texts';
 
@@ -20,28 +20,14 @@ interface Employee {
   name: string | null;
 }
 
-let browser: Browser;
 let session: Session;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
+sessionPerTest((opened) => ({ session, page } = opened));
 
 afterAll(async () => {
   const admin = await apiSession('admin');
   await admin('PUT', '/sys/approval-policy', DEMO_POLICY);
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
 });
 
 describe('approvals', () => {
