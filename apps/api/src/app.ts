@@ -54,6 +54,7 @@ import jobsRoutes from './modules/jobs/jobs.routes';
 import usersRoutes from './modules/users/users.routes';
 import companyAdminsRoutes from './modules/company-admins/company-admins.routes';
 import auditRoutes from './modules/audit/audit.routes';
+import approvalsRoutes, { approvalPolicyRoutes } from './modules/approvals/approvals.routes';
 import systemRoutes from './modules/system/system.routes';
 // Reporting (issue 4): order history, dashboard, summary reports, CSV exports.
 import orderHistoryRoutes from './modules/order-history/order-history.routes';
@@ -202,6 +203,8 @@ export async function buildApp({
   await app.register(invitationsRoutes, { prefix: '/api/v1' });
   await app.register(auditRoutes, { prefix: '/api/v1/audit-log' });
   await app.register(systemRoutes, { prefix: '/api/v1/sys' });
+  await app.register(approvalPolicyRoutes, { prefix: '/api/v1/sys' });
+  await app.register(approvalsRoutes, { prefix: '/api/v1/approvals' });
   // Reporting (issue 4): order history, dashboard, summary reports, CSV exports.
   await app.register(orderHistoryRoutes, { prefix: '/api/v1/orders/admin' });
   await app.register(dashboardRoutes, { prefix: '/api/v1/dashboard' });

@@ -3,6 +3,7 @@ import { createDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { buildApp } from './app';
 import { demoSignInBanner, seedOnFirstStart } from './seed';
+import { createDemoApprovals } from './seed/demo-approvals';
 import { createDemoProgramme, DEMO_TERMINAL_KEY } from './seed/demo-programme';
 import { systemClock } from './lib/clock';
 import { createMailer } from './lib/mailer';
@@ -34,6 +35,8 @@ export async function main(
     database,
     log: app.log,
     createProgramme: (tx) => createDemoProgramme(tx, { config, clock: systemClock }),
+    afterDemoUsers: (tx, { users, tenants }) =>
+      createDemoApprovals(tx, { clock: systemClock, users, companyId: tenants.companyId }),
   });
 
   let stopJobs: () => Promise<void> = async () => undefined;

@@ -276,6 +276,8 @@ const ADMIN_SCREENS: Screen[] = [
     ],
   },
   { name: 'audit-log', path: '/audit-log', heading: ['nav.audit_log'], shoot: true },
+  // The policy at the top, the demo's distribution read-only (decision 0039).
+  { name: 'approvals', path: '/approvals', heading: ['nav.approvals'], shoot: true },
   { name: 'summary-report', path: '/summary-report', heading: ['nav.summary_report'], shoot: true },
   {
     name: 'summary-report-company',
@@ -329,6 +331,22 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
       { name: 'dashboard', path: '/dashboard', heading: ['nav.dashboard'] },
       { name: 'companies', path: '/companies', heading: ['nav.companies'] },
       { name: 'order-history', path: '/order-history', heading: ['nav.order_history'] },
+      {
+        // The demo's distribution waits for Group HR (decision 0039).
+        name: 'approvals',
+        path: '/approvals',
+        heading: ['nav.approvals'],
+        shoot: true,
+        modals: [
+          {
+            name: 'approval-reject',
+            open: async (ui) => {
+              await button(ui, 'approvals.reject');
+              return dialog(ui, ui.t('approvals.reject_title'));
+            },
+          },
+        ],
+      },
       {
         name: 'summary-report-company',
         path: () => `/summary-report/${demoCompanyId}`,

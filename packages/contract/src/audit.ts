@@ -56,6 +56,10 @@ export const AUDIT_ACTIONS = [
   'mfa_disable_failed',
   'mfa_reset',
   'clear_sign_in_throttle',
+  'request_approval',
+  'approve',
+  'reject',
+  'expire',
   'rotate_secret',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -69,6 +73,8 @@ export const AUDIT_ENTITY_TYPES = [
   'merchant',
   'terminal',
   'system_settings',
+  'approval',
+  'approval_policy',
   'webhook_endpoint',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

@@ -15,6 +15,17 @@ export const ERROR_CATALOGUE = {
     en: 'Please setup approval for the current account',
     zh: '请为当前账户设置审批',
   },
+  // Four-eyes approvals (DESIGN 6, decision 0039).
+  APPROVAL_SELF: {
+    status: 403,
+    en: 'You cannot decide a request you made yourself; another person must.',
+    zh: '您不能审批自己提交的申请，须由其他人审批。',
+  },
+  APPROVAL_NOT_PENDING: {
+    status: 409,
+    en: 'This request has already been decided or has expired.',
+    zh: '该申请已被处理或已过期。',
+  },
   BODY_INVALID: { status: 400, en: 'The request body is invalid.', zh: '请求内容无效。' },
   DATA_EXISTS: { status: 409, en: 'This data already exists.', zh: '该数据已存在。' },
   DUPLICATE_USER: { status: 409, en: 'This user already exists.', zh: '该用户已存在。' },

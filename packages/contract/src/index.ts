@@ -30,5 +30,6 @@ export * from './reports';
 export * from './order-history';
 export * from './exports';
 export * from './self-service';
+export * from './approvals';
 export * from './webhooks';
 export * from './settlements';

@@ -21,6 +21,8 @@ export const PERMISSIONS = {
   'order_history.view': ['admin', 'super_hr'],
   // Beyond the spec (DESIGN 6, decision 0036): each role sees the audit rows of its own scope.
   'audit_log.view': ['admin', 'super_hr', 'company_admin'],
+  // Four-eyes approvals (DESIGN 6, decision 0039): the people who may decide some request.
+  'approvals.view': ['admin', 'super_hr', 'company_admin'],
   // Integrations (DESIGN 6, decision 0038): webhook endpoints of the creator's scope.
   'webhooks.view': ['admin', 'merchant_admin', 'company_admin'],
   // DESIGN 6, decision 0040: a merchant's half-month statements; merchant roles their own.
@@ -62,6 +64,7 @@ export const PERMISSIONS = {
   'sys.manage': ['admin'],
   'jobs.run': ['admin'],
   'audit.read': ['admin', 'super_hr', 'company_admin'],
+  'approvals.decide': ['admin', 'super_hr', 'company_admin'],
   'webhooks.manage': ['admin', 'merchant_admin', 'company_admin'],
   'settlements.read': [
     'admin',
@@ -98,6 +101,7 @@ export const SCREEN_PERMISSIONS = {
   'companies.view': ['companies.read', 'companies.write', 'company_admins.manage'],
   'order_history.view': ['orders.admin'],
   'audit_log.view': ['audit.read'],
+  'approvals.view': ['approvals.decide'],
   'webhooks.view': ['webhooks.manage'],
   'settlements.view': ['settlements.read'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;

@@ -31,3 +31,24 @@ export function scopeOf(user: AuthUser): TenantScope {
   }
   throw new AppError('PERMISSION_DENIED');
 }
+
+/**
+ * The approvals a user sees (decision 0039), built on its tenant scope: the admin every request
+ * (it decides top-ups), Group HR every company's distributions, a company admin its company's
+ * distributions. Other roles have none (their routes refuse them before this).
+ */
+export interface ApprovalScope {
+  kinds: ('top_up' | 'distribution')[];
+  /** Only this company's requests; absent for all companies. */
+  companyId?: number;
+}
+
+export function approvalScopeOf(user: AuthUser): ApprovalScope {
+  const scope = scopeOf(user);
+  if (user.type === 'admin' && scope.kind === 'all') return { kinds: ['top_up', 'distribution'] };
+  if (user.type === 'super_hr' && scope.kind === 'all') return { kinds: ['distribution'] };
+  if (user.type === 'company_admin' && scope.kind === 'company') {
+    return { kinds: ['distribution'], companyId: scope.companyId };
+  }
+  throw new AppError('PERMISSION_DENIED');
+}

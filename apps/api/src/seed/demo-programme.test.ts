@@ -7,6 +7,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { queryRows } from '../db/client';
 import { ManualClock } from '../lib/clock';
+import { createDemoApprovals, DEMO_DISTRIBUTION_THRESHOLD } from './demo-approvals';
 import { createDemoProgramme, DEMO_TERMINAL_KEY } from './demo-programme';
 import { DEMO_PASSWORD } from './demo-users';
 import { seedOnFirstStart } from './index';
@@ -30,6 +31,8 @@ describe.each(await testDatabaseKinds())('the demo programme on %s', (kind) => {
       database: db.database,
       log: silent,
       createProgramme: (tx) => createDemoProgramme(tx, { config, clock: now }),
+      afterDemoUsers: (tx, { users, tenants }) =>
+        createDemoApprovals(tx, { clock: now, users, companyId: tenants.companyId }),
     });
     expect(result.demoSignIns.length).toBeGreaterThan(0);
   });
@@ -153,6 +156,52 @@ describe.each(await testDatabaseKinds())('the demo programme on %s', (kind) => {
       });
       expect(wallet.available_tokens).toBeGreaterThan(0);
       expect(wallet.spent_tokens).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('shows a distribution by ACME’s admin waiting for Group HR, top-ups unguarded (decision 0039)', async () => {
+    const app = await buildApp({ config, database: db.database, clock: now, logger: false });
+    const signIn = async (username: string) => {
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/v1/iam/login',
+        payload: { username, password: DEMO_PASSWORD },
+      });
+      expect(login.statusCode, login.body).toBe(200);
+      return login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    };
+    try {
+      const admin = await signIn('admin');
+      const policy = await app.inject({
+        method: 'GET',
+        url: '/api/v1/sys/approval-policy',
+        headers: { cookie: admin },
+      });
+      expect(policy.json().data).toMatchObject({
+        top_up_threshold: null,
+        distribution_threshold: DEMO_DISTRIBUTION_THRESHOLD,
+      });
+      const hr = await signIn('grouphr');
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/approvals?status=pending&to_decide=true',
+        headers: { cookie: hr },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const [approval] = res.json().data;
+      expect(res.json().total).toBe(1);
+      expect(approval).toMatchObject({
+        kind: 'distribution',
+        status: 'pending',
+        requested_by_username: 'acme.admin',
+        payload: { company_name: 'Acme Corporation', note: 'Quarterly team bonus' },
+        can_decide: true,
+      });
+      expect(approval.total).toBeGreaterThanOrEqual(DEMO_DISTRIBUTION_THRESHOLD);
+      expect(approval.payload.items).toHaveLength(3);
+      expect(approval.payload.items[0].name).toEqual(expect.any(String));
     } finally {
       await app.close();
     }

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Database, Tx } from '../db/client';
 import { countUsers } from '../modules/iam/iam.service';
 import { createUserAccount } from '../modules/iam/iam.service';
+import type { AuthUser } from '../lib/principal';
 import { createDemoUsers, type DemoSignIn } from './demo-users';
 
 /** Held for the seeding transaction, so instances starting together seed once. */
@@ -22,6 +23,11 @@ export interface SeedOptions {
   log: SeedLogger;
   /** Without it the demo users point at company 1 and merchant 1. */
   createProgramme?: CreateProgramme;
+  /** Runs once the demo users exist (the demo's pending approval needs its people). */
+  afterDemoUsers?: (
+    tx: Tx,
+    demo: { users: AuthUser[]; tenants: { companyId: number; merchantId: number } },
+  ) => Promise<void>;
 }
 
 export interface SeedResult {
@@ -62,7 +68,9 @@ export async function seedOnFirstStart(options: SeedOptions): Promise<SeedResult
     if (config.loadDemo) {
       const tenants = createProgramme ? await createProgramme(tx) : { companyId: 1, merchantId: 1 };
       const taken = new Set(admin ? [admin.toLowerCase()] : []);
-      demoSignIns = (await createDemoUsers(tx, tenants, taken)).signIns;
+      const demo = await createDemoUsers(tx, tenants, taken);
+      demoSignIns = demo.signIns;
+      await options.afterDemoUsers?.(tx, { users: demo.users, tenants });
       log.info({ users: demoSignIns.length }, 'loaded the demo data');
     }
 

@@ -17,6 +17,7 @@ describe('the sidebar entries', () => {
       'nav.summary_report',
       'nav.reset_period_date',
       'nav.order_history',
+      'nav.approvals',
       'nav.audit_log',
       'nav.settlements',
       'nav.webhooks',

@@ -2,6 +2,7 @@ import {
   ArrowLeftRight,
   Building2,
   CalendarClock,
+  ClipboardCheck,
   FileBarChart,
   FileClock,
   History,
@@ -24,7 +25,13 @@ export interface NavLinkItem {
   icon?: LucideIcon;
   /** Absent: visible to whoever sees the parent (spec 6: the transaction sub-entries). */
   permission?: ScreenPermission;
+  /** A count shown beside the entry (the shell passes the counts: decision 0039). */
+  badge?: NavBadge;
 }
+
+/** The sidebar's counts, by name: the requests waiting for approval. */
+export type NavBadge = 'approvals';
+export type NavBadges = Partial<Record<NavBadge, number>>;
 
 export interface NavGroupItem {
   titleKey: string;
@@ -100,7 +107,14 @@ export const NAV_ITEMS: NavItem[] = [
     icon: History,
     permission: 'order_history.view',
   },
-  // Beyond the spec's sidebar (DESIGN 6, decision 0036).
+  // Beyond the spec's sidebar (DESIGN 6, decisions 0039 and 0036).
+  {
+    titleKey: 'nav.approvals',
+    url: paths.approvals.getHref(),
+    icon: ClipboardCheck,
+    permission: 'approvals.view',
+    badge: 'approvals',
+  },
   {
     titleKey: 'nav.audit_log',
     url: paths.auditLog.getHref(),

@@ -64,6 +64,11 @@ export const paths = {
   },
   /** Audit Log (decision 0036): each role's scope of the audit log. */
   auditLog: fixed('/audit-log'),
+  /** Approvals (decision 0039): four-eyes requests, pending and decided. */
+  approvals: {
+    path: '/approvals',
+    getHref: (search: { tab?: 'pending' | 'decided' } = {}) => withSearch('/approvals', search),
+  },
   /** Webhooks (decision 0038): the endpoints of the caller's scope and their deliveries. */
   webhooks: fixed('/webhooks'),
   /** Settlements (decision 0040): merchants' half-month statements, and one statement. */

@@ -115,6 +115,11 @@ export const routes: RouteObject[] = [
             lazy: () => import('./app/audit-log'),
           },
           {
+            path: paths.approvals.path,
+            ...guarded('approvals.view'),
+            lazy: () => import('./app/approvals'),
+          },
+          {
             path: paths.webhooks.path,
             ...guarded('webhooks.view'),
             lazy: () => import('./app/webhooks'),

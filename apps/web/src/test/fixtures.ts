@@ -1,5 +1,6 @@
 import {
   refundStateOf,
+  type Approval,
   type Company,
   type ManagedUser,
   type Merchant,
@@ -125,6 +126,45 @@ export function buildOrder(overrides: Partial<OrderHistoryItem> = {}): OrderHist
     terminal_code: 'SHOPT1',
     terminal_name: 'Counter 1',
     last_refunded_at: null,
+    ...overrides,
+  };
+}
+
+/** A pending distribution at ACME of 300 tokens to two people, decidable by the viewer. */
+export function buildApproval(overrides: Partial<Approval> = {}): Approval {
+  const kind = overrides.kind ?? 'distribution';
+  return {
+    id: 41,
+    kind,
+    status: 'pending',
+    requested_by: 5,
+    requested_by_username: 'acme.hr',
+    company_id: 1,
+    payload:
+      kind === 'top_up'
+        ? {
+            company_id: 1,
+            company_name: 'Acme Corporation',
+            note: null,
+            amount: overrides.total ?? 300,
+          }
+        : {
+            company_id: 1,
+            company_name: 'Acme Corporation',
+            note: 'Overtime',
+            items: [
+              { employee_id: 11, staff_number: 'E001', name: 'Ada Lovelace', amount: 200 },
+              { employee_id: 12, staff_number: 'E002', name: null, amount: 100 },
+            ],
+          },
+    total: 300,
+    created_at: '2026-01-10T10:00:00.000Z',
+    expires_at: '2026-01-17T10:00:00.000Z',
+    decided_by: null,
+    decided_by_username: null,
+    decided_at: null,
+    reason: null,
+    can_decide: true,
     ...overrides,
   };
 }

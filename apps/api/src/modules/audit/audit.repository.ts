@@ -38,9 +38,10 @@ const entityIdAsBigint = sql`CASE WHEN ${auditLog.entityId} ~ '^[0-9]{1,18}$' TH
 /**
  * The company an audit row is about, as text, or NULL: a company row names it; an employee row
  * through the employee (an import row, which names no employee, through its `after.company_id`);
- * a user or sign-in row through the user's company; a webhook endpoint by its own `company_id`
- * (decision 0038). Every other record type (merchants,
- * terminals, system settings, admins, merchant users, unknown sign-in names) has none.
+ * a user or sign-in row through the user's company; an approval row through the approval's
+ * company (decision 0039); a webhook endpoint by its own `company_id` (decision 0038). Every other
+ * record type (merchants, terminals, system settings, the approval policy, admins, merchant users,
+ * unknown sign-in names) has none.
  */
 const rowCompany = sql`(CASE
   WHEN ${auditLog.entityType} = 'company' THEN ${auditLog.entityId}
@@ -49,6 +50,8 @@ const rowCompany = sql`(CASE
     ${auditLog.after} ->> 'company_id')
   WHEN ${auditLog.entityType} IN ('user', 'sign_in') THEN
     (SELECT u.company_id::text FROM users u WHERE u.id = ${entityIdAsBigint})
+  WHEN ${auditLog.entityType} = 'approval' THEN
+    (SELECT a.company_id::text FROM approvals a WHERE a.id = ${entityIdAsBigint})
   WHEN ${auditLog.entityType} = 'webhook_endpoint' THEN COALESCE(
     ${auditLog.after} ->> 'company_id', ${auditLog.before} ->> 'company_id')
 END)`;

@@ -8,6 +8,7 @@ import { inTransaction } from '../../lib/transaction';
 import { findCompany } from '../companies/companies.service';
 import { findCompaniesDueForReset, findOpenOrdersBefore } from '../ledger/ledger.service';
 import { sweepSignInThrottles } from '../iam/sign-in-throttle.service';
+import { expireApprovals } from '../approvals/approvals.service';
 import { refundOrder, resetCompany, type ResetHooks } from '../ledger/ledger.service';
 
 /** A server down for longer than this many months catches up over several runs. */
@@ -132,4 +133,12 @@ export function sweepExpiredCounters({
       sign_in: await sweepSignInThrottles(database.db, now),
     };
   });
+}
+
+/**
+ * Marks expired every pending approval older than 7 days (decision 0039), each audited with no
+ * actor; by the injectable clock, so tests move time instead of waiting.
+ */
+export function runApprovalExpiry(deps: ServiceDeps): Promise<number[]> {
+  return countedJob(deps.metrics, 'approval_expiry', () => expireApprovals(deps));
 }

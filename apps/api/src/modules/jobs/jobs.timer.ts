@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { runAutoArchive, runMonthlyResets, sweepExpiredCounters } from './jobs.service';
+import {
+  runApprovalExpiry,
+  runAutoArchive,
+  runMonthlyResets,
+  sweepExpiredCounters,
+} from './jobs.service';
 
 /**
  * Runs the scheduled jobs every JOBS_INTERVAL_SECONDS in this instance (0: never): monthly resets,
- * auto-archive, and the sweep of expired rate-limit and sign-in counters. Every instance
+ * auto-archive, the expiry of approvals pending for 7 days, and the sweep of expired rate-limit
+ * and sign-in counters. Every instance
  * runs them; the jobs themselves make that harmless (DESIGN 3.6). A run still going when the next
  * tick comes is not doubled. Started by server.ts, never by buildApp, so tests drive jobs by hand.
  */
@@ -27,6 +33,8 @@ export function startJobTimer(app: FastifyInstance): () => Promise<void> {
       if (archived.archived_order_ids.length > 0) {
         app.log.info({ orders: archived.archived_order_ids }, 'orders auto-archived');
       }
+      const expired = await runApprovalExpiry(app.deps);
+      if (expired.length > 0) app.log.info({ approvals: expired }, 'approvals expired');
       await sweepExpiredCounters(app.deps);
     } catch (error) {
       app.log.error({ err: error }, 'scheduled job failed');

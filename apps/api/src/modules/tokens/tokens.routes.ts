@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  approvalRequestedSchema,
   cursorListOf,
   dataOf,
   distributeBodySchema,
@@ -19,9 +20,9 @@ import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
 import { listTransactions } from '../transactions/transactions.service';
 import {
-  distributeToEmployees,
+  distributeOrRequestApproval,
   getTokenConfiguration,
-  issueToCompany,
+  topUpOrRequestApproval,
   updateTokenConfiguration,
 } from './tokens.service';
 
@@ -43,14 +44,27 @@ export default async function tokensRoutes(app: FastifyInstance) {
       schema: {
         tags: ['tokens'],
         operationId: 'issueCompanyTokens',
-        summary: 'Issue tokens to a company (company_issued)',
+        summary:
+          'Issue tokens to a company (company_issued); at or above the approval threshold it answers 202 with the pending approval and moves no token',
         body: topupCompanyBodySchema,
-        response: { 200: dataOf(topupCompanyResultSchema), 409: errorEnvelopeSchema, ...errors },
+        response: {
+          200: dataOf(topupCompanyResultSchema),
+          202: approvalRequestedSchema,
+          409: errorEnvelopeSchema,
+          ...errors,
+        },
       },
     },
-    async (request) => {
-      currentUser(request);
-      return { data: await issueToCompany(app.deps, auditActorOf(request), request.body) };
+    async (request, reply) => {
+      const outcome = await topUpOrRequestApproval(
+        app.deps,
+        currentUser(request),
+        auditActorOf(request),
+        request.body,
+      );
+      if ('approval' in outcome)
+        return reply.code(202).send({ data: { approval: outcome.approval } });
+      return { data: outcome.applied };
     },
   );
 
@@ -61,21 +75,29 @@ export default async function tokensRoutes(app: FastifyInstance) {
       schema: {
         tags: ['tokens'],
         operationId: 'distributeTokens',
-        summary: 'Distribute tokens from the company to employees, all or nothing',
+        summary:
+          'Distribute tokens from the company to employees, all or nothing; at or above the approval threshold it answers 202 with the pending approval and moves no token',
         body: distributeBodySchema,
-        response: { 200: dataOf(distributeResultSchema), 409: errorEnvelopeSchema, ...errors },
+        response: {
+          200: dataOf(distributeResultSchema),
+          202: approvalRequestedSchema,
+          409: errorEnvelopeSchema,
+          ...errors,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
-      return {
-        data: await distributeToEmployees(
-          app.deps,
-          scopeOf(user),
-          auditActorOf(request),
-          request.body,
-        ),
-      };
+      const outcome = await distributeOrRequestApproval(
+        app.deps,
+        user,
+        scopeOf(user),
+        auditActorOf(request),
+        request.body,
+      );
+      if ('approval' in outcome)
+        return reply.code(202).send({ data: { approval: outcome.approval } });
+      return { data: outcome.applied };
     },
   );
 

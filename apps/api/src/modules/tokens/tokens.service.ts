@@ -1,4 +1,5 @@
 import type {
+  Approval,
   DistributeBody,
   DistributeResult,
   TokenConfiguration,
@@ -16,7 +17,9 @@ import { inTransaction } from '../../lib/transaction';
 import type { AuthUser } from '../../lib/principal';
 import { findCompany, updateCompany } from '../companies/companies.service';
 import type { CompanyRow } from '../../db/schema';
-import { distributeTokens, issueCompanyTokens, lockCompany } from '../ledger/ledger.service';
+import { lockCompany } from '../ledger/ledger.service';
+import { requestApprovalIfDue } from '../approvals/approvals.service';
+import { applyDistribution, applyTopUp } from './apply.service';
 
 /** The company a token request acts on: the caller's own, or the one admin and HR name. */
 function targetCompany(
@@ -39,9 +42,6 @@ function targetCompany(
   throw new AppError('RECORD_NOT_FOUND');
 }
 
-const actorUserIdOf = (actor: AuditActor | number | null): number | null =>
-  typeof actor === 'number' ? actor : (actor?.userId ?? null);
-
 /** POST /tokens/topup-token: an admin issues tokens to a company; audit-logged with the ledger row. */
 export async function issueToCompany(
   { database, clock }: ServiceDeps,
@@ -49,25 +49,7 @@ export async function issueToCompany(
   body: TopupCompanyBody,
 ): Promise<TopupCompanyResult> {
   const at = clock.now();
-  return inTransaction(database, async (tx) => {
-    const result = await issueCompanyTokens(tx, {
-      companyId: body.company_id,
-      amount: body.amount,
-      note: body.note,
-      actorUserId: actorUserIdOf(actor),
-      at,
-    });
-    await recordAudit(tx, {
-      actor,
-      action: 'topup',
-      entityType: 'company',
-      entityId: body.company_id,
-      before: { token_balance: result.token_balance - result.amount },
-      after: { ...result, note: body.note ?? null },
-      at,
-    });
-    return result;
-  });
+  return inTransaction(database, (tx) => applyTopUp(tx, { actor, body, at }));
 }
 
 /**
@@ -82,30 +64,63 @@ export async function distributeToEmployees(
 ): Promise<DistributeResult> {
   const companyId = targetCompany(scope, body.company_id);
   const at = clock.now();
+  return inTransaction(database, (tx) => applyDistribution(tx, { actor, companyId, body, at }));
+}
+
+/** A request's outcome under the approval policy: applied now, or waiting for a second person. */
+export type Outcome<T> = { applied: T } | { approval: Approval };
+
+/**
+ * The route's top-up: at or above the policy's threshold it becomes a pending approval (no token
+ * moves); below it, or with the rule off, it is applied at once. One transaction either way.
+ */
+export async function topUpOrRequestApproval(
+  { database, clock }: ServiceDeps,
+  user: AuthUser,
+  actor: AuditActor,
+  body: TopupCompanyBody,
+): Promise<Outcome<TopupCompanyResult>> {
+  const at = clock.now();
   return inTransaction(database, async (tx) => {
-    const result = await distributeTokens(tx, {
-      companyId,
-      items: body.items,
-      note: body.note,
-      actorUserId: actorUserIdOf(actor),
-      at,
-    });
-    await recordAudit(tx, {
+    const approval = await requestApprovalIfDue(tx, {
+      kind: 'top_up',
+      requester: user,
       actor,
-      action: 'distribute',
-      entityType: 'company',
-      entityId: companyId,
-      before: { token_balance: result.token_balance + result.total },
-      after: {
-        token_balance: result.token_balance,
-        total: result.total,
-        people: result.items.length,
-        note: body.note ?? null,
-        items: result.items.map(({ employee_id, amount }) => ({ employee_id, amount })),
-      },
+      companyId: body.company_id,
+      total: body.amount,
+      note: body.note,
+      amount: body.amount,
       at,
     });
-    return result;
+    if (approval) return { approval };
+    return { applied: await applyTopUp(tx, { actor, body, at }) };
+  });
+}
+
+/** The route's distribution, under the approval policy as `topUpOrRequestApproval`. */
+export async function distributeOrRequestApproval(
+  { database, clock }: ServiceDeps,
+  user: AuthUser,
+  scope: TenantScope,
+  actor: AuditActor,
+  body: DistributeBody,
+): Promise<Outcome<DistributeResult>> {
+  const companyId = targetCompany(scope, body.company_id);
+  const at = clock.now();
+  const total = body.items.reduce((sum, item) => sum + item.amount, 0);
+  return inTransaction(database, async (tx) => {
+    const approval = await requestApprovalIfDue(tx, {
+      kind: 'distribution',
+      requester: user,
+      actor,
+      companyId,
+      total,
+      note: body.note,
+      items: body.items,
+      at,
+    });
+    if (approval) return { approval };
+    return { applied: await applyDistribution(tx, { actor, companyId, body, at }) };
   });
 }
 

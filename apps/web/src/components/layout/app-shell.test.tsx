@@ -6,10 +6,10 @@ import type { Role } from '@app/contract';
 import { SIDEBAR_COOKIE_MAX_AGE } from '@/components/ui/sidebar';
 import { AppShell } from './app-shell';
 
-function renderShell(role: Role, path = '/dashboard') {
+function renderShell(role: Role, path = '/dashboard', navBadges?: { approvals?: number }) {
   return render(
     <MemoryRouter initialEntries={[path]}>
-      <AppShell role={role} userMenu={<span>menu</span>}>
+      <AppShell role={role} userMenu={<span>menu</span>} navBadges={navBadges}>
         <p>page</p>
       </AppShell>
     </MemoryRouter>,
@@ -59,6 +59,7 @@ describe('the sidebar', () => {
       'Summary Report',
       'Reset Period Date',
       'Order History',
+      'Approvals',
       'Audit Log',
       'Settlements',
       'Webhooks',
@@ -74,6 +75,7 @@ describe('the sidebar', () => {
       'Company Transaction',
       'Employee Transaction',
       'Summary Report',
+      'Approvals',
       'Audit Log',
       'Webhooks',
     ]);
@@ -92,9 +94,22 @@ describe('the sidebar', () => {
       'Employee Transaction',
       'Summary Report',
       'Order History',
+      'Approvals',
       'Audit Log',
       'Settlements',
     ]);
+  });
+
+  it('shows the pending approvals beside Approvals, with words for screen readers, and none at 0', () => {
+    const { unmount } = renderShell('company_admin', '/dashboard', { approvals: 3 });
+    const link = within(sidebarNav()).getByRole('link', { name: /Approvals/ });
+    expect(link).toHaveAttribute('href', '/approvals');
+    expect(within(link).getByTestId('nav-badge-approvals')).toHaveTextContent(
+      '33 waiting for your decision',
+    );
+    unmount();
+    renderShell('company_admin', '/dashboard', { approvals: 0 });
+    expect(screen.queryByTestId('nav-badge-approvals')).toBeNull();
   });
 
   it('marks the current entry', () => {

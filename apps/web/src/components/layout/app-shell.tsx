@@ -4,6 +4,7 @@ import type { Role } from '@app/contract';
 import { Separator } from '@/components/ui/separator';
 import { SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
 import { AppBreadcrumb } from './app-breadcrumb';
+import type { NavBadges } from '@/config/nav';
 import { AppSidebar } from './app-sidebar';
 
 const MAIN_ID = 'main-content';
@@ -14,11 +15,13 @@ export interface AppShellProps {
   userMenu: ReactNode;
   /** Crumb labels by href, e.g. a company's name under summary-report. */
   breadcrumbLabels?: Record<string, string>;
+  /** Counts beside sidebar entries (the pending approvals), composed by the route. */
+  navBadges?: NavBadges;
   children: ReactNode;
 }
 
 /** Sidebar + header (breadcrumb, user menu) + page (spec 2, Layout). */
-export function AppShell({ role, userMenu, breadcrumbLabels, children }: AppShellProps) {
+export function AppShell({ role, userMenu, breadcrumbLabels, navBadges, children }: AppShellProps) {
   const { t } = useTranslation();
   return (
     <SidebarProvider>
@@ -28,7 +31,7 @@ export function AppShell({ role, userMenu, breadcrumbLabels, children }: AppShel
       >
         {t('app.skip_to_content')}
       </a>
-      <AppSidebar role={role} />
+      <AppSidebar role={role} badges={navBadges} />
       <SidebarInset>
         <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3 md:px-4">
           <SidebarTrigger />

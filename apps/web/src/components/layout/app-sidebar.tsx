@@ -12,19 +12,19 @@ import {
   SidebarMenuItem,
   useSidebar,
 } from '@/components/ui/sidebar';
-import { firstNavUrl, navItemsFor } from '@/config/nav';
+import { firstNavUrl, navItemsFor, type NavBadges } from '@/config/nav';
 import { NavMain } from './nav-main';
 import { NavOverlaysContext, useLoadNavOverlays } from './nav-overlays';
 
 /** The collapsible sidebar of spec 2: a short wordmark, then the entries the role may see. */
-export function AppSidebar({ role }: { role: Role }) {
+export function AppSidebar({ role, badges }: { role: Role; badges?: NavBadges | undefined }) {
   const { t } = useTranslation();
   const { setOpenMobile, state, isMobile } = useSidebar();
   // Wanted once collapsed (tooltips, group menus) or once the pointer comes over the sidebar,
   // which is ahead of a click on its collapse button (decision 0037).
   const [pointed, setPointed] = useState(false);
   const overlays = useLoadNavOverlays(pointed || (state === 'collapsed' && !isMobile));
-  const nav = <NavMain items={navItemsFor(role)} />;
+  const nav = <NavMain items={navItemsFor(role)} badges={badges} />;
   return (
     <Sidebar onPointerEnter={pointed ? undefined : () => setPointed(true)}>
       <SidebarHeader>

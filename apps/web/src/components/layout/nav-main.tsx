@@ -12,7 +12,13 @@ import {
   SidebarMenuSubItem,
   useSidebar,
 } from '@/components/ui/sidebar';
-import { isNavGroup, type NavGroupItem, type NavItem, type NavLinkItem } from '@/config/nav';
+import {
+  isNavGroup,
+  type NavBadges,
+  type NavGroupItem,
+  type NavItem,
+  type NavLinkItem,
+} from '@/config/nav';
 import { useNavOverlays } from './nav-overlays';
 
 const pathOf = (url: string): string => url.split('?')[0] ?? url;
@@ -23,7 +29,15 @@ export const isActivePath = (pathname: string, url: string): boolean => {
   return pathname === path || pathname.startsWith(`${path}/`);
 };
 
-function NavLinkEntry({ item, pathname }: { item: NavLinkItem; pathname: string }) {
+function NavLinkEntry({
+  item,
+  pathname,
+  count,
+}: {
+  item: NavLinkItem;
+  pathname: string;
+  count?: number | undefined;
+}) {
   const { t } = useTranslation();
   const { isMobile, state, setOpenMobile } = useSidebar();
   const overlays = useNavOverlays();
@@ -39,6 +53,15 @@ function NavLinkEntry({ item, pathname }: { item: NavLinkItem; pathname: string 
       >
         {Icon && <Icon aria-hidden />}
         <span>{title}</span>
+        {count !== undefined && count > 0 && (
+          <span
+            data-testid={`nav-badge-${item.badge ?? ''}`}
+            className="ml-auto min-w-5 rounded-full bg-primary px-1.5 text-center text-xs leading-5 font-medium text-primary-foreground tabular-nums group-data-[collapsible=icon]:hidden"
+          >
+            <span aria-hidden>{count > 99 ? '99+' : count}</span>
+            <span className="sr-only">{t('nav.pending_count', { count })}</span>
+          </span>
+        )}
       </Link>
     </SidebarMenuButton>
   );
@@ -123,7 +146,7 @@ function NavGroupEntry({ item, pathname }: { item: NavGroupItem; pathname: strin
 }
 
 /** The sidebar entries, rendered from nav data already filtered for the role. */
-export function NavMain({ items }: { items: NavItem[] }) {
+export function NavMain({ items, badges }: { items: NavItem[]; badges?: NavBadges | undefined }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   return (
@@ -134,7 +157,12 @@ export function NavMain({ items }: { items: NavItem[] }) {
             isNavGroup(item) ? (
               <NavGroupEntry key={item.url} item={item} pathname={pathname} />
             ) : (
-              <NavLinkEntry key={item.url} item={item} pathname={pathname} />
+              <NavLinkEntry
+                key={item.url}
+                item={item}
+                pathname={pathname}
+                count={item.badge ? badges?.[item.badge] : undefined}
+              />
             ),
           )}
         </SidebarMenu>

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { SelfUser } from '@app/contract';
 import { can } from '@app/contract/permissions';
 import { AppShell } from '@/components/layout/app-shell';
+import { usePendingApprovalCount } from '@/features/approvals/api/get-approvals';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { paths } from '@/config/paths';
 import { useSelfInfo } from '@/features/auth/api/get-self-info';
@@ -13,12 +14,16 @@ import { useStatementCrumbs } from '@/features/settlements/api/get-settlement-st
 import { useAuthStore } from '@/lib/auth-store';
 import type { RouteHandle } from '../route-handle';
 
-/** Header and sidebar around the signed-in screens; composes the auth and companies features. */
+/**
+ * Header and sidebar around the signed-in screens; composes the auth, companies and approvals
+ * features (the sidebar's pending-approval count).
+ */
 function Shell({ user }: { user: SelfUser }) {
   const companyId = useMatch(paths.summaryReportCompany.path)?.params.companyId;
   const { data: company } = useCompanyDetails(companyId, { silentError: true });
   const statement = useMatch(paths.settlementStatement.path)?.params;
   const statementCrumbs = useStatementCrumbs(statement?.merchantId, statement?.periodStart);
+  const pendingApprovals = usePendingApprovalCount(can(user.type, 'approvals.view'));
   const breadcrumbLabels = companyId
     ? { [paths.summaryReportCompany.getHref(companyId)]: company?.name ?? companyId }
     : statementCrumbs;
@@ -27,6 +32,7 @@ function Shell({ user }: { user: SelfUser }) {
       role={user.type}
       userMenu={<DeferredUserMenu user={user} />}
       breadcrumbLabels={breadcrumbLabels}
+      navBadges={{ approvals: pendingApprovals.data }}
     >
       <Outlet />
     </AppShell>

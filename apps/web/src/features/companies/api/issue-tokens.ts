@@ -1,15 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TopupCompanyBody, TopupCompanyResult } from '@app/contract';
+import type { Approval, TopupCompanyBody, TopupCompanyResult } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 import { companiesKeys } from './get-companies';
 
+/** Issued now (200), or at or above the approval threshold sent for approval (202). */
+export type IssueTokensOutcome = { applied: TopupCompanyResult } | { approval: Approval };
+
 /** POST /tokens/topup-token: an admin issues tokens to a company (company_issued). */
-export async function issueTokens(body: TopupCompanyBody): Promise<TopupCompanyResult> {
-  const response = await api.post<{ data: TopupCompanyResult }>(
+export async function issueTokens(body: TopupCompanyBody): Promise<IssueTokensOutcome> {
+  const response = await api.post<{ data: TopupCompanyResult | { approval: Approval } }>(
     `${API_PREFIX}/tokens/topup-token`,
     body,
   );
-  return response.data.data;
+  const { data } = response.data;
+  return response.status === 202 && 'approval' in data
+    ? { approval: data.approval }
+    : { applied: data as TopupCompanyResult };
 }
 
 export function useIssueTokens() {
@@ -19,6 +25,8 @@ export function useIssueTokens() {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: companiesKeys.all });
       await queryClient.invalidateQueries({ queryKey: ['company-details'] });
+      // The Approvals screen and the sidebar's pending count (decision 0039).
+      await queryClient.invalidateQueries({ queryKey: ['approvals'] });
     },
   });
 }

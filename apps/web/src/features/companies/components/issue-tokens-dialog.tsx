@@ -76,14 +76,25 @@ function IssueTokensForm({ company, onDone }: { company: Company; onDone: () => 
     issueTokens.mutate(
       { company_id: company.id, amount: value, ...(note ? { note } : {}) },
       {
-        onSuccess: (result) => {
-          notifyDone(
-            t('toasts.tokens_issued_to', {
-              amount: withThousands(result.amount),
-              name: company.name,
-            }),
-            `${paths.companyTransaction.getHref()}?company_id=${company.id}`,
-          );
+        onSuccess: (outcome) => {
+          if ('approval' in outcome) {
+            // At or above the approval threshold: nothing moved yet (decision 0039).
+            notifyDone(
+              t('approvals.sent_topup', {
+                amount: withThousands(outcome.approval.total),
+                name: company.name,
+              }),
+              paths.approvals.getHref(),
+            );
+          } else {
+            notifyDone(
+              t('toasts.tokens_issued_to', {
+                amount: withThousands(outcome.applied.amount),
+                name: company.name,
+              }),
+              `${paths.companyTransaction.getHref()}?company_id=${company.id}`,
+            );
+          }
           onDone();
         },
         onError: (error) => applyServerErrors(form, error),

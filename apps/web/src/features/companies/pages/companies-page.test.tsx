@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { Company, ManagedUser, Role } from '@app/contract';
 import { answer, errorBody, listOf, signedIn } from '@/test/api';
-import { buildCompany, buildManagedUser } from '@/test/fixtures';
+import { buildApproval, buildCompany, buildManagedUser } from '@/test/fixtures';
 import { locationOf, renderApp } from '@/test/render';
 import { server } from '@/test/server';
 
@@ -298,6 +298,28 @@ describe('Companies', () => {
       expect(screen.getByRole('button', { name: 'View' })).toBeInTheDocument();
       expect(posts[0]?.body).toEqual({ company_id: 1, amount: 5000, note: 'November bonus' });
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    });
+
+    it('says "sent for approval", not done, when the API holds the top-up for approval (202)', async () => {
+      await openCompanies([acme]);
+      answer(
+        'post',
+        '/api/v1/tokens/topup-token',
+        HttpResponse.json(
+          { data: { approval: buildApproval({ kind: 'top_up', total: 50000 }) } },
+          { status: 202 },
+        ),
+      );
+      await rowAction('Acme Corporation', 'Issue tokens');
+      const form = await dialog();
+      await userEvent.type(form.getByLabelText('Amount'), '50000');
+      await userEvent.click(form.getByRole('button', { name: 'Issue tokens' }));
+      expect(
+        await screen.findByText(
+          'Sent for approval: 50,000 tokens to Acme Corporation. Another admin must approve it.',
+        ),
+      ).toBeInTheDocument();
+      expect(screen.queryByText('50,000 tokens issued to Acme Corporation')).toBeNull();
     });
 
     it('is for the admin only: Group HR does not get the action', async () => {

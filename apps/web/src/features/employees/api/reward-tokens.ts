@@ -1,15 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DistributeBody, DistributeResult } from '@app/contract';
+import type { Approval, DistributeBody, DistributeResult } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 
+/** Distributed now (200), or at or above the approval threshold sent for approval (202). */
+export type RewardTokensOutcome = { applied: DistributeResult } | { approval: Approval };
+
 /** POST /tokens/topup-token/employees: from the company's balance to employees, all or nothing. */
-export async function rewardTokens(body: DistributeBody): Promise<DistributeResult> {
-  const response = await api.post<{ data: DistributeResult }>(
+export async function rewardTokens(body: DistributeBody): Promise<RewardTokensOutcome> {
+  const response = await api.post<{ data: DistributeResult | { approval: Approval } }>(
     `${API_PREFIX}/tokens/topup-token/employees`,
     body,
   );
-  return response.data.data;
+  const { data } = response.data;
+  return response.status === 202 && 'approval' in data
+    ? { approval: data.approval }
+    : { applied: data as DistributeResult };
 }
 
 export function useRewardTokens() {
@@ -19,6 +25,8 @@ export function useRewardTokens() {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: employeesKeys.all });
       await queryClient.invalidateQueries({ queryKey: ['company-details'] });
+      // The Approvals screen and the sidebar's pending count (decision 0039).
+      await queryClient.invalidateQueries({ queryKey: ['approvals'] });
     },
   });
 }

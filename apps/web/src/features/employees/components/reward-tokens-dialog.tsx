@@ -681,16 +681,28 @@ function ReviewStep({
         note: plan.note || undefined,
       },
       {
-        onSuccess: (result) => {
-          notifyDone(
-            people === 1
-              ? t('rewards.done_one', {
-                  total: withThousands(result.total),
-                  name: plan.lines[0]!.label,
-                })
-              : t('rewards.done_many', { total: withThousands(result.total), count: people }),
-            paths.employeeTransaction.getHref(),
-          );
+        onSuccess: (outcome) => {
+          if ('approval' in outcome) {
+            // At or above the approval threshold: nothing moved yet (decision 0039).
+            notifyDone(
+              t('approvals.sent_distribution', {
+                total: withThousands(outcome.approval.total),
+                count: people,
+              }),
+              paths.approvals.getHref(),
+            );
+          } else {
+            const result = outcome.applied;
+            notifyDone(
+              people === 1
+                ? t('rewards.done_one', {
+                    total: withThousands(result.total),
+                    name: plan.lines[0]!.label,
+                  })
+                : t('rewards.done_many', { total: withThousands(result.total), count: people }),
+              paths.employeeTransaction.getHref(),
+            );
+          }
           onDone();
         },
         onError: (error) => setProblem(errorMessageLines(error)),

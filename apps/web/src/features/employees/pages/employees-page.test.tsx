@@ -5,7 +5,7 @@ import type { Employee } from '@app/contract';
 import { http, HttpResponse } from 'msw';
 import { i18n } from '@/locales/i18n';
 import { answer, errorBody, listOf, signedIn } from '@/test/api';
-import { buildCompany } from '@/test/fixtures';
+import { buildApproval, buildCompany } from '@/test/fixtures';
 import { locationOf, renderApp } from '@/test/render';
 import { server } from '@/test/server';
 
@@ -354,5 +354,34 @@ describe('Employees', () => {
     await fill(form, '员工编号', 'E');
     await userEvent.click(form.getByRole('button', { name: '创建' }));
     expect(await form.findByText('员工编号至少 2 个字符')).toBeInTheDocument();
+  });
+
+  it('says "sent for approval", not rewarded, when the API holds the distribution (202)', async () => {
+    await openEmployees([alice, bob]);
+    answer(
+      'post',
+      '/api/v1/tokens/topup-token/employees',
+      HttpResponse.json(
+        { data: { approval: buildApproval({ total: 200, can_decide: false }) } },
+        { status: 202 },
+      ),
+    );
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Alice Tan' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Bob Lim' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Reward tokens (2)' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reward tokens' }));
+    await waitFor(() => expect(dialog.getByTestId('reward-balance')).toHaveTextContent('1,000'));
+    await fill(dialog, 'Amount for everyone', '100');
+    await userEvent.click(dialog.getByRole('button', { name: 'Review' }));
+    const summary = within(await dialog.findByTestId('reward-review'));
+    await userEvent.click(
+      summary.getByRole('button', { name: 'Reward 200 tokens to 2 employees' }),
+    );
+    expect(
+      await screen.findByText(
+        'Sent for approval: 200 tokens to 2 employees. Another person must approve it.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('200 tokens rewarded to 2 employees')).toBeNull();
   });
 });

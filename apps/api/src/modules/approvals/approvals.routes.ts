@@ -1,0 +1,141 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  approvalIdParamsSchema,
+  approvalListQuerySchema,
+  approvalPolicyBodySchema,
+  approvalPolicySchema,
+  approvalSchema,
+  dataOf,
+  errorEnvelopeSchema,
+  listOf,
+  rejectApprovalBodySchema,
+} from '@app/contract';
+import { auditActorOf } from '../../lib/audit';
+import { currentUser, requirePermission } from '../../plugins/auth';
+import {
+  approveApproval,
+  getApprovalPolicy,
+  listApprovals,
+  rejectApproval,
+  setApprovalPolicy,
+} from './approvals.service';
+
+const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+const tags = ['approvals'];
+
+/** /api/v1/approvals: the requests waiting for a second person, and their decisions. */
+export default async function approvalsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/',
+    {
+      preHandler: requirePermission('approvals.decide'),
+      schema: {
+        tags,
+        operationId: 'listApprovals',
+        summary:
+          'Approvals in the caller’s scope, newest first; `status` filters (several joined by commas)',
+        querystring: approvalListQuerySchema,
+        response: { 200: listOf(approvalSchema), ...errors },
+      },
+    },
+    async (request) => listApprovals(app.deps, currentUser(request), request.query),
+  );
+
+  r.post(
+    '/:id/approve',
+    {
+      preHandler: requirePermission('approvals.decide'),
+      schema: {
+        tags,
+        operationId: 'approveApproval',
+        summary:
+          'Approve a pending request: it is applied now, once, with the balances of this moment',
+        params: approvalIdParamsSchema,
+        response: {
+          200: dataOf(approvalSchema),
+          404: errorEnvelopeSchema,
+          409: errorEnvelopeSchema,
+          422: errorEnvelopeSchema,
+          ...errors,
+        },
+      },
+    },
+    async (request) => ({
+      data: await approveApproval(
+        app.deps,
+        currentUser(request),
+        auditActorOf(request),
+        request.params.id,
+      ),
+    }),
+  );
+
+  r.post(
+    '/:id/reject',
+    {
+      preHandler: requirePermission('approvals.decide'),
+      schema: {
+        tags,
+        operationId: 'rejectApproval',
+        summary: 'Reject a pending request with a reason; nothing is applied',
+        params: approvalIdParamsSchema,
+        body: rejectApprovalBodySchema,
+        response: {
+          200: dataOf(approvalSchema),
+          404: errorEnvelopeSchema,
+          409: errorEnvelopeSchema,
+          ...errors,
+        },
+      },
+    },
+    async (request) => ({
+      data: await rejectApproval(
+        app.deps,
+        currentUser(request),
+        auditActorOf(request),
+        request.params.id,
+        request.body,
+      ),
+    }),
+  );
+}
+
+/** /api/v1/sys/approval-policy: the thresholds (admin). */
+export async function approvalPolicyRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/approval-policy',
+    {
+      preHandler: requirePermission('sys.manage'),
+      schema: {
+        tags,
+        operationId: 'getApprovalPolicy',
+        summary: 'The four-eyes thresholds (null: that rule is off)',
+        response: { 200: dataOf(approvalPolicySchema), ...errors },
+      },
+    },
+    async () => ({ data: await getApprovalPolicy(app.deps) }),
+  );
+
+  r.put(
+    '/approval-policy',
+    {
+      preHandler: requirePermission('sys.manage'),
+      schema: {
+        tags,
+        operationId: 'setApprovalPolicy',
+        summary:
+          'Set the four-eyes thresholds: a top-up or distribution whose total reaches one waits for approval',
+        body: approvalPolicyBodySchema,
+        response: { 200: dataOf(approvalPolicySchema), ...errors },
+      },
+    },
+    async (request) => ({
+      data: await setApprovalPolicy(app.deps, auditActorOf(request), request.body),
+    }),
+  );
+}

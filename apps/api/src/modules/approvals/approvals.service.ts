@@ -1,0 +1,388 @@
+// Four-eyes approvals (DESIGN 6, decision 0039): a top-up or distribution at or above its
+// threshold waits, pending, for another person; approving applies it once, in one transaction.
+import {
+  APPROVAL_EXPIRY_DAYS,
+  type Approval,
+  type ApprovalKind,
+  type ApprovalListQuery,
+  type ApprovalPolicy,
+  type ApprovalPolicyBody,
+  type ApprovalStatus,
+  type RejectApprovalBody,
+} from '@app/contract';
+import type { Tx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { ServiceDeps } from '../../lib/deps';
+import { iso, isoOrNull } from '../../lib/numbers';
+import type { AuthUser } from '../../lib/principal';
+import { approvalScopeOf } from '../../lib/scope';
+import { inTransaction } from '../../lib/transaction';
+import { applyDistribution, applyTopUp } from '../tokens/apply.service';
+import {
+  countApprovalRows,
+  countOtherDeciders,
+  findApprovalRow,
+  findApprovalRows,
+  findCompanyName,
+  findPayloadEmployees,
+  getApprovalPolicy as readPolicy,
+  insertApproval,
+  lockApprovalPolicy,
+  lockApprovalRow,
+  lockExpiredApprovals,
+  setApprovalDecision,
+  updateApprovalPolicy,
+  type ApprovalPolicyRow,
+  type ApprovalRow,
+} from './approvals.repository';
+
+const DAY_MS = 86_400_000;
+const EXPIRED_PER_RUN = 500;
+
+const toPolicy = (row: ApprovalPolicyRow): ApprovalPolicy => ({
+  top_up_threshold: row.topUpThreshold,
+  distribution_threshold: row.distributionThreshold,
+  updated_at: isoOrNull(row.updatedAt),
+  updated_by: row.updatedBy,
+});
+
+/** The kinds each role decides (a company admin only its own company's). */
+const POWER_KINDS: Partial<Record<AuthUser['type'], ApprovalKind[]>> = {
+  admin: ['top_up'],
+  super_hr: ['distribution'],
+  company_admin: ['distribution'],
+};
+
+/** Whether this user holds the power to decide this request (not counting who asked). */
+function hasPower(user: Pick<AuthUser, 'type' | 'companyId'>, row: ApprovalRow): boolean {
+  if (row.kind === 'top_up') return user.type === 'admin';
+  return (
+    user.type === 'super_hr' || (user.type === 'company_admin' && user.companyId === row.companyId)
+  );
+}
+
+function toApproval(row: ApprovalRow, viewer: Pick<AuthUser, 'id' | 'type' | 'companyId'> | null) {
+  const approval: Approval = {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    requested_by: row.requestedBy,
+    requested_by_username: row.requestedByUsername,
+    company_id: row.companyId,
+    payload: row.payload,
+    total: row.total,
+    created_at: iso(row.createdAt),
+    expires_at: iso(row.expiresAt),
+    decided_by: row.decidedBy,
+    decided_by_username: row.decidedByUsername,
+    decided_at: isoOrNull(row.decidedAt),
+    reason: row.reason,
+    can_decide:
+      viewer !== null &&
+      row.status === 'pending' &&
+      viewer.id !== row.requestedBy &&
+      hasPower(viewer, row),
+  };
+  return approval;
+}
+
+/** What the audit log keeps of a request (the screen's own shape, without the viewer's flag). */
+const auditView = (row: ApprovalRow) => {
+  const { can_decide: _ignored, ...rest } = toApproval(row, null);
+  return rest;
+};
+
+export async function getApprovalPolicy({ database }: ServiceDeps): Promise<ApprovalPolicy> {
+  return toPolicy(await readPolicy(database.db));
+}
+
+/** PUT /sys/approval-policy (admin): both thresholds at once; null turns a rule off. */
+export async function setApprovalPolicy(
+  { database, clock }: ServiceDeps,
+  actor: AuditActor,
+  body: ApprovalPolicyBody,
+): Promise<ApprovalPolicy> {
+  const at = clock.now();
+  return inTransaction(database, (tx) => setApprovalPolicyIn(tx, actor, body, at));
+}
+
+/** The policy change inside a caller's transaction (the route's, or the demo seed's), audited. */
+export async function setApprovalPolicyIn(
+  tx: Tx,
+  actor: AuditActor | null,
+  body: ApprovalPolicyBody,
+  at: Date,
+): Promise<ApprovalPolicy> {
+  const before = toPolicy(await lockApprovalPolicy(tx));
+  const after = toPolicy(
+    await updateApprovalPolicy(
+      tx,
+      { topUpThreshold: body.top_up_threshold, distributionThreshold: body.distribution_threshold },
+      at,
+      actor?.userId ?? null,
+    ),
+  );
+  await recordAudit(tx, {
+    actor,
+    action: 'update',
+    entityType: 'approval_policy',
+    entityId: null,
+    before,
+    after,
+    at,
+  });
+  return after;
+}
+
+export interface ApprovalRequest {
+  kind: ApprovalKind;
+  requester: AuthUser;
+  actor: AuditActor;
+  companyId: number;
+  total: number;
+  note?: string | undefined;
+  /** A top-up's amount. */
+  amount?: number;
+  /** A distribution's lines. */
+  items?: { employee_id: number; amount: number }[];
+  at: Date;
+}
+
+/**
+ * Inside the request's transaction: when the policy's threshold for this kind is on and the total
+ * reaches it, records a pending approval (no token moves) and returns it; otherwise returns null
+ * and the caller applies the request at once. Refused with 409 APPROVAL_NOT_CONFIGURED when no
+ * other active person could decide it.
+ */
+export async function requestApprovalIfDue(
+  tx: Tx,
+  request: ApprovalRequest,
+): Promise<Approval | null> {
+  const policy = await readPolicy(tx);
+  const threshold =
+    request.kind === 'top_up' ? policy.topUpThreshold : policy.distributionThreshold;
+  if (!Number.isSafeInteger(request.total)) throw new AppError('TOTAL_EXCEEDS_AVAILABLE');
+  if (threshold === null || request.total < threshold) return null;
+
+  const companyName = await findCompanyName(tx, request.companyId);
+  if (companyName === undefined) throw new AppError('RECORD_NOT_FOUND');
+  let items: Approval['payload']['items'];
+  if (request.items) {
+    const ids = [...new Set(request.items.map((i) => i.employee_id))];
+    const staff = new Map(
+      (await findPayloadEmployees(tx, request.companyId, ids)).map((e) => [e.id, e]),
+    );
+    if (staff.size !== ids.length) throw new AppError('RECORD_NOT_FOUND');
+    items = request.items.map((i) => ({
+      employee_id: i.employee_id,
+      staff_number: staff.get(i.employee_id)!.staffNumber,
+      name: staff.get(i.employee_id)!.name,
+      amount: i.amount,
+    }));
+  }
+  const others = await countOtherDeciders(tx, {
+    kind: request.kind,
+    companyId: request.companyId,
+    exceptUserId: request.requester.id,
+  });
+  if (others === 0) throw new AppError('APPROVAL_NOT_CONFIGURED');
+
+  const row = await insertApproval(tx, {
+    kind: request.kind,
+    companyId: request.companyId,
+    requestedBy: request.requester.id,
+    payload: {
+      company_id: request.companyId,
+      company_name: companyName,
+      note: request.note ?? null,
+      ...(request.amount !== undefined ? { amount: request.amount } : {}),
+      ...(items ? { items } : {}),
+    },
+    total: request.total,
+    createdAt: request.at,
+    expiresAt: new Date(request.at.getTime() + APPROVAL_EXPIRY_DAYS * DAY_MS),
+  });
+  await recordAudit(tx, {
+    actor: request.actor,
+    action: 'request_approval',
+    entityType: 'approval',
+    entityId: row.id,
+    after: auditView(row),
+    at: request.at,
+  });
+  return toApproval(row, request.requester);
+}
+
+const PAGE = (query: Pick<ApprovalListQuery, 'page' | 'page_size'>) => ({
+  limit: query.page_size,
+  offset: (query.page - 1) * query.page_size,
+});
+
+/** GET /approvals: the caller's scope (lib/scope approvalScopeOf), newest first. */
+export async function listApprovals(
+  { database }: ServiceDeps,
+  user: AuthUser,
+  query: ApprovalListQuery,
+): Promise<{ data: Approval[]; total: number }> {
+  const scope = approvalScopeOf(user);
+  const filter = {
+    // To decide: only the kinds this user has the power over, and not its own requests.
+    scope: query.to_decide
+      ? { ...scope, kinds: scope.kinds.filter((kind) => POWER_KINDS[user.type]?.includes(kind)) }
+      : scope,
+    statuses: query.status?.split(',') as ApprovalStatus[] | undefined,
+    kind: query.kind,
+    exceptRequestedBy: query.to_decide ? user.id : undefined,
+  };
+  const [rows, total] = await Promise.all([
+    findApprovalRows(database.db, filter, PAGE(query)),
+    countApprovalRows(database.db, filter),
+  ]);
+  return { data: rows.map((row) => toApproval(row, user)), total };
+}
+
+/** The approval if the user's scope holds it; 404 otherwise (as any record out of scope). */
+function inScope(user: AuthUser, row: ApprovalRow | undefined): ApprovalRow {
+  const scope = approvalScopeOf(user);
+  if (
+    !row ||
+    !scope.kinds.includes(row.kind) ||
+    (scope.companyId !== undefined && scope.companyId !== row.companyId)
+  ) {
+    throw new AppError('RECORD_NOT_FOUND');
+  }
+  return row;
+}
+
+/** Locks the approval and checks that this user may decide it now. */
+async function lockForDecision(tx: Tx, user: AuthUser, id: number, now: Date) {
+  const row = inScope(user, await lockApprovalRow(tx, id));
+  if (row.requestedBy === user.id) throw new AppError('APPROVAL_SELF');
+  if (!hasPower(user, row)) throw new AppError('PERMISSION_DENIED');
+  // Past its expiry it is no longer pending, whether or not the timer has marked it yet.
+  if (row.status !== 'pending' || row.expiresAt <= now) throw new AppError('APPROVAL_NOT_PENDING');
+  return row;
+}
+
+/**
+ * POST /approvals/{id}/approve: in one transaction, lock the approval, apply the request through
+ * the ledger with the balances of this moment, and mark it approved. Concurrent approvals queue on
+ * the row lock; only the first finds it pending, so it is applied exactly once. When the ledger
+ * refuses (a balance no longer covers it), everything rolls back and it stays pending.
+ */
+export async function approveApproval(
+  { database, clock }: ServiceDeps,
+  user: AuthUser,
+  actor: AuditActor,
+  id: number,
+): Promise<Approval> {
+  return inTransaction(database, async (tx) => {
+    const at = clock.now();
+    const row = await lockForDecision(tx, user, id, at);
+    const { payload } = row;
+    if (row.kind === 'top_up') {
+      await applyTopUp(tx, {
+        actor,
+        body: {
+          company_id: payload.company_id,
+          amount: payload.amount!,
+          ...(payload.note !== null ? { note: payload.note } : {}),
+        },
+        at,
+        approvalId: row.id,
+      });
+    } else {
+      await applyDistribution(tx, {
+        actor,
+        companyId: payload.company_id,
+        body: {
+          items: payload.items!.map(({ employee_id, amount }) => ({ employee_id, amount })),
+          ...(payload.note !== null ? { note: payload.note } : {}),
+        },
+        at,
+        approvalId: row.id,
+      });
+    }
+    const after = await setApprovalDecision(tx, row.id, {
+      status: 'approved',
+      decidedBy: user.id,
+      decidedAt: at,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: 'approve',
+      entityType: 'approval',
+      entityId: row.id,
+      before: auditView(row),
+      after: auditView(after),
+      at,
+    });
+    return toApproval(after, user);
+  });
+}
+
+/** POST /approvals/{id}/reject { reason }: nothing is applied; the reason is kept. */
+export async function rejectApproval(
+  { database, clock }: ServiceDeps,
+  user: AuthUser,
+  actor: AuditActor,
+  id: number,
+  body: RejectApprovalBody,
+): Promise<Approval> {
+  return inTransaction(database, async (tx) => {
+    const at = clock.now();
+    const row = await lockForDecision(tx, user, id, at);
+    const after = await setApprovalDecision(tx, row.id, {
+      status: 'rejected',
+      decidedBy: user.id,
+      decidedAt: at,
+      reason: body.reason,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: 'reject',
+      entityType: 'approval',
+      entityId: row.id,
+      before: auditView(row),
+      after: auditView(after),
+      at,
+    });
+    return toApproval(after, user);
+  });
+}
+
+/**
+ * The jobs timer's sweep: every pending request past its expiry (7 days after it was made)
+ * becomes expired, audited with no actor. Rows being decided right now are skipped (SKIP LOCKED)
+ * and looked at again next run; safe on every instance at once.
+ */
+export async function expireApprovals({ database, clock }: ServiceDeps): Promise<number[]> {
+  const expired: number[] = [];
+  for (;;) {
+    const batch = await inTransaction(database, async (tx) => {
+      const at = clock.now();
+      const ids = await lockExpiredApprovals(tx, at, EXPIRED_PER_RUN);
+      for (const id of ids) {
+        const before = (await findApprovalRow(tx, id))!;
+        const after = await setApprovalDecision(tx, id, {
+          status: 'expired',
+          decidedBy: null,
+          decidedAt: at,
+        });
+        await recordAudit(tx, {
+          actor: null,
+          action: 'expire',
+          entityType: 'approval',
+          entityId: id,
+          before: auditView(before),
+          after: auditView(after),
+          at,
+        });
+      }
+      return ids;
+    });
+    expired.push(...batch);
+    if (batch.length < EXPIRED_PER_RUN) return expired;
+  }
+}

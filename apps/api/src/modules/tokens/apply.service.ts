@@ -1,0 +1,90 @@
+// Issuing and distributing tokens inside a caller's transaction, audited with the ledger rows: the
+// direct requests (tokens.service) and approved requests (approvals.service) apply them here.
+import type {
+  DistributeBody,
+  DistributeResult,
+  TopupCompanyBody,
+  TopupCompanyResult,
+} from '@app/contract';
+import type { Tx } from '../../db/client';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import { distributeTokens, issueCompanyTokens } from '../ledger/ledger.service';
+
+export const actorUserIdOf = (actor: AuditActor | number | null): number | null =>
+  typeof actor === 'number' ? actor : (actor?.userId ?? null);
+
+/** An admin's top-up of a company (`company_issued`) and its audit row on the company. */
+export async function applyTopUp(
+  tx: Tx,
+  input: {
+    actor: AuditActor | number | null;
+    body: TopupCompanyBody;
+    at: Date;
+    /** The approval this applies, named in the audit row. */
+    approvalId?: number;
+  },
+): Promise<TopupCompanyResult> {
+  const { actor, body, at } = input;
+  const result = await issueCompanyTokens(tx, {
+    companyId: body.company_id,
+    amount: body.amount,
+    note: body.note,
+    actorUserId: actorUserIdOf(actor),
+    at,
+  });
+  await recordAudit(tx, {
+    actor,
+    action: 'topup',
+    entityType: 'company',
+    entityId: body.company_id,
+    before: { token_balance: result.token_balance - result.amount },
+    after: {
+      ...result,
+      note: body.note ?? null,
+      ...(input.approvalId !== undefined ? { approval_id: input.approvalId } : {}),
+    },
+    at,
+  });
+  return result;
+}
+
+/**
+ * A distribution from a company to its employees, all or nothing; one audit row (on the company)
+ * records who got how much, in the transaction of the ledger rows.
+ */
+export async function applyDistribution(
+  tx: Tx,
+  input: {
+    actor: AuditActor | number | null;
+    companyId: number;
+    body: Pick<DistributeBody, 'items' | 'note'>;
+    at: Date;
+    approvalId?: number;
+  },
+): Promise<DistributeResult> {
+  const { actor, companyId, body, at } = input;
+  const result = await distributeTokens(tx, {
+    companyId,
+    items: body.items,
+    note: body.note,
+    actorUserId: actorUserIdOf(actor),
+    at,
+  });
+  await recordAudit(tx, {
+    actor,
+    action: 'distribute',
+    entityType: 'company',
+    entityId: companyId,
+    before: { token_balance: result.token_balance + result.total },
+    after: {
+      token_balance: result.token_balance,
+      total: result.total,
+      people: result.items.length,
+      note: body.note ?? null,
+      items: result.items.map(({ employee_id, amount }) => ({ employee_id, amount })),
+      ...(input.approvalId !== undefined ? { approval_id: input.approvalId } : {}),
+    },
+    at,
+  });
+  return result;
+}

@@ -1,0 +1,45 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Approval } from '@app/contract';
+import { api, API_PREFIX } from '@/lib/api-client';
+import { approvalsKeys } from './get-approvals';
+
+/** POST /approvals/{id}/approve: applied now, with the balances of this moment. */
+export async function approveApproval(id: number): Promise<Approval> {
+  const response = await api.post<{ data: Approval }>(`${API_PREFIX}/approvals/${id}/approve`);
+  return response.data.data;
+}
+
+/** POST /approvals/{id}/reject { reason }. */
+export async function rejectApproval({
+  id,
+  reason,
+}: {
+  id: number;
+  reason: string;
+}): Promise<Approval> {
+  const response = await api.post<{ data: Approval }>(`${API_PREFIX}/approvals/${id}/reject`, {
+    reason,
+  });
+  return response.data.data;
+}
+
+/** After a decision: the lists, the badge, and the balances an approval moved. */
+function useAfterDecision() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: approvalsKeys.all });
+    await queryClient.invalidateQueries({ queryKey: ['companies'] });
+    await queryClient.invalidateQueries({ queryKey: ['company-details'] });
+    await queryClient.invalidateQueries({ queryKey: ['employees'] });
+  };
+}
+
+export function useApproveApproval() {
+  const afterDecision = useAfterDecision();
+  return useMutation({ mutationFn: approveApproval, onSettled: afterDecision });
+}
+
+export function useRejectApproval() {
+  const afterDecision = useAfterDecision();
+  return useMutation({ mutationFn: rejectApproval, onSettled: afterDecision });
+}
