@@ -11,13 +11,11 @@ export type UserRow = typeof users.$inferSelect;
  * inactive while its employee is, whichever way the employee was deactivated (the Employees
  * screen, a CSV import), and active again when the employee is. Other users: their own status.
  */
-// Qualified by hand: Drizzle writes a one-table query's columns unqualified, and inside the
-// subquery an unqualified `company_id` would be the employee's own.
-const effectiveStatus = sql<string>`CASE WHEN "users"."type" = 'company_employee' AND EXISTS (
+const effectiveStatus = sql<string>`CASE WHEN ${users.type} = 'company_employee' AND EXISTS (
     SELECT 1 FROM ${employees} e
-     WHERE e.company_id = "users"."company_id" AND e.employee_id = "users"."employee_id"
+     WHERE e.company_id = ${users.companyId} AND e.employee_id = ${users.employeeId}
        AND e.deleted_at IS NULL AND e.status = 'inactive')
-  THEN 'inactive' ELSE "users"."status" END`;
+  THEN 'inactive' ELSE ${users.status} END`;
 
 /** Every column of a user, its status as {@link effectiveStatus}. */
 export const userWithEffectiveStatus = { ...getTableColumns(users), status: effectiveStatus };

@@ -189,13 +189,8 @@ describe.each(await testDatabaseKinds())('employee self-service on %s', (kind) =
           payload: { username, password: STRONG_PASSWORD },
         });
 
-      const setStatus = (status: 'active' | 'inactive', id = employee.id) =>
-        as(acmeAdmin).put(`/api/v1/employees/${id}`, { status });
-      // Another employee of the company deactivated: this sign-in is not its.
-      expect((await setStatus('inactive', (await newEmployee()).id)).statusCode).toBe(200);
-      expect((await me.get('/api/v1/me/wallet')).statusCode).toBe(200);
-      expect((await login()).statusCode).toBe(200);
-
+      const setStatus = (status: 'active' | 'inactive') =>
+        as(acmeAdmin).put(`/api/v1/employees/${employee.id}`, { status });
       expect((await setStatus('inactive')).statusCode).toBe(200);
       // The open session ends at its next request, and the password no longer opens one.
       expect((await me.get('/api/v1/me/wallet')).statusCode).toBe(401);
