@@ -1,24 +1,10 @@
-import { and, count, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Role, SelfUser, Status } from '@app/contract';
 import type { Executor } from '../../db/client';
-import { employees, users } from '../../db/schema';
+import { users } from '../../db/schema';
 import type { AuthUser } from '../../lib/principal';
 
 export type UserRow = typeof users.$inferSelect;
-
-/**
- * A user's status as sign-in and sessions see it: an employee's own sign-in (decision 0033) is
- * inactive while its employee is, whichever way the employee was deactivated (the Employees
- * screen, a CSV import), and active again when the employee is. Other users: their own status.
- */
-const effectiveStatus = sql<string>`CASE WHEN ${users.type} = 'company_employee' AND EXISTS (
-    SELECT 1 FROM ${employees} e
-     WHERE e.company_id = ${users.companyId} AND e.employee_id = ${users.employeeId}
-       AND e.deleted_at IS NULL AND e.status = 'inactive')
-  THEN 'inactive' ELSE ${users.status} END`;
-
-/** Every column of a user, its status as {@link effectiveStatus}. */
-export const userWithEffectiveStatus = { ...getTableColumns(users), status: effectiveStatus };
 
 export function toAuthUser(row: UserRow): AuthUser {
   return {
@@ -53,7 +39,7 @@ export function toSelfUser(user: AuthUser): SelfUser {
  */
 export async function findUserByLogin(executor: Executor, login: string): Promise<UserRow | null> {
   const rows = await executor
-    .select(userWithEffectiveStatus)
+    .select()
     .from(users)
     .where(
       and(

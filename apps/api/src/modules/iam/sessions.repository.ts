@@ -1,7 +1,6 @@
 import { and, eq, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { sessions, users } from '../../db/schema';
-import { userWithEffectiveStatus } from './iam.repository';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -26,7 +25,7 @@ export async function findSessionWithUser(
   idHash: string,
 ): Promise<{ session: SessionRow; user: UserRow } | null> {
   const rows = await executor
-    .select({ session: sessions, user: userWithEffectiveStatus })
+    .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.idHash, idHash))

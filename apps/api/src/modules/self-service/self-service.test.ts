@@ -177,31 +177,6 @@ describe.each(await testDatabaseKinds())('employee self-service on %s', (kind) =
       });
       expect(login.statusCode).toBe(401);
     });
-    it('stops the sign-in while the employee is inactive, and lets it back in when reactivated', async () => {
-      const employee = await newEmployee();
-      const { username } = await giveSignIn(employee);
-      const me = requestsAs(t.app, await signIn(t.app, username, STRONG_PASSWORD));
-      expect((await me.get('/api/v1/me/wallet')).statusCode).toBe(200);
-      const login = () =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/v1/iam/login',
-          payload: { username, password: STRONG_PASSWORD },
-        });
-
-      const setStatus = (status: 'active' | 'inactive') =>
-        as(acmeAdmin).put(`/api/v1/employees/${employee.id}`, { status });
-      expect((await setStatus('inactive')).statusCode).toBe(200);
-      // The open session ends at its next request, and the password no longer opens one.
-      expect((await me.get('/api/v1/me/wallet')).statusCode).toBe(401);
-      const refused = await login();
-      expect(refused.statusCode).toBe(403);
-      expect(refused.json()).toMatchObject({ code: 'USER_INACTIVE' });
-
-      expect((await setStatus('active')).statusCode).toBe(200);
-      const again = requestsAs(t.app, await signIn(t.app, username, STRONG_PASSWORD));
-      expect((await again.get('/api/v1/me/wallet')).statusCode).toBe(200);
-    });
   });
 
   describe('GET /me/wallet and the employee’s own transactions', () => {
