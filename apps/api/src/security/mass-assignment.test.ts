@@ -37,6 +37,17 @@ const ROLES_BY_PREFERENCE: Role[] = ['admin', 'company_admin', 'super_hr'];
 
 const nameOf = (rule: RouteAccessRule) => `${rule.method} ${rule.url}`;
 
+/**
+ * A route's address with its parameters filled from the programme: a merchant's statement is its
+ * merchant and the half-month of its January orders (decision 0040); every other id the first
+ * company's.
+ */
+const addressOf = (rule: RouteAccessRule, p: Programme) =>
+  rule.url
+    .replace(':merchant_id', String(p.t1.merchantId))
+    .replace(':period_start', '2026-01-16')
+    .replace(/:\w+/g, String(p.a.id));
+
 describe.each(await testDatabaseKinds())('mass assignment and caps on %s', (kind) => {
   let t: TestApp;
   let p: Programme;
@@ -173,7 +184,7 @@ describe.each(await testDatabaseKinds())('mass assignment and caps on %s', (kind
     expect(lists.length).toBeGreaterThan(10);
     const failures: string[] = [];
     for (const rule of lists) {
-      const url = rule.url.replace(/:\w+/g, String(p.a.id));
+      const url = addressOf(rule, p);
       const role = ROLES_BY_PREFERENCE.find((r) => can(r, rule.permission!))!;
       for (const size of ['51', '100', '1000', '1000000', '0', '-1', '10.5', '1e3']) {
         const res = await injectAs(t.app, sessions.get(role)!, {
@@ -237,11 +248,11 @@ describe.each(await testDatabaseKinds())('export caps on %s', (kind) => {
     const exports = t.app.accessRules.filter(
       (r) => r.method === 'GET' && r.url.startsWith('/api/v1/exports/'),
     );
-    expect(exports).toHaveLength(6);
+    expect(exports).toHaveLength(8);
     for (const rule of exports) {
       // Every export of the programme holds at least two rows: two companies, their employees,
-      // the audit rows of making them, …
-      const path = rule.url.replace(/:\w+/g, String(p.a.id));
+      // the audit rows of making them, a merchant's orders of a half-month, …
+      const path = addressOf(rule, p);
       const url = path.includes('/summary') ? `${path}?month=2026-01` : path;
       const res = await injectAs(t.app, admin, { url });
       expect(res.statusCode, url).toBe(422);

@@ -462,6 +462,8 @@ export async function exportSettlementStatement(
 ): Promise<CsvExport> {
   const { statement, period } = await getStatementHead(deps, scope, merchantId, periodStart);
   const orders = await findAllStatementOrders(deps, merchantId, period);
+  // The cap of every export (a half-month of a busy merchant is thousands of orders, not more).
+  assertWithinCap(orders.length, deps.config.EXPORT_MAX_ROWS);
   return {
     filename: `settlement-${statement.merchant_code}-${statement.period_start}.csv`,
     body: csvStream(statementColumns(deps.config.APP_TIMEZONE), orders),
