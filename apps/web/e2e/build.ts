@@ -8,7 +8,6 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerIfStale } from '../../api/scripts/build';
 
 const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_ROOT = path.resolve(WEB_DIR, '../..');
@@ -60,5 +59,8 @@ export async function buildWebIfNeeded(): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   await buildWebIfNeeded();
+  // Imported here, not at the top: src/first-load.test.ts imports this file in jsdom, where
+  // esbuild refuses to load.
+  const { buildServerIfStale } = await import('../../api/scripts/build');
   await buildServerIfStale();
 }
