@@ -3,35 +3,18 @@
 // CSV and the PDF; SHOP's staff, in Chinese at 390 wide, sees its own merchant's statements only.
 // Axe clean, no console error.
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { SettlementList, SettlementPeriod } from '@app/contract';
 import { apiSession } from './api';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import { expectPath, sessionPerTest, signIn, type Session } from './browser';
 import { readTable, seriousViolations, waitForScreen } from './pages';
 import { texts } from './texts';
 
-let browser: Browser;
 let session: Session;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
-});
+sessionPerTest((opened) => ({ session, page } = opened));
 
 const dmy = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
 const thousands = (n: number) => n.toLocaleString('en-US');

@@ -6,11 +6,11 @@
 // no console error.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Webhook as Verifier } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSession, expectStatus, terminalCall } from './api';
-import { expectPath, launchBrowser, openSession, signIn, type Session } from './browser';
+import { expectPath, sessionPerTest, signIn, type Session } from './browser';
 import { seriousViolations, waitForScreen } from './pages';
 import { texts } from './texts';
 
@@ -19,7 +19,6 @@ interface Received {
   body: string;
 }
 
-let browser: Browser;
 let session: Session;
 let page: Page;
 let server: http.Server;
@@ -27,7 +26,6 @@ let receiverUrl: string;
 const received: Received[] = [];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -52,20 +50,11 @@ afterAll(async () => {
       await call('DELETE', `/webhooks/${endpoint.id}`);
     }
   }
-  await browser?.close();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
 });
 
-beforeEach(async () => {
-  session = await openSession(browser);
-  page = session.page;
-});
-
-afterEach(async () => {
-  await session?.context.close();
-  expect(session.problems).toEqual([]);
-});
+sessionPerTest((opened) => ({ session, page } = opened));
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
   for (let i = 0; i < 100; i += 1) {
