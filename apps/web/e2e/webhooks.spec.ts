@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { Webhook as Verifier } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiSession, expectStatus, terminalCall } from './api';
 import { expectPath, sessionPerTest, signIn, type Session } from './browser';
 import { seriousViolations, waitForScreen } from './pages';
@@ -55,15 +55,6 @@ afterAll(async () => {
 });
 
 sessionPerTest((opened) => ({ session, page } = opened));
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 100; i += 1) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('webhooks', () => {
   it('the admin, in English at 1280 wide, adds an endpoint and receives a signed order', async () => {
@@ -115,9 +106,14 @@ describe('webhooks', () => {
       }),
       201,
     ).data;
-    const delivered = await until(
-      async () => received.find((r) => JSON.parse(r.body).data.order_id === placed.id),
-      'the order.created webhook',
+    // Vitest's waitFor polls the receiver until the order's delivery has arrived (10 s at most).
+    const delivered = await vi.waitFor(
+      () => {
+        const found = received.find((r) => JSON.parse(r.body).data.order_id === placed.id);
+        if (!found) throw new Error('the order.created webhook has not arrived');
+        return found;
+      },
+      { timeout: 10_000, interval: 100 },
     );
     const event = new Verifier(secret).verify(delivered.body, delivered.headers) as {
       type: string;
