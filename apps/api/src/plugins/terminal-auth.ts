@@ -130,7 +130,11 @@ export default fp(
     };
 
     const checkHere = async (request: FastifyRequest, key: PendingTerminalKey) =>
-      judge(request, key, await checkTerminalKeyGrouped(database, group, { key, now: key.now, maxWrongKeys }));
+      judge(
+        request,
+        key,
+        await checkTerminalKeyGrouped(database, group, { key, now: key.now, maxWrongKeys }),
+      );
 
     const terminalKeys: TerminalKeys = {
       limits: { maxWrongKeys, maxPerKey },

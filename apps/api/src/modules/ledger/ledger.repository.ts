@@ -459,7 +459,9 @@ export async function placeKeyedTerminalOrderRows(
           ${limits.maxWrongKeys}::int, ${limits.maxPerKey}::int)`,
   );
   if (rows.length !== requests.length || rows.some((row, i) => Number(row.n) !== i + 1)) {
-    throw new Error(`place_terminal_orders_keyed answered ${rows.length} rows for ${requests.length}`);
+    throw new Error(
+      `place_terminal_orders_keyed answered ${rows.length} rows for ${requests.length}`,
+    );
   }
   const hit = (hits: number | null, retry: number | null) =>
     hits == null ? null : { hits: Number(hits), retryAfterSeconds: Number(retry) };

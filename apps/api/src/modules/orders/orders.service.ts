@@ -187,7 +187,8 @@ function keyedGroupCommit(
     group = new GroupCommit({
       runBatch: async (requests) =>
         (await placeKeyedOrders(db, requests, limits)).map((value) => ({ ok: true, value })),
-      runOne: async (request) => (await retrying(() => placeKeyedOrders(db, [request], limits)))[0]!,
+      runOne: async (request) =>
+        (await retrying(() => placeKeyedOrders(db, [request], limits)))[0]!,
       maxBatch: deps.config.TERMINAL_GROUP_COMMIT_MAX,
       maxInFlight: deps.config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
       onBatch: (size) => deps.metrics?.orderBatchSize.observe(size),

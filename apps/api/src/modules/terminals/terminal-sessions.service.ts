@@ -56,7 +56,10 @@ export function checkTerminalKeyGrouped(
  * order's own statement (decision 0043): the key's digest, the address's wrong-key counter and the
  * window of both.
  */
-export function terminalKeyOf(key: string, ip: string): {
+export function terminalKeyOf(
+  key: string,
+  ip: string,
+): {
   hash: string;
   wrongKeysKey: string;
   windowMs: number;
