@@ -23,30 +23,34 @@ AS $function$
 $function$;
 
 -- The order as a terminal's answers show it (the shape of getOrderView in orders.repository.ts).
+-- PL/pgSQL, not SQL, only so that its plan is kept for the session: a SQL function's query is
+-- parsed and planned again at every call from PL/pgSQL (decision 0043).
 CREATE OR REPLACE FUNCTION public.terminal_order_json(p_order_id bigint)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
-  SELECT jsonb_build_object(
-           'id', o.id,
-           'order_no', o.order_no,
-           'status', o.status,
-           'subtotal', o.subtotal,
-           'refunded_amount', o.refunded_amount,
-           'company_id', o.company_id,
-           'company_code', c.code,
-           'employee_id', e.employee_id,
-           'merchant_id', o.merchant_id,
-           'terminal_id', o.terminal_id,
-           'order_type', o.order_type,
-           'items', o.items,
-           'ordered_at', to_char(o.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-    FROM orders o
-    JOIN companies c ON c.id = o.company_id
-    JOIN employees e ON e.id = o.employee_id
-   WHERE o.id = p_order_id
-$function$;
+BEGIN
+  RETURN (
+    SELECT jsonb_build_object(
+             'id', o.id,
+             'order_no', o.order_no,
+             'status', o.status,
+             'subtotal', o.subtotal,
+             'refunded_amount', o.refunded_amount,
+             'company_id', o.company_id,
+             'company_code', c.code,
+             'employee_id', e.employee_id,
+             'merchant_id', o.merchant_id,
+             'terminal_id', o.terminal_id,
+             'order_type', o.order_type,
+             'items', o.items,
+             'ordered_at', to_char(o.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      FROM orders o
+      JOIN companies c ON c.id = o.company_id
+      JOIN employees e ON e.id = o.employee_id
+     WHERE o.id = p_order_id);
+END $function$;
 
 CREATE OR REPLACE FUNCTION public.place_terminal_order(p_terminal_id bigint, p_merchant_id bigint, p_key text, p_request_hash text, p_company_code text, p_staff_number text, p_order_type text, p_items jsonb, p_subtotal bigint, p_at timestamp with time zone, OUT outcome text, OUT status integer, OUT body jsonb)
  RETURNS record
