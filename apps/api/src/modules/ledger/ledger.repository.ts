@@ -389,6 +389,101 @@ export async function placeTerminalOrderRows(
   return outcomes;
 }
 
+/** A counter's state as the key check reads it (lib/rate-limits.ts `RateLimitHit`). */
+interface CounterHit {
+  hits: number;
+  retryAfterSeconds: number;
+}
+
+/** What a keyed order's terminal-key check found (the shape of terminals' `TerminalKeyCheck`). */
+export interface KeyedOrderCheck {
+  terminal: { id: number; merchantId: number; status: string; merchantStatus: string } | undefined;
+  keyUse: CounterHit | null;
+  wrongKeys: CounterHit | null;
+}
+
+/** An order whose terminal is known only by its key's digest (decision 0043). */
+export interface KeyedOrderRow {
+  keyHash: string;
+  /** The client address's wrong-key counter. */
+  wrongKeysKey: string;
+  /** Null when the order never reaches the database (its request is still key-checked). */
+  order: Omit<Parameters<typeof placeTerminalOrderRow>[1], 'terminalId' | 'merchantId'> | null;
+}
+
+/**
+ * One call of `place_terminal_orders_keyed` (terminal-orders.sql, decision 0043): the key checks
+ * of a batch of orders and the orders their checks let through, in one statement and one
+ * transaction. Answers each request's check and its order's outcome (null when not placed), in
+ * the order given.
+ */
+export async function placeKeyedTerminalOrderRows(
+  executor: Executor,
+  requests: KeyedOrderRow[],
+  limits: { at: Date; windowMs: number; maxWrongKeys: number; maxPerKey: number },
+): Promise<{ check: KeyedOrderCheck; order: TerminalOrderOutcome | null }[]> {
+  const payload = JSON.stringify(
+    requests.map((r, i) => ({
+      n: i + 1,
+      hash: r.keyHash,
+      wrong_key: r.wrongKeysKey,
+      order: r.order && {
+        key: r.order.idempotencyKey,
+        request_hash: r.order.requestHash,
+        company_code: r.order.companyCode,
+        staff_number: r.order.staffNumber,
+        order_type: r.order.orderType,
+        items: r.order.items,
+        subtotal: r.order.subtotal,
+        at: r.order.at.toISOString(),
+      },
+    })),
+  );
+  const rows = await queryRows<{
+    n: number;
+    terminal_id: number | null;
+    merchant_id: number | null;
+    terminal_status: string | null;
+    merchant_status: string | null;
+    key_hits: number | null;
+    key_retry: number | null;
+    wrong_hits: number | null;
+    wrong_retry: number | null;
+    outcome: string | null;
+    status: number | null;
+    body: unknown;
+  }>(
+    executor,
+    sql`SELECT * FROM place_terminal_orders_keyed(${payload}::jsonb,
+          ${limits.at.toISOString()}::timestamptz, ${limits.windowMs}::double precision,
+          ${limits.maxWrongKeys}::int, ${limits.maxPerKey}::int)`,
+  );
+  if (rows.length !== requests.length || rows.some((row, i) => Number(row.n) !== i + 1)) {
+    throw new Error(
+      `place_terminal_orders_keyed answered ${rows.length} rows for ${requests.length}`,
+    );
+  }
+  const hit = (hits: number | null, retry: number | null) =>
+    hits == null ? null : { hits: Number(hits), retryAfterSeconds: Number(retry) };
+  return rows.map((row) => ({
+    check: {
+      terminal:
+        row.terminal_id == null
+          ? undefined
+          : {
+              id: Number(row.terminal_id),
+              merchantId: Number(row.merchant_id),
+              status: row.terminal_status!,
+              merchantStatus: row.merchant_status!,
+            },
+      keyUse: hit(row.key_hits, row.key_retry),
+      wrongKeys: hit(row.wrong_hits, row.wrong_retry),
+    },
+    order:
+      row.outcome == null ? null : { outcome: row.outcome, status: row.status, body: row.body },
+  }));
+}
+
 /** One call of `refund_terminal_order` (terminal-orders.sql): the whole of a refund. */
 export async function refundTerminalOrderRow(
   executor: Executor,

@@ -13,8 +13,12 @@ export { timeOrderedUuid } from './postings';
 export { renewEmployee, resetCompany, type ResetHooks } from './reset.service';
 export {
   placeOrder,
+  placeKeyedOrders,
   placeOrders,
   refundOrder,
+  type KeyedOrderCheck,
+  type KeyedOrderRequest,
+  type KeyedOrderResult,
   type OrderRequest,
   type TerminalAnswer,
 } from './terminal-orders.service';

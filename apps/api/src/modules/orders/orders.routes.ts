@@ -12,7 +12,12 @@ import {
   refundResultSchema,
 } from '@app/contract';
 import { currentTerminal } from '../../plugins/terminal-auth';
-import { checkIdempotencyKey, placeTerminalOrder, refundTerminalOrder } from './orders.service';
+import {
+  checkIdempotencyKey,
+  placeTerminalOrder,
+  placeTerminalOrderWithKey,
+  refundTerminalOrder,
+} from './orders.service';
 
 const headers = z.object({
   [IDEMPOTENCY_KEY_HEADER]: z
@@ -45,11 +50,20 @@ const errors = {
 /** The terminal API: orders and refunds, authenticated by the terminal's own key. */
 export default async function ordersRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const { terminalKeys } = app;
+
+  // A request whose key was left to its order's statement (decision 0043) but that failed before
+  // reaching it (a body or header refused, say) has its key checked now: a bad key answers with
+  // its own 401, 403 or 429 first, and is counted, as if checked before the body.
+  app.setErrorHandler(async (error, request) => {
+    await terminalKeys.settle(request);
+    throw error;
+  });
 
   r.post(
     '/',
     {
-      config: { auth: 'terminal' },
+      config: { auth: 'terminal', terminalKey: 'in-statement' },
       schema: {
         tags: ['terminal'],
         operationId: 'placeOrder',
@@ -61,8 +75,22 @@ export default async function ordersRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const terminal = currentTerminal(request);
       const key = checkIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+      const pending = terminalKeys.pending(request);
+      if (pending) {
+        const { check, order } = await placeTerminalOrderWithKey(
+          app.deps,
+          pending,
+          terminalKeys.limits,
+          key,
+          request.body,
+        );
+        await terminalKeys.accept(request, check);
+        if (!order) throw new Error('an order let through by its key check was not placed');
+        if (!order.ok) throw order.error;
+        return reply.code(order.value.status).send(order.value.body as never);
+      }
+      const terminal = currentTerminal(request);
       const answer = await placeTerminalOrder(app.deps, terminal, key, request.body);
       return reply.code(answer.status).send(answer.body as never);
     },

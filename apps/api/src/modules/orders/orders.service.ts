@@ -9,14 +9,17 @@ import type { TerminalIdentity } from '../../lib/principal';
 import type { Database } from '../../db/client';
 import { GroupCommit } from '../../lib/group-commit';
 import {
+  placeKeyedOrders,
   placeOrder,
   placeOrders,
   refundOrder,
+  type KeyedOrderRequest,
+  type KeyedOrderResult,
   type OrderRequest,
   type TerminalAnswer,
 } from '../ledger/ledger.service';
 
-export type { TerminalAnswer };
+export type { KeyedOrderResult, TerminalAnswer };
 
 /** JSON with keys sorted at every level, so equal requests hash equally. */
 function canonicalJson(value: unknown): string {
@@ -47,13 +50,20 @@ export function checkIdempotencyKey(value: unknown): string {
 }
 
 function orderRequest(
-  { clock }: Pick<ServiceDeps, 'clock'>,
+  deps: Pick<ServiceDeps, 'clock'>,
   terminal: TerminalIdentity,
   idempotencyKey: string,
   body: CreateOrderBody,
 ): OrderRequest {
+  return { terminal, ...orderOf(deps, idempotencyKey, body) };
+}
+
+function orderOf(
+  { clock }: Pick<ServiceDeps, 'clock'>,
+  idempotencyKey: string,
+  body: CreateOrderBody,
+): Omit<OrderRequest, 'terminal'> {
   return {
-    terminal,
     idempotencyKey,
     requestHash: hashRequest('/orders', body),
     companyCode: body.company_code,
@@ -154,4 +164,57 @@ export async function refundTerminalOrder(
   );
   if (!answer.replayed) deps.metrics?.refunds.inc({ reason: body.reason });
   return answer;
+}
+
+/** The key of a POST /orders to be checked in the order's own statement (decision 0043). */
+export interface OrderKey {
+  hash: string;
+  wrongKeysKey: string;
+  windowMs: number;
+  now: Date;
+}
+
+/** Each database's (each instance's) group commit of orders checked with their keys. */
+const keyedGroupCommits = new WeakMap<Database, GroupCommit<KeyedOrderRequest, KeyedOrderResult>>();
+
+function keyedGroupCommit(
+  deps: ServiceDeps,
+  limits: { windowMs: number; maxWrongKeys: number; maxPerKey: number },
+): GroupCommit<KeyedOrderRequest, KeyedOrderResult> {
+  let group = keyedGroupCommits.get(deps.database);
+  if (!group) {
+    const { db } = deps.database;
+    group = new GroupCommit({
+      runBatch: async (requests) =>
+        (await placeKeyedOrders(db, requests, limits)).map((value) => ({ ok: true, value })),
+      runOne: async (request) =>
+        (await retrying(() => placeKeyedOrders(db, [request], limits)))[0]!,
+      maxBatch: deps.config.TERMINAL_GROUP_COMMIT_MAX,
+      maxInFlight: deps.config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
+      onBatch: (size) => deps.metrics?.orderBatchSize.observe(size),
+    });
+    keyedGroupCommits.set(deps.database, group);
+  }
+  return group;
+}
+
+/**
+ * POST /orders with its terminal key checked in the same statement and transaction (decision
+ * 0043): one round trip per batch of orders instead of two. Answers what the key check found (the
+ * caller judges it as the terminal-auth plugin does) and, when it let the order through, the
+ * order's own result (an answer, or its refusal as an error).
+ */
+export async function placeTerminalOrderWithKey(
+  deps: ServiceDeps,
+  key: OrderKey,
+  limits: { maxWrongKeys: number; maxPerKey: number },
+  idempotencyKey: string,
+  body: CreateOrderBody,
+): Promise<KeyedOrderResult> {
+  const result = await keyedGroupCommit(deps, { ...limits, windowMs: key.windowMs }).submit({
+    key: { hash: key.hash, wrongKeysKey: key.wrongKeysKey, now: key.now },
+    ...orderOf(deps, idempotencyKey, body),
+  });
+  if (result.order?.ok && !result.order.value.replayed) deps.metrics?.ordersPlaced.inc();
+  return result;
 }

@@ -29,7 +29,7 @@ const groupCommits = new WeakMap<Database, GroupCommit<KeyCheckInput, TerminalKe
 export function checkTerminalKeyGrouped(
   database: Database,
   options: { maxBatch: number; maxInFlight: number },
-  input: { key: string; ip: string; now: Date; maxWrongKeys: number },
+  input: { key: { hash: string; wrongKeysKey: string }; now: Date; maxWrongKeys: number },
 ): Promise<TerminalKeyCheck> {
   let group = groupCommits.get(database);
   if (!group) {
@@ -43,12 +43,28 @@ export function checkTerminalKeyGrouped(
     groupCommits.set(database, group);
   }
   return group.submit({
-    hash: hashTerminalKey(input.key),
+    hash: input.key.hash,
     now: input.now,
     windowMs: MINUTE,
-    wrongKeysKey: wrongKeysKey(input.ip),
+    wrongKeysKey: input.key.wrongKeysKey,
     maxWrongKeys: input.maxWrongKeys,
   });
+}
+
+/**
+ * What a key check needs of a presented key and its client address, for a check run inside the
+ * order's own statement (decision 0043): the key's digest, the address's wrong-key counter and the
+ * window of both.
+ */
+export function terminalKeyOf(
+  key: string,
+  ip: string,
+): {
+  hash: string;
+  wrongKeysKey: string;
+  windowMs: number;
+} {
+  return { hash: hashTerminalKey(key), wrongKeysKey: wrongKeysKey(ip), windowMs: MINUTE };
 }
 
 /** Counts a wrong (unknown or malformed) key presented by a client address. */

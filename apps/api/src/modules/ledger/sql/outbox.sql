@@ -26,27 +26,30 @@ BEGIN
   RETURN event_id;
 END $function$;
 
--- An order as its events show it (DESIGN 6): never a wallet balance.
+-- An order as its events show it (DESIGN 6): never a wallet balance. PL/pgSQL so that its plan
+-- is kept for the session (decision 0043).
 CREATE OR REPLACE FUNCTION public.webhook_order_data(p_order_id bigint)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
-  SELECT jsonb_build_object(
-           'order_id', o.id,
-           'order_no', o.order_no,
-           'merchant_code', m.code,
-           'terminal_code', t.code,
-           'company_code', c.code,
-           'employee_id', e.employee_id,
-           'subtotal', o.subtotal,
-           'refunded_amount', o.refunded_amount,
-           'status', o.status,
-           'ordered_at', to_char(o.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-    FROM orders o
-    JOIN companies c ON c.id = o.company_id
-    JOIN employees e ON e.id = o.employee_id
-    LEFT JOIN merchants m ON m.id = o.merchant_id
-    LEFT JOIN terminals t ON t.id = o.terminal_id
-   WHERE o.id = p_order_id
-$function$;
+BEGIN
+  RETURN (
+    SELECT jsonb_build_object(
+             'order_id', o.id,
+             'order_no', o.order_no,
+             'merchant_code', m.code,
+             'terminal_code', t.code,
+             'company_code', c.code,
+             'employee_id', e.employee_id,
+             'subtotal', o.subtotal,
+             'refunded_amount', o.refunded_amount,
+             'status', o.status,
+             'ordered_at', to_char(o.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      FROM orders o
+      JOIN companies c ON c.id = o.company_id
+      JOIN employees e ON e.id = o.employee_id
+      LEFT JOIN merchants m ON m.id = o.merchant_id
+      LEFT JOIN terminals t ON t.id = o.terminal_id
+     WHERE o.id = p_order_id);
+END $function$;

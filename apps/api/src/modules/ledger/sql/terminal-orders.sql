@@ -23,30 +23,34 @@ AS $function$
 $function$;
 
 -- The order as a terminal's answers show it (the shape of getOrderView in orders.repository.ts).
+-- PL/pgSQL, not SQL, only so that its plan is kept for the session: a SQL function's query is
+-- parsed and planned again at every call from PL/pgSQL (decision 0043).
 CREATE OR REPLACE FUNCTION public.terminal_order_json(p_order_id bigint)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
-  SELECT jsonb_build_object(
-           'id', o.id,
-           'order_no', o.order_no,
-           'status', o.status,
-           'subtotal', o.subtotal,
-           'refunded_amount', o.refunded_amount,
-           'company_id', o.company_id,
-           'company_code', c.code,
-           'employee_id', e.employee_id,
-           'merchant_id', o.merchant_id,
-           'terminal_id', o.terminal_id,
-           'order_type', o.order_type,
-           'items', o.items,
-           'ordered_at', to_char(o.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-    FROM orders o
-    JOIN companies c ON c.id = o.company_id
-    JOIN employees e ON e.id = o.employee_id
-   WHERE o.id = p_order_id
-$function$;
+BEGIN
+  RETURN (
+    SELECT jsonb_build_object(
+             'id', o.id,
+             'order_no', o.order_no,
+             'status', o.status,
+             'subtotal', o.subtotal,
+             'refunded_amount', o.refunded_amount,
+             'company_id', o.company_id,
+             'company_code', c.code,
+             'employee_id', e.employee_id,
+             'merchant_id', o.merchant_id,
+             'terminal_id', o.terminal_id,
+             'order_type', o.order_type,
+             'items', o.items,
+             'ordered_at', to_char(o.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      FROM orders o
+      JOIN companies c ON c.id = o.company_id
+      JOIN employees e ON e.id = o.employee_id
+     WHERE o.id = p_order_id);
+END $function$;
 
 CREATE OR REPLACE FUNCTION public.place_terminal_order(p_terminal_id bigint, p_merchant_id bigint, p_key text, p_request_hash text, p_company_code text, p_staff_number text, p_order_type text, p_items jsonb, p_subtotal bigint, p_at timestamp with time zone, OUT outcome text, OUT status integer, OUT body jsonb)
  RETURNS record
@@ -159,6 +163,89 @@ BEGIN
     ord := o.n;
     RETURN NEXT;
   END LOOP;
+END $function$;
+
+-- One round trip per batch (decision 0043): the terminal-key checks of a batch of orders and the
+-- orders themselves in one statement and one transaction. Each request (`n`, from 1) carries its
+-- key's digest, its client address's wrong-key counter and its order; the key check is the one of
+-- terminals.repository.ts checkTerminalKeyHashes (decision 0014: the terminal behind the digest,
+-- the address's wrong keys, the request counted against the key, a key presented k times moving
+-- its counter once by k, counters upserted in key order, each request seeing the count up to
+-- itself), and only the requests it lets through reach place_terminal_orders, with the terminal
+-- and merchant the database found (a request with a null order is only key-checked: its body was
+-- refused before). Every request gets its row: its key check (the API turns a
+-- failed one into the same 401, 403 or 429 as alone) and its order's outcome (null when its key
+-- check refused it). Counter rows are locked before any wallet, in key order, by every batch, so
+-- batches never deadlock; the counts commit (durably) with the orders, or roll back with them.
+CREATE OR REPLACE FUNCTION public.place_terminal_orders_keyed(p_requests jsonb, p_at timestamp with time zone, p_window_ms double precision, p_max_wrong_keys integer, p_max_per_key integer, OUT n integer, OUT terminal_id bigint, OUT merchant_id bigint, OUT terminal_status text, OUT merchant_status text, OUT key_hits integer, OUT key_retry integer, OUT wrong_hits integer, OUT wrong_retry integer, OUT outcome text, OUT status integer, OUT body jsonb)
+ RETURNS SETOF record
+ LANGUAGE plpgsql
+AS $function$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
+  WITH input AS (
+    SELECT * FROM jsonb_to_recordset(p_requests) AS i(n int, hash text, wrong_key text, "order" jsonb)
+  ),
+  wrong AS (
+    SELECT i.n, r.hits, greatest(1, ceil(extract(epoch FROM r.expires_at - p_at)))::int AS retry
+      FROM input i JOIN rate_limits r ON r.key = i.wrong_key AND r.expires_at > p_at
+  ),
+  found AS (
+    SELECT i.n, t.id, t.merchant_id,
+           CASE WHEN t.deleted_at IS NULL THEN t.status ELSE 'inactive' END AS status,
+           CASE WHEN m.deleted_at IS NULL THEN m.status ELSE 'inactive' END AS merchant_status
+      FROM input i
+      JOIN terminals t ON t.api_key_hash = i.hash
+      JOIN merchants m ON m.id = t.merchant_id
+  ),
+  counted AS (
+    SELECT f.n, 'terminal:' || f.id AS key,
+           row_number() OVER (PARTITION BY f.id ORDER BY f.n) AS rank,
+           count(*) OVER (PARTITION BY f.id) AS requests
+      FROM found f
+     WHERE NOT EXISTS (SELECT 1 FROM wrong w WHERE w.n = f.n AND w.hits >= p_max_wrong_keys)
+  ),
+  hit AS (
+    INSERT INTO rate_limits AS r (key, hits, expires_at)
+    SELECT c.key, c.requests, p_at + p_window_ms * interval '1 millisecond'
+      FROM counted c WHERE c.rank = 1 ORDER BY c.key
+    ON CONFLICT (key) DO UPDATE
+       SET hits = CASE WHEN r.expires_at <= p_at THEN excluded.hits ELSE r.hits + excluded.hits END,
+           expires_at = CASE WHEN r.expires_at <= p_at THEN excluded.expires_at
+                             ELSE r.expires_at END
+    RETURNING r.key, r.hits, greatest(1, ceil(extract(epoch FROM r.expires_at - p_at)))::int AS retry
+  ),
+  checked AS (
+    SELECT i.n, f.id, f.merchant_id, f.status, f.merchant_status,
+           (h.hits - c.requests + c.rank)::int AS key_hits, h.retry AS key_retry,
+           w.hits AS wrong_hits, w.retry AS wrong_retry, i."order"
+      FROM input i
+      LEFT JOIN found f ON f.n = i.n
+      LEFT JOIN counted c ON c.n = i.n
+      LEFT JOIN hit h ON h.key = c.key
+      LEFT JOIN wrong w ON w.n = i.n
+  ),
+  passing AS (
+    SELECT c.*, row_number() OVER (ORDER BY c.n)::int AS ord
+      FROM checked c
+     WHERE c.status = 'active' AND c.merchant_status = 'active'
+       AND c.key_hits <= p_max_per_key AND c."order" IS NOT NULL
+  ),
+  placed AS (
+    SELECT p.ord, p.outcome, p.status, p.body
+      FROM place_terminal_orders((
+             SELECT coalesce(jsonb_agg(s."order" || jsonb_build_object('terminal_id', s.id,
+                                                                      'merchant_id', s.merchant_id)
+                                       ORDER BY s.ord), '[]'::jsonb)
+               FROM passing s)) AS p
+  )
+  SELECT c.n, c.id, c.merchant_id, c.status, c.merchant_status, c.key_hits, c.key_retry,
+         c.wrong_hits, c.wrong_retry, d.outcome, d.status, d.body
+    FROM checked c
+    LEFT JOIN passing s ON s.n = c.n
+    LEFT JOIN placed d ON d.ord = s.ord
+   ORDER BY c.n;
 END $function$;
 
 -- A refund (order_refunded): what is left of the order for cancelled, rejected and auto_archived;
