@@ -15,3 +15,19 @@ ALTER TABLE token_transactions
   DROP CONSTRAINT token_transactions_actor_user_id_fkey,
   DROP CONSTRAINT token_transactions_terminal_id_fkey,
   DROP CONSTRAINT token_transactions_merchant_id_fkey;
+
+-- 2. Fewer index entries per reset row.
+--    token_tx_one_renewal_key (employee_id, period) of the renewals was one more entry per
+--    employee in an index keyed by employee, so one more leaf page per employee written by a
+--    reset. What it kept — one renewal per employee and token month — token_transactions_apply
+--    now keeps in the UPDATE that moves the employee anyway: a renewal must take its employee
+--    into a later month than the one it is in, one renewal per employee per statement (and the
+--    renewal sets the employee's month, so a second one into the same month is refused).
+DROP INDEX token_tx_one_renewal_key;
+--    token_tx_time_idx (date filters) was (occurred_at DESC, id): the newest rows sort first, so
+--    each new row was inserted at the left end, a full descent and a half-and-half page split at
+--    a time. Ascending, they are appended at the right end, which the B-tree caches and splits
+--    90/10; a range of dates reads the same, in either direction (no query orders by
+--    occurred_at DESC, id ASC: lists and cursors use seq, migration 0013).
+DROP INDEX token_tx_time_idx;
+CREATE INDEX token_tx_time_idx ON token_transactions (occurred_at, id);

@@ -70,7 +70,8 @@ BEGIN
            (array_agg(balance_before ORDER BY seq))[1] AS first_before,
            (array_agg(balance_after ORDER BY seq DESC))[1] AS last_after,
            max(period) FILTER (WHERE event = 'monthly_tokens_reset') AS renewed_into,
-           max(occurred_at) FILTER (WHERE event = 'monthly_tokens_reset') AS renewed_at
+           max(occurred_at) FILTER (WHERE event = 'monthly_tokens_reset') AS renewed_at,
+           count(*) FILTER (WHERE event = 'monthly_tokens_reset') AS renewals
       FROM new_rows WHERE employee_id IS NOT NULL GROUP BY company_id, employee_id
   ), moved AS (
     UPDATE employees e
@@ -80,9 +81,11 @@ BEGIN
       FROM m
      WHERE e.id = m.employee_id AND e.company_id = m.company_id
        AND e.available_tokens = m.first_before
+       AND (m.renewals = 0 OR (m.renewals = 1 AND e.token_month < m.renewed_into))
     RETURNING e.id
   )
-  SELECT r.event, r.company_id, r.employee_id, r.balance_before INTO broken
+  SELECT r.event, r.company_id, r.employee_id, r.balance_before, m.renewals, m.renewed_into
+    INTO broken
     FROM m JOIN new_rows r ON r.seq = m.first_seq
    WHERE m.employee_id NOT IN (SELECT id FROM moved)
    ORDER BY r.seq LIMIT 1;
@@ -91,6 +94,15 @@ BEGIN
     RAISE EXCEPTION 'ledger row (%, company %, employee %) names an employee the company does not have',
       broken.event, broken.company_id, broken.employee_id
       USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  -- One renewal per employee and token month (what token_tx_one_renewal_key kept, decision
+  -- 0042): a renewal takes its employee forward, into a later month than the one it is in.
+  IF FOUND AND broken.renewals > 0
+     AND (broken.renewals > 1
+          OR EXISTS (SELECT 1 FROM employees e
+                      WHERE e.id = broken.employee_id AND e.token_month >= broken.renewed_into)) THEN
+    RAISE EXCEPTION 'employee % is already renewed into %', broken.employee_id, broken.renewed_into
+      USING ERRCODE = 'unique_violation';
   END IF;
   IF FOUND THEN
     RAISE EXCEPTION 'ledger row (%, company %, employee %) does not start from the wallet balance %',
