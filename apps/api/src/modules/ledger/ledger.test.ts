@@ -622,6 +622,45 @@ describe.each(await testDatabaseKinds())('the database guards the ledger on %s',
     );
   });
 
+  it('refuses a second renewal of an employee into a token month (decision 0042)', async () => {
+    const e = await newEmployee(deps, companyId);
+    const month = (await getEmployee(deps, ALL, e.id)).token_month;
+    const later = `${Number(month.slice(0, 4)) + 1}${month.slice(4)}`;
+    const renewal = async (period: string, times = 1) => {
+      const before = await balanceOf(companyId);
+      const held = (await getEmployee(deps, ALL, e.id)).available_tokens;
+      const rows = Array.from({ length: times }, (_, i) => [
+        `(${2 * i}, NULL::bigint, 'sent', ${before - i}::bigint, ${before - i - 1}::bigint)`,
+        `(${2 * i + 1}, ${e.id}::bigint, 'received', ${held + i}::bigint, ${held + i + 1}::bigint)`,
+      ]).flat();
+      return `WITH x(n, employee_id, direction, before, after) AS (VALUES ${rows.join(', ')}),
+                   t AS (SELECT n / 2 AS pair, gen_random_uuid() AS id FROM generate_series(0, ${2 * times - 1}, 2) n)
+              INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount, balance_before, balance_after, period, transfer_id)
+              SELECT date_trunc('milliseconds', now()), 'monthly_tokens_reset', ${companyId}, x.employee_id, x.direction, 1, x.before, x.after, '${period}', t.id
+                FROM x JOIN t ON t.pair = x.n / 2 ORDER BY x.n`;
+    };
+    const refusedAsDuplicate = async (statement: string) => {
+      let error: unknown;
+      try {
+        await deps.database.db.execute(sql.raw(statement));
+      } catch (e) {
+        error = e;
+      }
+      const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+      expect(cause?.message, statement).toMatch(/is already renewed into/);
+      expect(cause?.code, statement).toBe('23505');
+    };
+    // Into the month it is in, or twice in one statement: refused; once into a later month: taken.
+    await refusedAsDuplicate(await renewal(month));
+    await refusedAsDuplicate(await renewal(later, 2));
+    await accepted(await renewal(later));
+    expect(await getEmployee(deps, ALL, e.id)).toMatchObject({
+      token_month: later,
+      available_tokens: 1,
+    });
+    await refusedAsDuplicate(await renewal(later));
+  });
+
   it('refuses a ledger row naming a terminal, merchant or user that does not exist', async () => {
     const terminal = await newTerminal(deps);
     const user = await createUser(deps.database.db, { type: 'admin' });
