@@ -105,15 +105,32 @@ export async function findEmployeeView(
 }
 
 /**
+ * The one text the employee search's trigram index holds (migration 0022, decision 0042): the
+ * staff number, name and email lower-cased, one after the other. A column holding the searched
+ * part means this text holds it too, so the index finds every match; the columns' own tests then
+ * drop what only spans two of them.
+ */
+const SEARCH_TEXT = sql`(lower(e.employee_id) || ' ' || coalesce(lower(e.name), '') || ' ' || coalesce(lower(e.email), ''))`;
+
+/** Characters of a search, below which the trigram index cannot narrow it (pg_trgm: 3). */
+const INDEXED_SEARCH_LENGTH = 3;
+
+/**
  * Part of the staff number, name or email, ignoring case. `lower(x) LIKE lower(p)` is what ILIKE
  * computes on a UTF-8 database (both sides lowered with the collation's lower()), so the answers
- * are ILIKE's; written this way it matches the trigram index of migration 0011, which serves
- * searches of three characters or more, and costs a third of ILIKE per row for shorter ones.
+ * are ILIKE's. A search of three characters or more is first matched against SEARCH_TEXT, which
+ * the trigram index serves; a shorter one reads the company's rows, where that test would only
+ * add work.
  */
-export const searchMatches = (
-  pattern: string,
-): SQL => sql`(lower(e.employee_id) LIKE lower(${pattern})
+export const searchMatches = (pattern: string): SQL => {
+  const columns = sql`(lower(e.employee_id) LIKE lower(${pattern})
     OR lower(e.name) LIKE lower(${pattern}) OR lower(e.email) LIKE lower(${pattern}))`;
+  // The pattern is likePattern's: the term between two %, its \, % and _ escaped.
+  const termLength = [...pattern.slice(1, -1).replace(/\\(.)/g, '$1')].length;
+  return termLength >= INDEXED_SEARCH_LENGTH
+    ? sql`(${SEARCH_TEXT} LIKE lower(${pattern}) AND ${columns})`
+    : columns;
+};
 
 /** The filters of the employees list, which its export shares. */
 export interface EmployeeFilter {

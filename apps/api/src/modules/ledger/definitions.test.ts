@@ -28,7 +28,8 @@ async function installed(test: TestDatabase) {
        FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
       WHERE NOT t.tgisinternal
         AND t.tgrelid IN ('token_transactions'::regclass, 'companies'::regclass,
-                          'employees'::regclass, 'orders'::regclass)`,
+                          'employees'::regclass, 'orders'::regclass,
+                          'merchants'::regclass, 'terminals'::regclass, 'users'::regclass)`,
   );
   const functions = await queryRows<{ name: string; source: string }>(
     test.database.db,

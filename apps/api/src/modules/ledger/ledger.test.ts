@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../../test/databases';
+import { createUser } from '../../../test/auth';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import {
   codeOf,
@@ -543,5 +544,198 @@ describe.each(await testDatabaseKinds())('the database guards the ledger on %s',
       `INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount, balance_before, balance_after, period, order_id, refund_reason)
        VALUES (date_trunc('milliseconds', now()), 'order_refunded', ${companyId}, ${e.id}, 'received', 21, 0, 21, '2026-01', ${placed.id}, 'cancelled')`,
     );
+  });
+
+  // Decision 0042: the ledger's foreign keys are checked per statement by its trigger, and
+  // deleting what a ledger row names is refused by a guard. Each bad row below is otherwise valid:
+  // the same row with a real reference is accepted (`accepted`), so the refusal is the reference's.
+  const refusedWith = async (statement: string, reason: RegExp) => {
+    let error: unknown;
+    try {
+      await deps.database.db.execute(sql.raw(statement));
+    } catch (e) {
+      error = e;
+    }
+    expect(error, statement).toBeDefined();
+    const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+    expect(cause?.message ?? (error as Error).message, statement).toMatch(reason);
+    expect(cause?.code, statement).toBe('23503');
+  };
+  const accepted = (statement: string) => deps.database.db.execute(sql.raw(statement));
+  const balanceOf = async (id: number) => (await getCompany(deps, ALL, id)).token_balance;
+  const MISSING = 987654321;
+  /** A company_issued row onto the company's current balance, with these extra columns. */
+  const issued = async (id: number, extra: Record<string, number> = {}) => {
+    const before = await balanceOf(id);
+    const names = Object.keys(extra)
+      .map((k) => `, ${k}`)
+      .join('');
+    const values = Object.values(extra)
+      .map((v) => `, ${v}`)
+      .join('');
+    return `INSERT INTO token_transactions (occurred_at, event, company_id, direction, amount, balance_before, balance_after, period${names})
+            VALUES (date_trunc('milliseconds', now()), 'company_issued', ${id}, 'received', 1, ${before}, ${before + 1}, '2026-01'${values})`;
+  };
+
+  it('refuses a ledger row naming a company, employee or order that does not exist', async () => {
+    await refusedWith(
+      `INSERT INTO token_transactions (occurred_at, event, company_id, direction, amount, balance_before, balance_after, period)
+       VALUES (date_trunc('milliseconds', now()), 'company_issued', ${MISSING}, 'received', 1, 0, 1, '2026-01')`,
+      /names a company that does not exist/,
+    );
+    await accepted(await issued(companyId));
+
+    const e = await newEmployee(deps, companyId);
+    const other = await newCompany(deps, { initToken: 0 });
+    await accepted(await issued(other.id));
+    // An employee credit alone fails the transfer check, so these are rows of a statement whose
+    // other half is valid; the employee that does not exist, or is another company's, is named.
+    const transfer = async (company: number, employee: number) => {
+      const before = await balanceOf(company);
+      return `WITH id AS (SELECT gen_random_uuid() AS t)
+              INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount, balance_before, balance_after, period, transfer_id)
+              SELECT date_trunc('milliseconds', now()), 'employee_issued', ${company}, x.employee_id, x.direction, 1, x.before, x.after, '2026-01', id.t
+                FROM id, (VALUES (NULL::bigint, 'sent', ${before}::bigint, ${before - 1}::bigint, 1),
+                                 (${employee}::bigint, 'received', 0::bigint, 1::bigint, 2)) AS x(employee_id, direction, before, after, n)
+               ORDER BY x.n`;
+    };
+    await refusedWith(
+      await transfer(companyId, MISSING),
+      /names an employee the company does not have/,
+    );
+    await refusedWith(
+      await transfer(other.id, e.id),
+      /names an employee the company does not have/,
+    );
+    await accepted(await transfer(companyId, e.id));
+    expect((await getEmployee(deps, ALL, e.id)).available_tokens).toBe(1);
+
+    await refusedWith(
+      `INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount, balance_before, balance_after, period, order_id)
+       VALUES (date_trunc('milliseconds', now()), 'order_purchased', ${companyId}, ${e.id}, 'sent', 1, 1, 0, '2026-01', ${MISSING})`,
+      /name order \d+, which does not exist/,
+    );
+    await refusedWith(
+      `INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount, balance_before, balance_after, period, order_id, refund_reason)
+       VALUES (date_trunc('milliseconds', now()), 'order_refunded', ${companyId}, ${e.id}, 'received', 1, 1, 2, '2026-01', ${MISSING}, 'cancelled')`,
+      /name order \d+, which does not exist/,
+    );
+  });
+
+  it('refuses a second renewal of an employee into a token month (decision 0042)', async () => {
+    const e = await newEmployee(deps, companyId);
+    const month = (await getEmployee(deps, ALL, e.id)).token_month;
+    const later = `${Number(month.slice(0, 4)) + 1}${month.slice(4)}`;
+    const renewal = async (period: string, times = 1) => {
+      const before = await balanceOf(companyId);
+      const held = (await getEmployee(deps, ALL, e.id)).available_tokens;
+      const rows = Array.from({ length: times }, (_, i) => [
+        `(${2 * i}, NULL::bigint, 'sent', ${before - i}::bigint, ${before - i - 1}::bigint)`,
+        `(${2 * i + 1}, ${e.id}::bigint, 'received', ${held + i}::bigint, ${held + i + 1}::bigint)`,
+      ]).flat();
+      return `WITH x(n, employee_id, direction, before, after) AS (VALUES ${rows.join(', ')}),
+                   t AS (SELECT n / 2 AS pair, gen_random_uuid() AS id FROM generate_series(0, ${2 * times - 1}, 2) n)
+              INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount, balance_before, balance_after, period, transfer_id)
+              SELECT date_trunc('milliseconds', now()), 'monthly_tokens_reset', ${companyId}, x.employee_id, x.direction, 1, x.before, x.after, '${period}', t.id
+                FROM x JOIN t ON t.pair = x.n / 2 ORDER BY x.n`;
+    };
+    const refusedAsDuplicate = async (statement: string) => {
+      let error: unknown;
+      try {
+        await deps.database.db.execute(sql.raw(statement));
+      } catch (e) {
+        error = e;
+      }
+      const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+      expect(cause?.message, statement).toMatch(/is already renewed into/);
+      expect(cause?.code, statement).toBe('23505');
+    };
+    // Into the month it is in, or twice in one statement: refused; once into a later month: taken.
+    await refusedAsDuplicate(await renewal(month));
+    await refusedAsDuplicate(await renewal(later, 2));
+    await accepted(await renewal(later));
+    expect(await getEmployee(deps, ALL, e.id)).toMatchObject({
+      token_month: later,
+      available_tokens: 1,
+    });
+    await refusedAsDuplicate(await renewal(later));
+  });
+
+  it('refuses a ledger row naming a terminal, merchant or user that does not exist', async () => {
+    const terminal = await newTerminal(deps);
+    const user = await createUser(deps.database.db, { type: 'admin' });
+    const userId = user.id;
+    await refusedWith(
+      await issued(companyId, { terminal_id: MISSING }),
+      /terminal \d+, which does not exist/,
+    );
+    await refusedWith(
+      await issued(companyId, { merchant_id: MISSING }),
+      /merchant \d+, which does not exist/,
+    );
+    await refusedWith(
+      await issued(companyId, { actor_user_id: MISSING }),
+      /user \d+, which does not exist/,
+    );
+    // One statement, one good and one missing reference: still refused.
+    const before = await balanceOf(companyId);
+    await refusedWith(
+      `INSERT INTO token_transactions (occurred_at, event, company_id, direction, amount, balance_before, balance_after, period, terminal_id)
+       VALUES (date_trunc('milliseconds', now()), 'company_issued', ${companyId}, 'received', 1, ${before}, ${before + 1}, '2026-01', ${terminal.identity.id}),
+              (date_trunc('milliseconds', now()), 'company_issued', ${companyId}, 'received', 1, ${before + 1}, ${before + 2}, '2026-01', ${MISSING})`,
+      /terminal \d+, which does not exist/,
+    );
+    expect(await balanceOf(companyId)).toBe(before);
+    await accepted(
+      await issued(companyId, {
+        terminal_id: terminal.identity.id,
+        merchant_id: terminal.merchantId,
+        actor_user_id: userId,
+      }),
+    );
+    expect(await balanceOf(companyId)).toBe(before + 1);
+  });
+
+  it('refuses deleting, re-keying or truncating what a ledger row names, and nothing else', async () => {
+    const e = await newEmployee(deps, companyId);
+    const terminal = await newTerminal(deps);
+    await distributeToEmployees(deps, { kind: 'company', companyId }, null, {
+      items: [{ employee_id: e.id, amount: 5 }],
+    });
+    const placed = await order(
+      deps,
+      terminal,
+      { code: (await getCompany(deps, ALL, companyId)).code },
+      e,
+      5,
+    );
+    const user = await createUser(deps.database.db, { type: 'admin' });
+    await accepted(await issued(companyId, { actor_user_id: user.id }));
+    const named: [string, number][] = [
+      ['orders', placed.id],
+      ['terminals', terminal.identity.id],
+      ['merchants', terminal.merchantId],
+      ['employees', e.id],
+      ['companies', companyId],
+      ['users', user.id],
+    ];
+    for (const [table, id] of named) {
+      await refusedWith(
+        `DELETE FROM ${table} WHERE id = ${id}`,
+        /is named by ledger rows and cannot be deleted/,
+      );
+      await refusedWith(
+        `TRUNCATE ${table} CASCADE`,
+        /cannot be truncated: ledger rows name its rows/,
+      );
+    }
+    await refusedWith(
+      `UPDATE merchants SET id = DEFAULT WHERE id = ${terminal.merchantId}`,
+      /is named by ledger rows and cannot be given another id/,
+    );
+    // What no ledger row names can still go (the guard is not a ban on deletes).
+    const unused = await newTerminal(deps);
+    await accepted(`DELETE FROM terminals WHERE id = ${unused.identity.id}`);
+    await accepted(`DELETE FROM merchants WHERE id = ${unused.merchantId}`);
   });
 });

@@ -38,3 +38,60 @@ CREATE OR REPLACE TRIGGER employees_balance_guard BEFORE UPDATE ON public.employ
 CREATE OR REPLACE TRIGGER employees_balance_insert_guard BEFORE INSERT ON public.employees FOR EACH ROW WHEN ((new.available_tokens <> 0)) EXECUTE FUNCTION ledger_owned_column_guard('available_tokens');
 CREATE OR REPLACE TRIGGER orders_refunded_guard BEFORE UPDATE ON public.orders FOR EACH ROW WHEN (((new.refunded_amount IS DISTINCT FROM old.refunded_amount) OR (new.subtotal IS DISTINCT FROM old.subtotal) OR (new.employee_id IS DISTINCT FROM old.employee_id))) EXECUTE FUNCTION ledger_owned_column_guard('refunded_amount');
 CREATE OR REPLACE TRIGGER orders_refunded_insert_guard BEFORE INSERT ON public.orders FOR EACH ROW WHEN ((new.refunded_amount <> 0)) EXECUTE FUNCTION ledger_owned_column_guard('refunded_amount');
+
+-- What the ledger's foreign keys refused besides a row naming nothing (decision 0042: the
+-- references of token_transactions are checked once per statement by token_transactions_apply):
+-- deleting, re-keying or truncating a company, employee, order, terminal, merchant or user that a
+-- ledger row names. The application deletes none of them (employees and users are deactivated or
+-- marked deleted). Each lookup below is served by one of the ledger's indexes, except a user's
+-- (actor_user_id) and a terminal's (terminal_id), which no list reads: a delete scans for those.
+CREATE OR REPLACE FUNCTION public.ledger_reference_guard()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  named boolean;
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    IF EXISTS (SELECT 1 FROM token_transactions) THEN
+      RAISE EXCEPTION '% cannot be truncated: ledger rows name its rows', TG_TABLE_NAME
+        USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'UPDATE' AND NEW.id = OLD.id THEN
+    RETURN NEW;
+  END IF;
+  named := CASE TG_TABLE_NAME
+    WHEN 'companies' THEN
+      EXISTS (SELECT 1 FROM token_transactions t WHERE t.company_id = OLD.id AND t.employee_id IS NULL)
+      OR EXISTS (SELECT 1 FROM token_transactions t WHERE t.company_id = OLD.id AND t.employee_id IS NOT NULL)
+    WHEN 'employees' THEN EXISTS (SELECT 1 FROM token_transactions t WHERE t.employee_id = OLD.id)
+    WHEN 'orders' THEN EXISTS (SELECT 1 FROM token_transactions t WHERE t.order_id = OLD.id)
+    WHEN 'merchants' THEN EXISTS (SELECT 1 FROM token_transactions t WHERE t.merchant_id = OLD.id)
+    WHEN 'terminals' THEN EXISTS (SELECT 1 FROM token_transactions t WHERE t.terminal_id = OLD.id)
+    WHEN 'users' THEN EXISTS (SELECT 1 FROM token_transactions t WHERE t.actor_user_id = OLD.id)
+  END;
+  IF named THEN
+    RAISE EXCEPTION '% % is named by ledger rows and cannot be %', TG_TABLE_NAME, OLD.id,
+      CASE TG_OP WHEN 'DELETE' THEN 'deleted' ELSE 'given another id' END
+      USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  IF TG_OP = 'DELETE' THEN
+    RETURN OLD;
+  END IF;
+  RETURN NEW;
+END $function$;
+
+CREATE OR REPLACE TRIGGER companies_ledger_reference_guard BEFORE DELETE OR UPDATE OF id ON public.companies FOR EACH ROW EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER companies_ledger_truncate_guard BEFORE TRUNCATE ON public.companies FOR EACH STATEMENT EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER employees_ledger_reference_guard BEFORE DELETE OR UPDATE OF id ON public.employees FOR EACH ROW EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER employees_ledger_truncate_guard BEFORE TRUNCATE ON public.employees FOR EACH STATEMENT EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER orders_ledger_reference_guard BEFORE DELETE OR UPDATE OF id ON public.orders FOR EACH ROW EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER orders_ledger_truncate_guard BEFORE TRUNCATE ON public.orders FOR EACH STATEMENT EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER merchants_ledger_reference_guard BEFORE DELETE OR UPDATE OF id ON public.merchants FOR EACH ROW EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER merchants_ledger_truncate_guard BEFORE TRUNCATE ON public.merchants FOR EACH STATEMENT EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER terminals_ledger_reference_guard BEFORE DELETE OR UPDATE OF id ON public.terminals FOR EACH ROW EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER terminals_ledger_truncate_guard BEFORE TRUNCATE ON public.terminals FOR EACH STATEMENT EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER users_ledger_reference_guard BEFORE DELETE OR UPDATE OF id ON public.users FOR EACH ROW EXECUTE FUNCTION ledger_reference_guard();
+CREATE OR REPLACE TRIGGER users_ledger_truncate_guard BEFORE TRUNCATE ON public.users FOR EACH STATEMENT EXECUTE FUNCTION ledger_reference_guard();
