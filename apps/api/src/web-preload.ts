@@ -13,7 +13,8 @@ export function dashboardRequestOf(search: URLSearchParams): string {
   const month = search.get('month');
   const companyId = search.get('company_id');
   if (month && MONTH_PATTERN.test(month)) query.set('month', month);
-  if (companyId && /^[1-9]\d{0,9}$/.test(companyId)) query.set('company_id', String(Number(companyId)));
+  if (companyId && /^[1-9]\d{0,9}$/.test(companyId))
+    query.set('company_id', String(Number(companyId)));
   const text = query.toString();
   return `/api/v1/dashboard${text ? `?${text}` : ''}`;
 }

@@ -49,30 +49,32 @@ export function useSignInStep<TBody, TResult>(
       mounted.current = false;
     };
   }, []);
-  const latest = useRef({ call, settle });
-  latest.current = { call, settle };
-  const mutate = useCallback((body: TBody, handlers: Handlers<TResult> = {}) => {
-    setPending(true);
-    // The query client is fetched beside the request, not after it.
-    void import('@/lib/query-client');
-    const { call, settle } = latest.current;
-    call(body)
-      .then(async (result) => {
-        await settle(result);
-        if (mounted.current) setPending(false);
-        handlers.onSuccess?.(result);
-      })
-      .catch((error: unknown) => {
-        if (mounted.current) setPending(false);
-        handlers.onError?.(toApiError(error));
-      });
-  }, []);
+  const mutate = useCallback(
+    (body: TBody, handlers: Handlers<TResult> = {}) => {
+      setPending(true);
+      // The query client is fetched beside the request, not after it.
+      void import('@/lib/query-client');
+      call(body)
+        .then(async (result) => {
+          await settle(result);
+          if (mounted.current) setPending(false);
+          handlers.onSuccess?.(result);
+        })
+        .catch((error: unknown) => {
+          if (mounted.current) setPending(false);
+          handlers.onError?.(toApiError(error));
+        });
+    },
+    [call, settle],
+  );
   return { mutate, isPending };
 }
 
+const acceptUnlessSecondStep = async (result: LoginResult) => {
+  if (!result.mfaRequired) await acceptSignIn(result.user);
+};
+
 /** Signs in; with TOTP on, the answer asks for the second step and nothing is granted yet. */
 export function useLogin() {
-  return useSignInStep(login, async (result: LoginResult) => {
-    if (!result.mfaRequired) await acceptSignIn(result.user);
-  });
+  return useSignInStep(login, acceptUnlessSecondStep);
 }
