@@ -50,7 +50,15 @@ export function baseOptions(lng: Language): InitOptions {
  * both at once; a language switch fetches the other language's.
  */
 export function initI18n(lng: Language = detectLanguage()) {
-  return i18n.use(fetchBackend(__BUILD_ID__)).use(initReactI18next).init(baseOptions(lng));
+  return (
+    i18n
+      .use(fetchBackend(__BUILD_ID__))
+      .use(initReactI18next)
+      // The catalogues are asked for now, not after a setTimeout: with no bundled resources
+      // i18next otherwise defers its first read, which put `common.json` and the contract chunk
+      // behind the entry's evaluation and the route chunks (decision 0044). Reads stay async.
+      .init({ ...baseOptions(lng), initAsync: false })
+  );
 }
 
 /** Switches the language and remembers it in the `lang` cookie (path /). */
