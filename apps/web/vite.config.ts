@@ -6,6 +6,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { contractResources, LANGUAGES } from './src/locales/contract-resources';
 import type * as PrerenderModule from './src/prerender';
 
 const SRC = fileURLToPath(new URL('./src', import.meta.url));
@@ -23,6 +24,27 @@ function writeWithTwins(file: string, content: string) {
     }),
   );
   writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
+}
+
+/**
+ * `virtual:contract-catalogue/{en,zh}`: the contract's namespaces (validation messages, error
+ * codes, UI messages, role names) of one language as a module of plain data, which the web app
+ * imports when it starts in that language (src/locales/fetch-backend.ts, decision 0044). The
+ * contract holds both languages side by side, so importing it sent both with the entry.
+ */
+function contractCatalogues(): Plugin {
+  const prefix = 'virtual:contract-catalogue/';
+  return {
+    name: 'contract-catalogues',
+    resolveId: (id) => (id.startsWith(prefix) ? `\0${id}` : undefined),
+    load(id) {
+      if (!id.startsWith(`\0${prefix}`)) return undefined;
+      const lng = id.slice(prefix.length + 1);
+      const language = LANGUAGES.find((known) => known === lng);
+      if (!language) throw new Error(`No contract catalogue for ${lng}`);
+      return `export default ${JSON.stringify(contractResources(language))};`;
+    },
+  };
 }
 
 /**
@@ -80,6 +102,7 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    contractCatalogues(),
     prerenderSignIn(),
     // Every text asset also as .br (best quality: compressed once, at build) and .gz; the API
     // serves the twin the browser accepts (decision 0018).
@@ -117,8 +140,14 @@ export default defineConfig({
         experimentalMinChunkSize: 4_000,
         // React and the router change far less often than the app: a chunk of their own stays
         // cached across deployments.
-        manualChunks: (id) =>
-          /node_modules\/(react|react-dom|react-router|scheduler)\//.test(id) ? 'react' : undefined,
+        // TanStack Query is a chunk of its own too (decision 0044): the signed-in screens load it,
+        // the sign-in page does not, and left to the merging above its modules went into chunks
+        // with the app's own code the sign-in page needs.
+        manualChunks: (id) => {
+          if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return 'react';
+          if (/node_modules\/@tanstack\/(query-core|react-query)\//.test(id)) return 'query';
+          return undefined;
+        },
       },
     },
   },

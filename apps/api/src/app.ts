@@ -30,6 +30,7 @@ import healthRoutes from './modules/health/health.routes';
 // Foundation: security headers, sessions and access rules, sign-in.
 import securityHeadersPlugin, { setBareSecurityHeaders } from './plugins/security-headers';
 import authPlugin from './plugins/auth';
+import { webPageLinks } from './web-preload';
 import iamRoutes from './modules/iam/iam.routes';
 // Two-factor sign-in (issue 14): the user's own TOTP, the admin reset, the enrolment gate.
 import mfaGatePlugin from './modules/iam/mfa-gate';
@@ -229,7 +230,7 @@ export async function buildApp({
   }
 
   // Unknown /api paths answer JSON; other GETs fall back to the SPA so client routes load.
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathOnly = request.url.split('?')[0];
     const isApi =
       request.url.startsWith('/api') ||
@@ -238,8 +239,11 @@ export async function buildApp({
       pathOnly === METRICS_PATH;
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       const page = webPage(pathOnly ?? request.url, request.cookies?.lang);
-      // /login's page depends on the language cookie.
-      if (page.startsWith('login.')) reply.header('vary', 'Cookie');
+      // /login's page depends on the language cookie, /dashboard's preload on the session.
+      const route = (pathOnly ?? request.url).replace(/\/+$/, '') || '/';
+      const link = page === 'index.html' ? await webPageLinks(app, request, route) : undefined;
+      if (link) reply.header('link', link);
+      if (page.startsWith('login.') || route === '/dashboard') reply.header('vary', 'Cookie');
       return reply.type('text/html; charset=utf-8').sendFile(page);
     }
     return sendError(reply, toEnvelope(new AppError('ROUTE_NOT_FOUND'), request));

@@ -5,6 +5,8 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { testDatabaseKinds } from '../test/databases';
+import { newCompany, signedIn } from '../test/management';
+import { dashboardRequestOf } from './web-preload';
 
 const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
 const SCRIPT = 'console.log("spa");';
@@ -82,6 +84,60 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     // Every other page is the empty shell.
     const other = await t.app.inject({ url: '/dashboard', cookies: { lang: 'zh' } });
     expect(other.body).toBe(INDEX);
+  });
+
+  it("preloads a signed-in user's GET /dashboard with /dashboard's page, and nobody else's", async () => {
+    // Decision 0044: the exact request the page's loader makes, so the browser hands it over.
+    const admin = await signedIn(t, 'admin');
+    const page = await t.app.inject({
+      url: '/dashboard?month=2026-10&company_id=7&x=1',
+      headers: { cookie: admin.session.cookie },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe(INDEX);
+    expect(page.headers['link']).toBe(
+      '</api/v1/dashboard?month=2026-10&company_id=7>; rel=preload; as=fetch; crossorigin',
+    );
+    expect(page.headers['vary']).toMatch(/cookie/i);
+    const plain = await t.app.inject({
+      url: '/dashboard/',
+      headers: { cookie: admin.session.cookie },
+    });
+    expect(plain.headers['link']).toBe('</api/v1/dashboard>; rel=preload; as=fetch; crossorigin');
+    // The API answers that very request.
+    const api = await t.app.inject({
+      url: '/api/v1/dashboard',
+      headers: { cookie: admin.session.cookie },
+    });
+    expect(api.statusCode).toBe(200);
+
+    // No session, a dead one, an employee (whose landing page is the wallet), another page: none.
+    const anonymous = await t.app.inject({ url: '/dashboard' });
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.headers['link']).toBeUndefined();
+    const dead = await t.app.inject({ url: '/dashboard', cookies: { sid: 'x'.repeat(43) } });
+    expect(dead.headers['link']).toBeUndefined();
+    const company = await newCompany(t);
+    const employee = await signedIn(t, 'company_employee', { companyId: company.id });
+    const wallet = await t.app.inject({
+      url: '/dashboard',
+      headers: { cookie: employee.session.cookie },
+    });
+    expect(wallet.headers['link']).toBeUndefined();
+    const other = await t.app.inject({
+      url: '/companies',
+      headers: { cookie: admin.session.cookie },
+    });
+    expect(other.headers['link']).toBeUndefined();
+  });
+
+  it("builds the dashboard's request as the web app does: invalid values read as absent", () => {
+    const of = (search: string) => dashboardRequestOf(new URLSearchParams(search));
+    expect(of('')).toBe('/api/v1/dashboard');
+    expect(of('company_id=12&month=2026-01')).toBe('/api/v1/dashboard?month=2026-01&company_id=12');
+    expect(of('month=2026-13&company_id=0')).toBe('/api/v1/dashboard');
+    expect(of('month=2026-1&company_id=012')).toBe('/api/v1/dashboard');
+    expect(of('company_id=12345678901')).toBe('/api/v1/dashboard');
   });
 
   it('serves built assets as themselves', async () => {

@@ -1,10 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, type createBrowserRouter } from 'react-router';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { useAlertStore } from '@/lib/alert-store';
-import { queryClient } from '@/lib/query-client';
 import { onToasterWanted, wantToaster } from '@/lib/toaster-demand';
 
 type AppRouter = ReturnType<typeof createBrowserRouter>;
@@ -49,13 +47,13 @@ export function App({ router }: { router: AppRouter }) {
   return (
     <Suspense fallback={<LoadingScreen />}>
       <ErrorBoundary>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-          <Suspense fallback={null}>
-            {alertHostWanted && <AlertHost />}
-            {toasterWanted && <Toaster />}
-          </Suspense>
-        </QueryClientProvider>
+        {/* TanStack Query's provider is the signed-in layout's and the set-password page's, not
+            the sign-in page's: that page loads no query library (decision 0044). */}
+        <RouterProvider router={router} />
+        <Suspense fallback={null}>
+          {alertHostWanted && <AlertHost />}
+          {toasterWanted && <Toaster />}
+        </Suspense>
       </ErrorBoundary>
     </Suspense>
   );

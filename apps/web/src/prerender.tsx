@@ -13,7 +13,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import i18next from 'i18next';
-import { baseOptions, bundledContractResources, type Language } from './locales/i18n';
+import { bundledContractResources } from './locales/contract-resources';
+import { baseOptions, type Language } from './locales/i18n';
 import { routes } from './routes';
 
 /** The page's markup (the content of #root) and its title, in `lng`. */

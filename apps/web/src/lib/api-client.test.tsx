@@ -49,6 +49,29 @@ describe('the HTTP client', () => {
     expect(seen!.headers.get('accept')).toBe('application/json');
   });
 
+  it("sends a preloadable GET with a preload's headers: no Accept, no XSRF token (decision 0044)", async () => {
+    document.cookie = 'XSRF-TOKEN=token-123; path=/';
+    const seen: Request[] = [];
+    server.use(
+      http.get('/api/v1/dashboard', ({ request }) => {
+        seen.push(request);
+        return HttpResponse.json({ data: { ok: true } });
+      }),
+    );
+    const answer = await api.get('/api/v1/dashboard', {
+      params: { month: '2026-10' },
+      preloadable: true,
+    });
+    expect(answer.data).toEqual({ data: { ok: true } });
+    await api.get('/api/v1/dashboard');
+    expect(seen.map((request) => new URL(request.url).search)).toEqual(['?month=2026-10', '']);
+    expect(seen[0]!.headers.get('x-xsrf-token')).toBeNull();
+    expect(seen[0]!.headers.get('accept')).not.toBe('application/json');
+    // Every other call keeps them.
+    expect(seen[1]!.headers.get('x-xsrf-token')).toBe('token-123');
+    expect(seen[1]!.headers.get('accept')).toBe('application/json');
+  });
+
   it('leaves null and undefined out of the query and adds to a query already in the URL', async () => {
     let seen: URL | undefined;
     server.use(

@@ -35,6 +35,13 @@ export interface RequestOptions {
   /** A 401 ends the session quietly, without the expired alert (used by the session probe). */
   quietUnauthorized?: boolean;
   signal?: AbortSignal;
+  /**
+   * A GET the server may have preloaded for the page (`Link: <…>; rel=preload; as=fetch;
+   * crossorigin`, decision 0044): sent with the headers such a preload has (no `Accept`, no XSRF
+   * token, which a GET does not need), so the browser hands over the preloaded answer instead of
+   * asking again.
+   */
+  preloadable?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -120,7 +127,8 @@ async function send<T>(
   options: RequestOptions = {},
 ): Promise<ApiResponse<T>> {
   const target = withQuery(url, options.params);
-  const headers = new Headers({ Accept: 'application/json' });
+  const preloadable = options.preloadable === true && method === 'GET';
+  const headers = new Headers(preloadable ? {} : { Accept: 'application/json' });
   let payload: BodyInit | undefined;
   // FormData goes as multipart with the boundary the browser picks; no body, no content type.
   if (body instanceof FormData) payload = body;
@@ -131,7 +139,7 @@ async function send<T>(
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   // Only ever echo the token to our own origin.
   const xsrf = readCookie(XSRF_COOKIE);
-  if (xsrf && isSameOrigin(target)) headers.set(XSRF_HEADER, xsrf);
+  if (xsrf && !preloadable && isSameOrigin(target)) headers.set(XSRF_HEADER, xsrf);
 
   let response: Response;
   let text: string;

@@ -1,6 +1,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import type { ApiError } from './api-error';
 import { showErrorToast } from './error-display';
+import { registerQueryClient } from './query-client-registry';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -30,3 +31,5 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+registerQueryClient(queryClient);

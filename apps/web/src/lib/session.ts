@@ -1,5 +1,5 @@
 import { closeAllModals } from './modals';
-import { queryClient } from './query-client';
+import { clearQueryCache } from './query-client-registry';
 import { useAuthStore } from './auth-store';
 
 /**
@@ -8,7 +8,7 @@ import { useAuthStore } from './auth-store';
  */
 export function clearSession(options: { rememberLocation?: boolean } = {}): void {
   useAuthStore.getState().signOut(options);
-  queryClient.clear();
+  clearQueryCache();
 }
 
 /** After the session-expired alert (spec 4): clear all storage, log out, close the modals. */

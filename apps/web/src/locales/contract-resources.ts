@@ -1,8 +1,9 @@
 import { ROLE_BADGES, ROLE_LABELS, VALIDATION_MESSAGES } from '@app/contract/constants';
 import { ERROR_CATALOGUE, UI_MESSAGES } from '@app/contract/errors';
 
-export const LANGUAGES = ['en', 'zh'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { LANGUAGES, type Language } from './languages';
+
+export { CONTRACT_NAMESPACES, LANGUAGES, type Language } from './languages';
 
 type Bilingual = { readonly en: string; readonly zh: string };
 
@@ -35,4 +36,6 @@ export function contractResources(lng: Language) {
   };
 }
 
-export const CONTRACT_NAMESPACES = ['validation', 'errors', 'messages', 'roles'] as const;
+/** Both languages at once: for rendering in Node (the sign-in page at build) and the unit tests. */
+export const bundledContractResources = () =>
+  Object.fromEntries(LANGUAGES.map((lng) => [lng, contractResources(lng)]));

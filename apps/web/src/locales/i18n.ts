@@ -1,13 +1,8 @@
 import i18next, { type InitOptions } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readCookie, writeCookie } from '@/lib/cookies';
-import {
-  CONTRACT_NAMESPACES,
-  LANGUAGES,
-  contractResources,
-  type Language,
-} from './contract-resources';
 import { fetchBackend } from './fetch-backend';
+import { CONTRACT_NAMESPACES, LANGUAGES, type Language } from './languages';
 
 export { LANGUAGES, type Language };
 export const DEFAULT_LANGUAGE: Language = 'en';
@@ -49,22 +44,21 @@ export function baseOptions(lng: Language): InitOptions {
   };
 }
 
-export const bundledContractResources = () =>
-  Object.fromEntries(LANGUAGES.map((lng) => [lng, contractResources(lng)]));
-
 /**
- * Starts i18next: the contract namespaces are bundled, `common` comes over HTTP from
- * /locales/{lng}/common.json (apps/web/public).
+ * Starts i18next: `common` comes over HTTP from /locales/{lng}/common.json (apps/web/public), the
+ * contract namespaces from a chunk per language made at build (fetch-backend.ts, decision 0044),
+ * both at once; a language switch fetches the other language's.
  */
 export function initI18n(lng: Language = detectLanguage()) {
-  return i18n
-    .use(fetchBackend(__BUILD_ID__))
-    .use(initReactI18next)
-    .init({
-      ...baseOptions(lng),
-      resources: bundledContractResources(),
-      partialBundledLanguages: true,
-    });
+  return (
+    i18n
+      .use(fetchBackend(__BUILD_ID__))
+      .use(initReactI18next)
+      // The catalogues are asked for now, not after a setTimeout: with no bundled resources
+      // i18next otherwise defers its first read, which put `common.json` and the contract chunk
+      // behind the entry's evaluation and the route chunks (decision 0044). Reads stay async.
+      .init({ ...baseOptions(lng), initAsync: false })
+  );
 }
 
 /** Switches the language and remembers it in the `lang` cookie (path /). */

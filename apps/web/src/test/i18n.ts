@@ -1,7 +1,8 @@
 import { initReactI18next } from 'react-i18next';
 import enCommon from '../../public/locales/en/common.json';
 import zhCommon from '../../public/locales/zh/common.json';
-import { baseOptions, bundledContractResources, i18n } from '@/locales/i18n';
+import { bundledContractResources } from '@/locales/contract-resources';
+import { baseOptions, i18n } from '@/locales/i18n';
 
 export const COMMON_CATALOGUES = { en: enCommon, zh: zhCommon } as const;
 

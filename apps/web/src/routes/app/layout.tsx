@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation, useMatch, useMatches, useNavigate } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
 import type { SelfUser } from '@app/contract';
@@ -12,6 +13,7 @@ import { EnrolmentRequiredScreen } from '@/features/auth/pages/enrolment-require
 import { useCompanyDetails } from '@/features/companies/api/get-company';
 import { useStatementCrumbs } from '@/features/settlements/api/get-settlement-statement';
 import { useAuthStore } from '@/lib/auth-store';
+import { queryClient } from '@/lib/query-client';
 import type { RouteHandle } from '../route-handle';
 
 /**
@@ -46,7 +48,7 @@ function Shell({ user }: { user: SelfUser }) {
  * - a role that must enrol in two-factor sign-in and has not → /two-factor, alone, no shell;
  * - a route whose `handle.permission` the role lacks → /error/403.
  */
-export function Component() {
+function Guards() {
   const location = useLocation();
   const navigate = useNavigate();
   const matches = useMatches();
@@ -86,4 +88,16 @@ export function Component() {
   if (denied) return <Navigate to={paths.errors.forbidden.getHref()} replace />;
 
   return <Shell user={user} />;
+}
+
+/**
+ * The signed-in screens and TanStack Query's provider around them: the query library comes with
+ * this layout, not with the entry, which the sign-in page shares (decision 0044).
+ */
+export function Component() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Guards />
+    </QueryClientProvider>
+  );
 }

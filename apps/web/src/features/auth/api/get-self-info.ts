@@ -2,8 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SelfInfoResponse, SelfUser } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth-store';
+import { selfInfoQueryKey } from './self-info-key';
 
-export const selfInfoQueryKey = ['self-info'] as const;
+export { selfInfoQueryKey };
+
 export const SELF_INFO_STALE_MS = 5 * 60 * 1000;
 
 /**

@@ -1,7 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import type { LoginResponse, MfaCodeBody, SelfUser } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
-import { useAcceptSignIn } from './login';
+import { acceptSignIn, useSignInStep } from './login';
 
 /** POST /iam/login/mfa: the second step (a code or a recovery code) completes the sign-in. */
 export async function loginMfa(body: MfaCodeBody): Promise<SelfUser | null> {
@@ -12,10 +11,5 @@ export async function loginMfa(body: MfaCodeBody): Promise<SelfUser | null> {
 
 /** Errors are shown inline by the form, so no toast. */
 export function useLoginMfa() {
-  const accept = useAcceptSignIn();
-  return useMutation({
-    mutationFn: loginMfa,
-    meta: { silentError: true },
-    onSuccess: (user) => accept(user),
-  });
+  return useSignInStep(loginMfa, acceptSignIn);
 }

@@ -12,6 +12,8 @@ export const dashboardKeys = {
 export async function getDashboard(query: DashboardQuery): Promise<Dashboard> {
   const response = await api.get<{ data: Dashboard }>(`${API_PREFIX}/dashboard`, {
     params: query,
+    // The server preloads this request when it serves /dashboard (decision 0044).
+    preloadable: true,
   });
   return response.data.data;
 }
