@@ -189,10 +189,12 @@ function keyCheckOf(row: KeyCheckRow | undefined): TerminalKeyCheck {
 
 /**
  * `checkTerminalKeyHash` for several requests in one statement and one transaction (group commit,
- * decision 0034), each answered as if alone. A key presented n times counts n requests: its
- * counter moves once by n (counters upserted in key order, so two batches never deadlock), and
- * the i-th request of the batch with that key sees the count up to itself. One `now` (the
- * latest) opens or closes the windows of the whole batch.
+ * decision 0034), each answered as if alone: the database's `check_terminal_keys`
+ * (modules/ledger/sql/terminal-orders.sql), the same check the orders keyed in their own statement
+ * run (decision 0043). A key presented n times counts n requests: its counter moves once by n
+ * (counters upserted in key order, so two batches never deadlock), and the i-th request of the
+ * batch with that key sees the count up to itself. One `now` (the latest) opens or closes the
+ * windows of the whole batch.
  */
 export async function checkTerminalKeyHashes(
   executor: Executor,
@@ -212,53 +214,13 @@ export async function checkTerminalKeyHashes(
   );
   const rows = await queryRows<KeyCheckRow & { n: number }>(
     executor,
-    sql`WITH input AS (
-          SELECT * FROM jsonb_to_recordset(${requests}::jsonb) AS i(n int, hash text, wrong_key text)
-        ),
-        wrong AS (
-          SELECT i.n, r.hits,
-                 greatest(1, ceil(extract(epoch FROM r.expires_at - ${at})))::int AS retry_after_seconds
-            FROM input i JOIN rate_limits r ON r.key = i.wrong_key AND r.expires_at > ${at}
-        ),
-        found AS (
-          SELECT i.n, t.id, t.merchant_id AS "merchantId",
-                 CASE WHEN t.deleted_at IS NULL THEN t.status ELSE 'inactive' END AS status,
-                 CASE WHEN m.deleted_at IS NULL THEN m.status ELSE 'inactive' END AS "merchantStatus"
-            FROM input i
-            JOIN terminals t ON t.api_key_hash = i.hash
-            JOIN merchants m ON m.id = t.merchant_id
-        ),
-        counted AS (
-          SELECT f.n, 'terminal:' || f.id AS key,
-                 row_number() OVER (PARTITION BY f.id ORDER BY f.n) AS rank,
-                 count(*) OVER (PARTITION BY f.id) AS requests
-            FROM found f
-           WHERE NOT EXISTS (SELECT 1 FROM wrong w WHERE w.n = f.n AND w.hits >= ${maxWrongKeys})
-        ),
-        hit AS (
-          INSERT INTO rate_limits AS r (key, hits, expires_at)
-          SELECT c.key, c.requests,
-                 ${at} + ${windowMs}::double precision * interval '1 millisecond'
-            FROM counted c WHERE c.rank = 1 ORDER BY c.key
-          ON CONFLICT (key) DO UPDATE
-             SET hits = CASE WHEN r.expires_at <= ${at} THEN excluded.hits
-                             ELSE r.hits + excluded.hits END,
-                 expires_at = CASE WHEN r.expires_at <= ${at} THEN excluded.expires_at
-                                   ELSE r.expires_at END
-          RETURNING r.key, r.hits,
-                    greatest(1, ceil(extract(epoch FROM r.expires_at - ${at})))::int
-                      AS retry_after_seconds
-        )
-        SELECT i.n, f.id, f."merchantId", f.status, f."merchantStatus",
-               h.hits - c.requests + c.rank AS key_hits, h.retry_after_seconds AS key_retry,
-               w.hits AS wrong_hits, w.retry_after_seconds AS wrong_retry
-          FROM input i
-          LEFT JOIN found f ON f.n = i.n
-          LEFT JOIN counted c ON c.n = i.n
-          LEFT JOIN hit h ON h.key = c.key
-          LEFT JOIN wrong w ON w.n = i.n
+    sql`SELECT k.n, k.terminal_id AS id, k.merchant_id AS "merchantId", k.terminal_status AS status,
+               k.merchant_status AS "merchantStatus", k.key_hits, k.key_retry, k.wrong_hits,
+               k.wrong_retry
+          FROM check_terminal_keys(${requests}::jsonb, ${at},
+                                   ${windowMs}::double precision, ${maxWrongKeys}::int) AS k
          CROSS JOIN (${RELAXED_COMMIT}) AS relaxed
-         ORDER BY i.n`,
+         ORDER BY k.n`,
   );
   if (rows.length !== inputs.length) {
     throw new Error(`a key check of ${inputs.length} requests answered ${rows.length} rows`);

@@ -165,19 +165,16 @@ BEGIN
   END LOOP;
 END $function$;
 
--- One round trip per batch (decision 0043): the terminal-key checks of a batch of orders and the
--- orders themselves in one statement and one transaction. Each request (`n`, from 1) carries its
--- key's digest, its client address's wrong-key counter and its order; the key check is the one of
--- terminals.repository.ts checkTerminalKeyHashes (decision 0014: the terminal behind the digest,
--- the address's wrong keys, the request counted against the key, a key presented k times moving
--- its counter once by k, counters upserted in key order, each request seeing the count up to
--- itself), and only the requests it lets through reach place_terminal_orders, with the terminal
--- and merchant the database found (a request with a null order is only key-checked: its body was
--- refused before). Every request gets its row: its key check (the API turns a
--- failed one into the same 401, 403 or 429 as alone) and its order's outcome (null when its key
--- check refused it). Counter rows are locked before any wallet, in key order, by every batch, so
--- batches never deadlock; the counts commit (durably) with the orders, or roll back with them.
-CREATE OR REPLACE FUNCTION public.place_terminal_orders_keyed(p_requests jsonb, p_at timestamp with time zone, p_window_ms double precision, p_max_wrong_keys integer, p_max_per_key integer, OUT n integer, OUT terminal_id bigint, OUT merchant_id bigint, OUT terminal_status text, OUT merchant_status text, OUT key_hits integer, OUT key_retry integer, OUT wrong_hits integer, OUT wrong_retry integer, OUT outcome text, OUT status integer, OUT body jsonb)
+-- The terminal-key checks of a batch of requests in one statement (decision 0014, batched by
+-- decision 0034): each request (`n`, from 1, its key's digest `hash` and its client address's
+-- wrong-key counter `wrong_key`) gets the terminal behind the digest with its and its merchant's
+-- status (a deleted one reads as inactive), the address's wrong keys, and the request counted
+-- against the key: a key presented k times moves its counter once by k, counters are upserted in
+-- key order (so two batches never deadlock), and each request sees the count up to itself. One
+-- `p_at` opens or closes the windows of the whole batch. The one definition of the check: the key
+-- check alone (terminals.repository.ts checkTerminalKeyHashes) and the orders keyed in their own
+-- statement (place_terminal_orders_keyed) both call it.
+CREATE OR REPLACE FUNCTION public.check_terminal_keys(p_requests jsonb, p_at timestamp with time zone, p_window_ms double precision, p_max_wrong_keys integer, OUT n integer, OUT terminal_id bigint, OUT merchant_id bigint, OUT terminal_status text, OUT merchant_status text, OUT key_hits integer, OUT key_retry integer, OUT wrong_hits integer, OUT wrong_retry integer)
  RETURNS SETOF record
  LANGUAGE plpgsql
 AS $function$
@@ -185,7 +182,7 @@ AS $function$
 BEGIN
   RETURN QUERY
   WITH input AS (
-    SELECT * FROM jsonb_to_recordset(p_requests) AS i(n int, hash text, wrong_key text, "order" jsonb)
+    SELECT * FROM jsonb_to_recordset(p_requests) AS i(n int, hash text, wrong_key text)
   ),
   wrong AS (
     SELECT i.n, r.hits, greatest(1, ceil(extract(epoch FROM r.expires_at - p_at)))::int AS retry
@@ -215,33 +212,55 @@ BEGIN
            expires_at = CASE WHEN r.expires_at <= p_at THEN excluded.expires_at
                              ELSE r.expires_at END
     RETURNING r.key, r.hits, greatest(1, ceil(extract(epoch FROM r.expires_at - p_at)))::int AS retry
-  ),
-  checked AS (
-    SELECT i.n, f.id, f.merchant_id, f.status, f.merchant_status,
-           (h.hits - c.requests + c.rank)::int AS key_hits, h.retry AS key_retry,
-           w.hits AS wrong_hits, w.retry AS wrong_retry, i."order"
-      FROM input i
-      LEFT JOIN found f ON f.n = i.n
-      LEFT JOIN counted c ON c.n = i.n
-      LEFT JOIN hit h ON h.key = c.key
-      LEFT JOIN wrong w ON w.n = i.n
+  )
+  SELECT i.n, f.id, f.merchant_id, f.status, f.merchant_status,
+         (h.hits - c.requests + c.rank)::int, h.retry, w.hits, w.retry
+    FROM input i
+    LEFT JOIN found f ON f.n = i.n
+    LEFT JOIN counted c ON c.n = i.n
+    LEFT JOIN hit h ON h.key = c.key
+    LEFT JOIN wrong w ON w.n = i.n
+   ORDER BY i.n;
+END $function$;
+
+-- One round trip per batch (decision 0043): the terminal-key checks of a batch of orders and the
+-- orders themselves in one statement and one transaction. Each request (`n`, from 1) carries its
+-- key's digest, its client address's wrong-key counter and its order; the key check is
+-- check_terminal_keys, and only the requests it lets through reach place_terminal_orders, with
+-- the terminal and merchant the database found (a request with a null order is only
+-- key-checked: its body was refused before). Every request gets its row: its key check (the API
+-- turns a failed one into the same 401, 403 or 429 as alone) and its order's outcome (null when
+-- its key check refused it). Counter rows are locked before any wallet, in key order, by every
+-- batch, so batches never deadlock; the counts commit (durably) with the orders, or roll back
+-- with them.
+CREATE OR REPLACE FUNCTION public.place_terminal_orders_keyed(p_requests jsonb, p_at timestamp with time zone, p_window_ms double precision, p_max_wrong_keys integer, p_max_per_key integer, OUT n integer, OUT terminal_id bigint, OUT merchant_id bigint, OUT terminal_status text, OUT merchant_status text, OUT key_hits integer, OUT key_retry integer, OUT wrong_hits integer, OUT wrong_retry integer, OUT outcome text, OUT status integer, OUT body jsonb)
+ RETURNS SETOF record
+ LANGUAGE plpgsql
+AS $function$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
+  WITH checked AS (
+    SELECT k.*, i."order"
+      FROM check_terminal_keys(p_requests, p_at, p_window_ms, p_max_wrong_keys) AS k
+      JOIN jsonb_to_recordset(p_requests) AS i(n int, "order" jsonb) ON i.n = k.n
   ),
   passing AS (
     SELECT c.*, row_number() OVER (ORDER BY c.n)::int AS ord
       FROM checked c
-     WHERE c.status = 'active' AND c.merchant_status = 'active'
+     WHERE c.terminal_status = 'active' AND c.merchant_status = 'active'
        AND c.key_hits <= p_max_per_key AND c."order" IS NOT NULL
   ),
   placed AS (
     SELECT p.ord, p.outcome, p.status, p.body
       FROM place_terminal_orders((
-             SELECT coalesce(jsonb_agg(s."order" || jsonb_build_object('terminal_id', s.id,
+             SELECT coalesce(jsonb_agg(s."order" || jsonb_build_object('terminal_id', s.terminal_id,
                                                                       'merchant_id', s.merchant_id)
                                        ORDER BY s.ord), '[]'::jsonb)
                FROM passing s)) AS p
   )
-  SELECT c.n, c.id, c.merchant_id, c.status, c.merchant_status, c.key_hits, c.key_retry,
-         c.wrong_hits, c.wrong_retry, d.outcome, d.status, d.body
+  SELECT c.n, c.terminal_id, c.merchant_id, c.terminal_status, c.merchant_status, c.key_hits,
+         c.key_retry, c.wrong_hits, c.wrong_retry, d.outcome, d.status, d.body
     FROM checked c
     LEFT JOIN passing s ON s.n = c.n
     LEFT JOIN placed d ON d.ord = s.ord
