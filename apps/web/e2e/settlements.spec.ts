@@ -52,10 +52,13 @@ describe('settlement statements', () => {
     await page.getByRole('menuitemradio', { name: /\(SHOP\)$/ }).click();
     await expectPath(page, `/settlements?merchant_id=${shop.id}`);
     await waitForScreen(page, t('nav.settlements'));
-    const rows = await readTable(page.getByRole('table', { name: t('settlements.table_label') }));
-    expect(rows.map((r) => r[t('settlements.period')])).toEqual(
-      listed.data.slice(0, 10).map((p) => `${dmy(p.period_start)} – ${dmy(p.period_end)}`),
-    );
+    // Polled: the unfiltered list stays on screen until the filtered one has arrived.
+    const table = page.getByRole('table', { name: t('settlements.table_label') });
+    await expect
+      .poll(async () => (await readTable(table)).map((r) => r[t('settlements.period')]))
+      .toEqual(
+        listed.data.slice(0, 10).map((p) => `${dmy(p.period_start)} – ${dmy(p.period_end)}`),
+      );
 
     const label = `${dmy(closed.period_start)} – ${dmy(closed.period_end)}`;
     await page.getByRole('link', { name: new RegExp(`^${label}`) }).click();
