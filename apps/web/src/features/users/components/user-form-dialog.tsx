@@ -179,7 +179,9 @@ function UserTypeSelect({
     { label: t('users.merchant_group'), types: MERCHANT_ROLES.filter((x) => types.includes(x)) },
   ].filter((group) => group.types.length > 0);
   return (
-    <Select value={value || undefined} onValueChange={(next) => onChange(next as ManagedUserType)}>
+    // '' (not undefined) while nothing is chosen: Radix shows the placeholder for it, and the
+    // Select stays controlled from its first render (no uncontrolled-to-controlled warning).
+    <Select value={value ?? ''} onValueChange={(next) => onChange(next as ManagedUserType)}>
       <FormControl>
         <SelectTrigger className="w-full">
           <SelectValue placeholder={t('forms.select_placeholder')} />
@@ -212,7 +214,7 @@ function MerchantSelect({
 }) {
   const { t } = useTranslation();
   return (
-    <Select value={value || undefined} onValueChange={onChange}>
+    <Select value={value} onValueChange={onChange}>
       <FormControl>
         <SelectTrigger className="w-full">
           <SelectValue placeholder={t('forms.select_placeholder')} />

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ManagedUser } from '@app/contract';
 import { i18n } from '@/locales/i18n';
 import { answer, errorBody, listOf, signedIn } from '@/test/api';
@@ -126,12 +126,19 @@ describe('User Management', () => {
     });
 
     it('asks for the merchant of a merchant user', async () => {
+      const warnings = vi.spyOn(console, 'warn');
+      const errors = vi.spyOn(console, 'error');
       await openUsers([]);
       const form = await openCreate();
       expect(form.queryByRole('combobox', { name: 'Merchant' })).not.toBeInTheDocument();
+      expect(form.getByRole('combobox', { name: 'User type' })).toHaveTextContent('Select');
       await chooseOption(form.getByRole('combobox', { name: 'User type' }), 'Merchant Admin');
       await userEvent.click(form.getByRole('button', { name: 'Create' }));
       expect(await form.findByText('Choose a merchant')).toBeInTheDocument();
+      // The selects are controlled from their first render: choosing a type or a merchant makes
+      // no "changing from uncontrolled to controlled" warning.
+      const said = [...warnings.mock.calls, ...errors.mock.calls].map((call) => String(call[0]));
+      expect(said.filter((text) => /uncontrolled/i.test(text))).toEqual([]);
     });
 
     it('creates a Group HR user with exactly the fields of the contract', async () => {
