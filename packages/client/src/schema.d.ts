@@ -10104,6 +10104,7 @@ export interface operations {
                             action: string;
                             entity_type: string;
                             entity_id: string | null;
+                            entity_name: string | null;
                             before: {
                                 [key: string]: unknown;
                             } | null;

@@ -18,6 +18,11 @@ export const auditEntrySchema = z.object({
   /** A singular snake_case noun: user, company, merchant, terminal, system_settings, … */
   entity_type: z.string(),
   entity_id: z.string().nullable(),
+  /**
+   * The record's current name when it has one people know it by (company, merchant, terminal,
+   * employee, user), else null: "Acme Ltd" for a distribution recorded on company 3.
+   */
+  entity_name: z.string().nullable(),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
   ip: z.string().nullable(),

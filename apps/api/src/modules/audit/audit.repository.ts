@@ -7,7 +7,11 @@ import { likePattern, sortedBy } from '../../lib/sql';
 
 type AuditRow = typeof auditLog.$inferSelect;
 
-export const toAuditEntry = (row: AuditRow, actorUsername: string | null): AuditEntry => ({
+export const toAuditEntry = (
+  row: AuditRow,
+  actorUsername: string | null,
+  entityName: string | null = null,
+): AuditEntry => ({
   id: row.id,
   occurred_at: iso(row.occurredAt),
   actor_user_id: row.actorUserId,
@@ -15,6 +19,7 @@ export const toAuditEntry = (row: AuditRow, actorUsername: string | null): Audit
   action: row.action,
   entity_type: row.entityType,
   entity_id: row.entityId,
+  entity_name: entityName,
   before: row.before ?? null,
   after: row.after ?? null,
   ip: row.ip,
@@ -124,6 +129,23 @@ function orderOf(filter: AuditFilter): SQL[] {
 }
 
 /**
+ * The record's name as it is now, for the records people know by name: a company, merchant or
+ * terminal by its name, an employee by name (else staff number), a user by username. A row about
+ * a distribution or a top-up (on its company) then reads "Acme Ltd (#3)", not "#3". Null for
+ * other records and for one since deleted (its last name is in the row's before/after).
+ */
+const entityName = sql<string | null>`CASE WHEN ${auditLog.entityId} ~ '^[0-9]{1,15}$' THEN
+  CASE ${auditLog.entityType}
+    WHEN 'company' THEN (SELECT c.name FROM companies c WHERE c.id = ${auditLog.entityId}::bigint)
+    WHEN 'merchant' THEN (SELECT m.name FROM merchants m WHERE m.id = ${auditLog.entityId}::bigint)
+    WHEN 'terminal' THEN (SELECT t.name FROM terminals t WHERE t.id = ${auditLog.entityId}::bigint)
+    WHEN 'employee' THEN (SELECT coalesce(e.name, e.employee_id) FROM employees e
+                           WHERE e.id = ${auditLog.entityId}::bigint)
+    WHEN 'user' THEN (SELECT u.username FROM users u WHERE u.id = ${auditLog.entityId}::bigint)
+  END
+END`;
+
+/**
  * Rows of the audit log in the filter's order (newest first by default, ties: the later row
  * first), `limit` of them from `offset`. The list pages with it, the export reads it in batches.
  */
@@ -133,14 +155,22 @@ export async function findAuditRows(
   { limit, offset }: { limit: number; offset: number },
 ): Promise<AuditEntry[]> {
   const rows = await executor
-    .select({ entry: auditLog, actorUsername: users.username, ip: visibleIp(filter.scope) })
+    .select({
+      entry: auditLog,
+      actorUsername: users.username,
+      entityName,
+      ip: visibleIp(filter.scope),
+    })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorUserId))
     .where(whereOf(filter))
     .orderBy(...orderOf(filter))
     .limit(limit)
     .offset(offset);
-  return rows.map((r) => ({ ...toAuditEntry(r.entry, r.actorUsername), ip: r.ip }));
+  return rows.map((r) => ({
+    ...toAuditEntry(r.entry, r.actorUsername, r.entityName ?? null),
+    ip: r.ip,
+  }));
 }
 
 /** How many rows the filter holds, counting no further than `upTo` when given. */

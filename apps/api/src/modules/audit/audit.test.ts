@@ -169,6 +169,43 @@ describe.each(await testDatabaseKinds())('the audit log on %s', (kind) => {
       });
     });
 
+    it('names the record a row is about by its current name: company, merchant, user', async () => {
+      const company = await newCompany(t);
+      const merchant = await newMerchant(t);
+      const topup = await injectAs(t.app, admin.session, {
+        method: 'POST',
+        url: '/api/v1/tokens/topup-token',
+        payload: { company_id: company.id, amount: 10 },
+      });
+      expect(topup.statusCode, topup.body).toBe(200);
+      const renamed = await injectAs(t.app, admin.session, {
+        method: 'PUT',
+        url: `/api/v1/merchants/${merchant.id}`,
+        payload: { name: `Named Shop ${kind}`, status: 'active' },
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      const rowOf = async (type: string, id: number | string) => {
+        const res = await list(`entity_type=${type}&entity_id=${id}`);
+        expect(res.statusCode, res.body).toBe(200);
+        return auditEntrySchema.parse(res.json().data[0]);
+      };
+      expect(await rowOf('company', company.id)).toMatchObject({
+        action: 'topup',
+        entity_name: 'Test company',
+      });
+      expect(await rowOf('merchant', merchant.id)).toMatchObject({
+        action: 'update',
+        entity_name: `Named Shop ${kind}`,
+      });
+      // The name as it is now, not as it was when the row was written.
+      await db().execute(
+        sql`UPDATE companies SET name = ${`Named Co ${kind}`} WHERE id = ${company.id}`,
+      );
+      expect((await rowOf('company', company.id)).entity_name).toBe(`Named Co ${kind}`);
+      // A record without a name people know (here a probe) has none.
+      expect((await list(`entity_type=${entity}`)).json().data[0].entity_name).toBeNull();
+    });
+
     it('filters by entity, actor, action and a date range of whole days', async () => {
       expect(ids(await list(`entity_type=${entity}&entity_id=1`))).toEqual([
         '1:update',
@@ -422,6 +459,7 @@ describe.each(await testDatabaseKinds())('the audit log on %s', (kind) => {
         'before',
         'after',
         'ip',
+        'entity_name',
       ]);
       const listed = (
         await list(`action=${PROBE}&sort=entity_type&page_size=50`, adminA.session)

@@ -367,6 +367,8 @@ const auditColumns = (timeZone: string): CsvColumn<AuditEntry>[] => [
   { header: 'before', value: (a) => jsonCell(a.before) },
   { header: 'after', value: (a) => jsonCell(a.after) },
   { header: 'ip', value: (a) => a.ip },
+  // Last, so a reader of the earlier columns by position still finds them where they were.
+  { header: 'entity_name', value: (a) => a.entity_name },
 ];
 
 /**

@@ -9,7 +9,7 @@ export const auditActionLabel = (t: TFunction, action: string): string =>
 export const auditEntityLabel = (t: TFunction, type: string): string =>
   t(`audit_log.entities.${type}`, { defaultValue: type });
 
-/** What a row's record is called in it, if it says: its name, username or code. */
+/** What a row's record is called: the name, username or code in the row, else its current name. */
 export function auditRecordName(entry: AuditEntry): string | undefined {
   for (const side of [entry.after, entry.before]) {
     for (const key of ['name', 'username', 'code']) {
@@ -17,7 +17,9 @@ export function auditRecordName(entry: AuditEntry): string | undefined {
       if (typeof value === 'string' && value.trim() !== '') return value;
     }
   }
-  return undefined;
+  // A row whose change names nothing (a top-up, a distribution: on their company): the record's
+  // current name, which the API reads for it.
+  return entry.entity_name ?? undefined;
 }
 
 /** The record a row is about: its type and, when it names one, its id. */

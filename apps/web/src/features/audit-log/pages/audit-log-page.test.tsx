@@ -17,6 +17,7 @@ const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
   action: 'update',
   entity_type: 'company',
   entity_id: '12',
+  entity_name: 'Acme Foods',
   before: {
     name: 'Acme',
     status: 'active',
@@ -61,12 +62,21 @@ describe('Audit Log', () => {
     await openAuditLog([
       entry(),
       entry({ id: 8, actor_user_id: null, actor_username: null, action: 'sign_in_failed' }),
+      entry({
+        id: 9,
+        action: 'distribute',
+        before: { token_balance: 500 },
+        after: { token_balance: 400, total: 100, people: 2 },
+      }),
     ]);
     expect(await screen.findByRole('heading', { level: 1, name: 'Audit Log' })).toBeVisible();
     const row = (await screen.findByRole('cell', { name: 'Updated' })).closest('tr')!;
     expect(within(row).getByText('admin')).toBeInTheDocument();
     expect(within(row).getByText('Company')).toBeInTheDocument();
     expect(within(row).getByText('Acme Foods (#12)')).toBeInTheDocument();
+    // A distribution names nobody in its change: the company's current name, from the API.
+    const distribution = screen.getByRole('cell', { name: 'Tokens distributed' }).closest('tr')!;
+    expect(within(distribution).getByText('Acme Foods (#12)')).toBeInTheDocument();
     const system = screen.getByRole('cell', { name: 'Sign-in failed' }).closest('tr')!;
     expect(within(system).getByText('System')).toBeInTheDocument();
 
