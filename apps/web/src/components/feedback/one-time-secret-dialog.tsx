@@ -1,7 +1,5 @@
-import { useId, useState } from 'react';
-import { Check, Copy, TriangleAlert } from 'lucide-react';
-import { toast } from 'sonner';
-import { useTranslation } from 'react-i18next';
+import { TriangleAlert } from 'lucide-react';
+import { CopyField } from '@/components/forms/copy-field';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -11,8 +9,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { browser } from '@/lib/browser';
 
 /** What a one-time secret dialog shows: its texts, already translated, and the secret. */
 export interface OneTimeSecret {
@@ -51,20 +47,6 @@ export function OneTimeSecretDialog({
 }
 
 function SecretBody({ secret, onClose }: { secret: OneTimeSecret; onClose: () => void }) {
-  const { t } = useTranslation();
-  const inputId = useId();
-  const [isCopied, setCopied] = useState(false);
-
-  const copy = async () => {
-    try {
-      await browser.copyText(secret.value);
-      setCopied(true);
-      toast.success(t('toasts.copied'));
-    } catch {
-      toast.error(t('toasts.copy_failed'));
-    }
-  };
-
   return (
     <>
       <DialogHeader>
@@ -80,24 +62,7 @@ function SecretBody({ secret, onClose }: { secret: OneTimeSecret; onClose: () =>
         <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
         <p>{secret.warning}</p>
       </div>
-      <div className="grid gap-2">
-        <label htmlFor={inputId} className="text-sm font-medium">
-          {secret.label}
-        </label>
-        <div className="flex gap-2">
-          <Input
-            id={inputId}
-            readOnly
-            value={secret.value}
-            className="font-mono text-xs"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <Button type="button" variant="outline" onClick={() => void copy()}>
-            {isCopied ? <Check aria-hidden /> : <Copy aria-hidden />}
-            {isCopied ? t('actions.copied') : t('actions.copy')}
-          </Button>
-        </div>
-      </div>
+      <CopyField label={secret.label} value={secret.value} />
       <DialogFooter>
         <Button type="button" onClick={onClose}>
           {secret.saved}

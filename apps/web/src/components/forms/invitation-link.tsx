@@ -1,6 +1,4 @@
-import { useId, useState } from 'react';
-import { Check, Clock, Copy, MailCheck, MailWarning } from 'lucide-react';
-import { toast } from 'sonner';
+import { Clock, MailCheck, MailWarning } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { Invitation, ManagedUser } from '@app/contract';
 import { Badge } from '@/components/ui/badge';
@@ -13,9 +11,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { browser } from '@/lib/browser';
 import { formatDateTime } from '@/lib/format';
+import { CopyField } from './copy-field';
 
 /**
  * The one-time set-password link of a new account (or a new link for one, `resent`), shown once
@@ -32,17 +29,6 @@ export function InvitationLink({
   resent?: boolean;
 }) {
   const { t } = useTranslation();
-  const inputId = useId();
-  const [isCopied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await browser.copyText(invitation.url);
-      setCopied(true);
-      toast.success(t('toasts.copied'));
-    } catch {
-      toast.error(t('toasts.copy_failed'));
-    }
-  };
   return (
     <div className="grid gap-4" data-testid="invitation-link">
       <p role="status" className="text-sm font-medium">
@@ -50,27 +36,11 @@ export function InvitationLink({
           name: invitation.user.username,
         })}
       </p>
-      <div className="grid gap-2">
-        <label htmlFor={inputId} className="text-sm font-medium">
-          {t('invitations.link')}
-        </label>
-        <div className="flex gap-2">
-          <Input
-            id={inputId}
-            readOnly
-            value={invitation.url}
-            className="font-mono text-xs"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <Button type="button" variant="outline" onClick={() => void copy()}>
-            {isCopied ? <Check aria-hidden /> : <Copy aria-hidden />}
-            {isCopied ? t('actions.copied') : t('actions.copy')}
-          </Button>
-        </div>
-        <p className="text-sm text-muted-foreground">
-          {t('invitations.link_hint', { at: formatDateTime(invitation.expires_at) })}
-        </p>
-      </div>
+      <CopyField
+        label={t('invitations.link')}
+        value={invitation.url}
+        hint={t('invitations.link_hint', { at: formatDateTime(invitation.expires_at) })}
+      />
       <p className="flex items-center gap-2 text-sm">
         {invitation.emailed && <MailCheck className="size-4" aria-hidden />}
         {invitation.emailed
