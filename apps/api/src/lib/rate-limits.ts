@@ -16,11 +16,11 @@ export interface RateLimitHit {
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /**
- * The upsert that counts one request against `key`, as a statement to run alone or inside a CTE
- * (`WITH hit AS (...)`): it returns `hits` and `retry_after_seconds`. `key` is a query giving
- * the key, so a CTE can count only when a row is found (`SELECT 'terminal:' || id FROM found`).
+ * The upsert that counts one request against `key`: it returns `hits` and
+ * `retry_after_seconds`. `key` is a query giving the key. (The terminal key check counts its
+ * requests in SQL of its own: check_terminal_keys, modules/ledger/sql/terminal-orders.sql.)
  */
-export function countRequestSql(options: { key: SQL; now: Date; windowMs: number }): SQL {
+function countRequestSql(options: { key: SQL; now: Date; windowMs: number }): SQL {
   const { key, now, windowMs } = options;
   const ends = sql`${at(now)} + ${windowMs}::double precision * interval '1 millisecond'`;
   return sql`INSERT INTO rate_limits AS r (key, hits, expires_at)
@@ -32,15 +32,6 @@ export function countRequestSql(options: { key: SQL; now: Date; windowMs: number
     RETURNING r.hits,
               greatest(1, ceil(extract(epoch FROM r.expires_at - ${at(now)})))::int
                 AS retry_after_seconds`;
-}
-
-/** The live count of `key` (no request counted), or null when it has none or it expired. */
-export function readCountSql(options: { key: string; now: Date }): SQL {
-  return sql`SELECT hits,
-                    greatest(1, ceil(extract(epoch FROM expires_at - ${at(options.now)})))::int
-                      AS retry_after_seconds
-               FROM rate_limits
-              WHERE key = ${options.key} AND expires_at > ${at(options.now)}`;
 }
 
 /** Counts one request against `key` and answers the count so far in this window. */

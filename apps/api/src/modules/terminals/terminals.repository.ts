@@ -3,7 +3,7 @@ import type { Status, Terminal } from '@app/contract';
 import { queryRows, type Executor } from '../../db/client';
 import { terminals } from '../../db/schema';
 import { iso } from '../../lib/numbers';
-import { countRequestSql, readCountSql, type RateLimitHit } from '../../lib/rate-limits';
+import type { RateLimitHit } from '../../lib/rate-limits';
 import { likePattern } from '../../lib/sql';
 
 export type TerminalRow = typeof terminals.$inferSelect;
@@ -125,37 +125,15 @@ const RELAXED_COMMIT = sql`SELECT set_config('synchronous_commit', 'off', true)`
  * reads as inactive), in one statement with its rate limits (decision 0014): the wrong keys its
  * client address presented this minute are read and, unless they shut the address out, the
  * request is counted against the key. So the hot path pays no extra round trip for limits shared
- * by every instance. Plain SQL: the query builder cost more CPU than the query on this path (issue 6).
+ * by every instance. A batch of one of checkTerminalKeyHashes.
  */
 export async function checkTerminalKeyHash(
   executor: Executor,
   input: { hash: string; now: Date; windowMs: number; wrongKeysKey: string; maxWrongKeys: number },
 ): Promise<TerminalKeyCheck> {
-  const { now, windowMs } = input;
-  const [row] = await queryRows<KeyCheckRow>(
-    executor,
-    sql`WITH wrong AS (${readCountSql({ key: input.wrongKeysKey, now })}),
-        found AS (
-          SELECT t.id, t.merchant_id AS "merchantId",
-                 CASE WHEN t.deleted_at IS NULL THEN t.status ELSE 'inactive' END AS status,
-                 CASE WHEN m.deleted_at IS NULL THEN m.status ELSE 'inactive' END AS "merchantStatus"
-            FROM terminals t JOIN merchants m ON m.id = t.merchant_id
-           WHERE t.api_key_hash = ${input.hash}
-        ),
-        hit AS (${countRequestSql({
-          key: sql`SELECT 'terminal:' || f.id FROM found f
-                    WHERE NOT EXISTS (SELECT 1 FROM wrong WHERE hits >= ${input.maxWrongKeys})`,
-          now,
-          windowMs,
-        })})
-        SELECT f.id, f."merchantId", f.status, f."merchantStatus",
-               h.hits AS key_hits, h.retry_after_seconds AS key_retry,
-               w.hits AS wrong_hits, w.retry_after_seconds AS wrong_retry
-          FROM (SELECT 1) AS one
-          CROSS JOIN (${RELAXED_COMMIT}) AS relaxed
-          LEFT JOIN found f ON true LEFT JOIN hit h ON true LEFT JOIN wrong w ON true`,
-  );
-  return keyCheckOf(row);
+  // The batch of one: check_terminal_keys is the one definition of the check.
+  const [check] = await checkTerminalKeyHashes(executor, [input]);
+  return check!;
 }
 
 interface KeyCheckRow {
