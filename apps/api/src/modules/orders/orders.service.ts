@@ -6,8 +6,7 @@ import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import { retrying } from '../../lib/transaction';
 import type { TerminalIdentity } from '../../lib/principal';
-import type { Database } from '../../db/client';
-import { GroupCommit } from '../../lib/group-commit';
+import { groupCommitsByDatabase } from '../../lib/group-commit';
 import {
   placeKeyedOrders,
   placeOrder,
@@ -115,23 +114,21 @@ export function refundTerminalOrderIn(
 }
 
 /** Each database's (each instance's) group commit of orders: what arrives while it is busy goes together. */
-const groupCommits = new WeakMap<Database, GroupCommit<OrderRequest, TerminalAnswer>>();
+const orderGroupCommits = groupCommitsByDatabase<OrderRequest, TerminalAnswer>();
 
-function orderGroupCommit(deps: ServiceDeps): GroupCommit<OrderRequest, TerminalAnswer> {
-  let group = groupCommits.get(deps.database);
-  if (!group) {
-    const { db } = deps.database;
-    group = new GroupCommit({
-      runBatch: (requests) => placeOrders(db, requests),
-      runOne: (request) => retrying(() => placeOrder(db, request)),
-      maxBatch: deps.config.TERMINAL_GROUP_COMMIT_MAX,
-      maxInFlight: deps.config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
-      onBatch: (size) => deps.metrics?.orderBatchSize.observe(size),
-    });
-    groupCommits.set(deps.database, group);
-  }
-  return group;
-}
+const orderGroupCommit = (deps: ServiceDeps) =>
+  orderGroupCommits(deps.database, () => ({
+    runBatch: (requests) => placeOrders(deps.database.db, requests),
+    runOne: (request) => retrying(() => placeOrder(deps.database.db, request)),
+    ...batchOptions(deps),
+  }));
+
+/** The batch limits and the batch-size metric, the same for both order group commits. */
+const batchOptions = (deps: ServiceDeps) => ({
+  maxBatch: deps.config.TERMINAL_GROUP_COMMIT_MAX,
+  maxInFlight: deps.config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
+  onBatch: (size: number) => deps.metrics?.orderBatchSize.observe(size),
+});
 
 /**
  * POST /orders: one statement of its own under a light load; with the orders that arrived
@@ -175,28 +172,22 @@ export interface OrderKey {
 }
 
 /** Each database's (each instance's) group commit of orders checked with their keys. */
-const keyedGroupCommits = new WeakMap<Database, GroupCommit<KeyedOrderRequest, KeyedOrderResult>>();
+const keyedGroupCommits = groupCommitsByDatabase<KeyedOrderRequest, KeyedOrderResult>();
 
-function keyedGroupCommit(
+const keyedGroupCommit = (
   deps: ServiceDeps,
   limits: { windowMs: number; maxWrongKeys: number; maxPerKey: number },
-): GroupCommit<KeyedOrderRequest, KeyedOrderResult> {
-  let group = keyedGroupCommits.get(deps.database);
-  if (!group) {
-    const { db } = deps.database;
-    group = new GroupCommit({
-      runBatch: async (requests) =>
-        (await placeKeyedOrders(db, requests, limits)).map((value) => ({ ok: true, value })),
-      runOne: async (request) =>
-        (await retrying(() => placeKeyedOrders(db, [request], limits)))[0]!,
-      maxBatch: deps.config.TERMINAL_GROUP_COMMIT_MAX,
-      maxInFlight: deps.config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
-      onBatch: (size) => deps.metrics?.orderBatchSize.observe(size),
-    });
-    keyedGroupCommits.set(deps.database, group);
-  }
-  return group;
-}
+) =>
+  keyedGroupCommits(deps.database, () => ({
+    runBatch: async (requests) =>
+      (await placeKeyedOrders(deps.database.db, requests, limits)).map((value) => ({
+        ok: true as const,
+        value,
+      })),
+    runOne: async (request) =>
+      (await retrying(() => placeKeyedOrders(deps.database.db, [request], limits)))[0]!,
+    ...batchOptions(deps),
+  }));
 
 /**
  * POST /orders with its terminal key checked in the same statement and transaction (decision

@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../../db/client';
-import { GroupCommit } from '../../lib/group-commit';
+import { groupCommitsByDatabase } from '../../lib/group-commit';
 import { countRequest, type RateLimitHit } from '../../lib/rate-limits';
 import { hashTerminalKey } from './terminal-keys';
 import {
@@ -16,7 +16,7 @@ const wrongKeysKey = (ip: string) => `terminal-key-failures:${ip.slice(0, 100)}`
 type KeyCheckInput = Parameters<typeof checkTerminalKeyHash>[1];
 
 /** Each database's (each instance's) group commit of key checks. */
-const groupCommits = new WeakMap<Database, GroupCommit<KeyCheckInput, TerminalKeyCheck>>();
+const groupCommits = groupCommitsByDatabase<KeyCheckInput, TerminalKeyCheck>();
 
 /**
  * A terminal's key is its session: the terminal-auth plugin resolves it here, as the auth plugin
@@ -31,17 +31,15 @@ export function checkTerminalKeyGrouped(
   options: { maxBatch: number; maxInFlight: number },
   input: { key: { hash: string; wrongKeysKey: string }; now: Date; maxWrongKeys: number },
 ): Promise<TerminalKeyCheck> {
-  let group = groupCommits.get(database);
-  if (!group) {
-    const { db } = database;
-    group = new GroupCommit<KeyCheckInput, TerminalKeyCheck>({
-      runBatch: async (inputs) =>
-        (await checkTerminalKeyHashes(db, inputs)).map((value) => ({ ok: true, value })),
-      runOne: (one) => checkTerminalKeyHash(db, one),
-      ...options,
-    });
-    groupCommits.set(database, group);
-  }
+  const group = groupCommits(database, () => ({
+    runBatch: async (inputs) =>
+      (await checkTerminalKeyHashes(database.db, inputs)).map((value) => ({
+        ok: true as const,
+        value,
+      })),
+    runOne: (one) => checkTerminalKeyHash(database.db, one),
+    ...options,
+  }));
   return group.submit({
     hash: input.key.hash,
     now: input.now,
