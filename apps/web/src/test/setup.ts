@@ -47,6 +47,14 @@ beforeAll(async () => {
     import('@/components/ui/sidebar-sheet'),
     import('@/features/auth/components/user-menu'),
   ]);
+  // sonner puts its stylesheet (positions, transitions, colours of the toasts) into <head> when
+  // it is imported. jsdom matches every rule of every sheet against each element whose computed
+  // style a query asks for (role queries ask for each element they name, and its ancestors), and
+  // sonner's ~100 attribute-selector rules were about a tenth of the CPU of the slowest files
+  // (decision 0045). No test asserts on the toasts' styles (toBeVisible, pointer-events).
+  for (const style of document.head.querySelectorAll('style')) {
+    if (style.textContent?.includes('[data-sonner-toaster]')) style.remove();
+  }
 });
 
 afterEach(async () => {
