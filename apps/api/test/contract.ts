@@ -37,6 +37,34 @@ export interface ContractRecorder {
 }
 
 const CHECKED = Symbol('contract.checked');
+
+interface Checker {
+  ajv: Ajv;
+  /** By `METHOD /path status`: the compiled schema of that answer's body. */
+  validators: Map<string, ValidateFunction>;
+}
+
+/**
+ * The ajv instance and compiled validators of each document seen in this worker, keyed by the
+ * document's text: the apps of a run serve the same document (a test's own options may change
+ * it, and then get a checker of their own), and ajv took about a tenth of the CPU of an app's
+ * tests when every app loaded the document and compiled its validators again.
+ */
+const checkers = new Map<string, Checker>();
+
+function checkerFor(document: OpenApiDocument): Checker {
+  const text = JSON.stringify(document);
+  let checker = checkers.get(text);
+  if (!checker) {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    // References point into the document (`#/components/schemas/...`).
+    ajv.addSchema(JSON.parse(text) as object, 'openapi.json');
+    checker = { ajv, validators: new Map() };
+    checkers.set(text, checker);
+  }
+  return checker;
+}
 type Checked = FastifyRequest & { [CHECKED]?: boolean };
 
 /**
@@ -47,8 +75,7 @@ type Checked = FastifyRequest & { [CHECKED]?: boolean };
 export function attachContractValidator(app: FastifyInstance): ContractRecorder {
   const recorder: ContractRecorder = { violations: [], exercised: new Set() };
   let document: OpenApiDocument | undefined;
-  let ajv: Ajv | undefined;
-  const validators = new Map<string, ValidateFunction>();
+  let checker: Checker | undefined;
 
   // Both hooks ask for the same request's operation: looked up once.
   const operations = new WeakMap<FastifyRequest, ReturnType<typeof lookUp>>();
@@ -61,7 +88,10 @@ export function attachContractValidator(app: FastifyInstance): ContractRecorder 
     if (!url?.startsWith('/api/v1/') || request.method === 'HEAD') return undefined;
     // A test's own probe route without a schema declares nothing to hold it to.
     if (!request.routeOptions.schema?.response) return undefined;
-    document ??= app.swagger() as unknown as OpenApiDocument;
+    if (!document) {
+      document = app.swagger() as unknown as OpenApiDocument;
+      checker = checkerFor(document);
+    }
     const openApiPath = openApiPathOf(url);
     const operation = document.paths[openApiPath]?.[request.method.toLowerCase()];
     return operation ? { operation, name: `${request.method} ${openApiPath}` } : undefined;
@@ -69,14 +99,9 @@ export function attachContractValidator(app: FastifyInstance): ContractRecorder 
 
   const validatorFor = (name: string, status: number, schema: unknown): ValidateFunction => {
     const key = `${name} ${status}`;
+    const { ajv, validators } = checker!;
     let validate = validators.get(key);
     if (!validate) {
-      if (!ajv) {
-        ajv = new Ajv({ strict: false, allErrors: true });
-        addFormats(ajv);
-        // References point into the document (`#/components/schemas/...`).
-        ajv.addSchema(document as object, 'openapi.json');
-      }
       validate = ajv.compile(rebase(schema) as object);
       validators.set(key, validate);
     }

@@ -80,12 +80,18 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** PGlite in memory only: start from this dump (`dumpDataDir`) instead of an empty cluster. */
   loadDataDir?: Blob | undefined;
+  /**
+   * PGlite only: its shared_buffers (`16MB`) instead of the cluster's 128MB. The test suites
+   * start hundreds of short-lived instances, each of which spent a quarter of its start-up
+   * setting up buffers it never filled.
+   */
+  pgliteSharedBuffers?: string | undefined;
 }
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
     ? createPostgres(options.url, options)
-    : createPglite(options.dataDir, options.loadDataDir);
+    : createPglite(options.dataDir, options.loadDataDir, options.pgliteSharedBuffers);
 }
 
 // int8 and numeric come back as strings from pg; token amounts are integers within 2^53,
@@ -165,12 +171,16 @@ async function createPostgres(url: string, options: DatabaseOptions): Promise<Da
 async function createPglite(
   dataDir: string | undefined,
   loadDataDir: Blob | undefined,
+  sharedBuffers: string | undefined,
 ): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   // pg_trgm serves the employee search (migration 0011); PGlite loads only the extensions named.
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
+    ...(sharedBuffers
+      ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] }
+      : {}),
     extensions: { pg_trgm },
   });
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
