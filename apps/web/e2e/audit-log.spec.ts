@@ -52,6 +52,12 @@ describe('the audit log', () => {
     await expectPath(page, '/audit-log?action=update');
     await waitForScreen(page, t('nav.audit_log'));
     const table = page.getByRole('table', { name: t('audit_log.table_label') });
+    // Polled: the unfiltered list stays on screen until the filtered one has arrived (a sign-in
+    // row read where an update was expected, in a run at 19:33 on 2026-11-26).
+    const actions = async () => (await readTable(table)).map((row) => row[t('audit_log.action')]);
+    await expect
+      .poll(async () => new Set(await actions()), { timeout: 15_000 })
+      .toEqual(new Set([t('audit_log.actions.update')]));
     const rows = await readTable(table);
     expect(rows.length).toBeGreaterThanOrEqual(2);
     for (const row of rows) expect(row[t('audit_log.action')]).toBe(t('audit_log.actions.update'));
