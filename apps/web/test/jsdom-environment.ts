@@ -48,7 +48,7 @@ export default {
   async setupVM(options) {
     const environment = await jsdom.setupVM!(options);
     const global = runInContext('this', environment.getVmContext()) as Record<string, unknown>;
-    // What \`setup\` above has as well: Node's globals that jsdom does not replace (streams, ...).
+    // What `setup` above has as well: Node's globals that jsdom does not replace (streams, ...).
     for (const name of Object.getOwnPropertyNames(globalThis)) {
       if (!(name in global)) {
         Object.defineProperty(global, name, Object.getOwnPropertyDescriptor(globalThis, name)!);
