@@ -3,6 +3,10 @@ import {
   capitalise,
   formatDate,
   formatDateTime,
+  formatDayLong,
+  formatDayWords,
+  formatMonthWords,
+  formatShortMonth,
   formatIsoDate,
   snakeToWords,
   stripSixDigitPrefix,
@@ -58,5 +62,52 @@ describe('date formats', () => {
   it('gives an empty string for missing or invalid dates', () => {
     expect(formatDate(null)).toBe('');
     expect(formatDate('not a date')).toBe('');
+  });
+});
+
+describe('dates in words', () => {
+  // Written by dayjs patterns (no ICU pattern generator on the first paint); they must read as
+  // Intl writes the same day in en-GB and zh-CN, every month of a leap year and a common year.
+  const intl = (locale: string, options: Intl.DateTimeFormatOptions, y: number, m: number, d = 1) =>
+    new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(
+      new Date(Date.UTC(y, m - 1, d)),
+    );
+  const pad = (n: number) => String(n).padStart(2, '0');
+
+  it('writes months and days as Intl does in English (en-GB) and Chinese (zh-CN)', () => {
+    for (const year of [2024, 2026]) {
+      for (let month = 1; month <= 12; month++) {
+        const wire = `${year}-${pad(month)}`;
+        expect(formatMonthWords(wire, 'en')).toBe(
+          intl('en-GB', { year: 'numeric', month: 'long' }, year, month),
+        );
+        expect(formatMonthWords(wire, 'zh-CN')).toBe(
+          intl('zh-CN', { year: 'numeric', month: 'long' }, year, month),
+        );
+        for (const day of [1, 9, 28]) {
+          const long = { year: 'numeric', month: 'long', day: 'numeric' } as const;
+          expect(formatDayWords(`${wire}-${pad(day)}`, 'en')).toBe(
+            intl('en-GB', long, year, month, day),
+          );
+          expect(formatDayWords(`${wire}-${pad(day)}`, 'zh')).toBe(
+            intl('zh-CN', long, year, month, day),
+          );
+          expect(formatDayLong(`${wire}-${pad(day)}`, 'zh')).toBe(
+            intl('zh-CN', { ...long, weekday: 'long' }, year, month, day),
+          );
+        }
+      }
+    }
+    expect(formatDayWords('2024-02-29', 'en')).toBe('29 February 2024');
+    expect(formatDayLong('2026-12-01', 'en')).toBe('Tuesday 1 December 2026');
+    expect(formatShortMonth(1, 'en')).toBe('Jan');
+    expect(formatShortMonth(12, 'zh')).toBe('12月');
+  });
+
+  it('gives back what is not a day or a month unchanged', () => {
+    expect(formatDayWords('2025-02-30', 'en')).toBe('2025-02-30');
+    expect(formatDayWords('soon', 'en')).toBe('soon');
+    expect(formatMonthWords('2025-13', 'zh')).toBe('2025-13');
+    expect(formatDayLong('', 'en')).toBe('');
   });
 });

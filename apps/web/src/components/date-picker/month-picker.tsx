@@ -3,7 +3,7 @@ import { CalendarDays, ChevronLeft, ChevronRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
-import { formatMonthWords } from '@/lib/format';
+import { formatMonthWords, formatShortMonth } from '@/lib/format';
 
 // The contract's year range (calendar.ts), not imported: the dashboard's first load has no zod.
 const YEAR_MIN = 1970;
@@ -57,11 +57,7 @@ export function MonthPicker({
   const words = current ? formatMonthWords(current, i18n.language) : t('date_picker.choose_month');
   const currentYear = Number(current.slice(0, 4)) || new Date().getFullYear();
   const [year, setYear] = useState(currentYear);
-  const monthName = (month: number) =>
-    new Intl.DateTimeFormat(i18n.language?.startsWith('zh') ? 'zh-CN' : 'en-GB', {
-      month: 'short',
-      timeZone: 'UTC',
-    }).format(new Date(Date.UTC(2000, month - 1, 1)));
+  const monthName = (month: number) => formatShortMonth(month, i18n.language);
 
   const pick = (month: string | undefined) => {
     onChange(month);
