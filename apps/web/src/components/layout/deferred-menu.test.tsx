@@ -1,14 +1,20 @@
 import type { ComponentType } from 'react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { deferMenu, type DeferredMenuProps, type DeferredTriggerProps } from './deferred-menu';
+import {
+  deferMenu,
+  holdDeferredMenus,
+  releaseDeferredMenus,
+  type DeferredMenuProps,
+  type DeferredTriggerProps,
+} from './deferred-menu';
 
 interface Props {
   label: string;
@@ -114,5 +120,29 @@ describe('a deferred menu', () => {
     screen.getByRole('textbox', { name: 'Search' }).focus();
     await arrive();
     expect(screen.getByRole('textbox', { name: 'Search' })).toHaveFocus();
+  });
+
+  // Runs last in this file: the hold is the app's first page's only (one per module instance).
+  it('waits while held, fetches once released, and a press releases it at once', async () => {
+    holdDeferredMenus(60_000);
+    const load = vi.fn(() => Promise.resolve(Menu));
+    const Held = deferMenu<Props>(load, Trigger);
+    render(<Held label="Account" />);
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 30)));
+    expect(load).not.toHaveBeenCalled();
+
+    // A press on the button lets the code come and opens the menu.
+    await userEvent.click(screen.getByRole('button', { name: 'Account' }));
+    expect(await screen.findByRole('menu')).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(1);
+
+    // Released, a later hold holds nothing.
+    releaseDeferredMenus();
+    holdDeferredMenus(60_000);
+    const later = vi.fn(() => Promise.resolve(Menu));
+    const Later = deferMenu<Props>(later, Trigger);
+    render(<Later label="Language" />);
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 30)));
+    expect(later).toHaveBeenCalledTimes(1);
   });
 });

@@ -30,6 +30,39 @@ export interface DeferredTriggerProps {
 /** The keys that open a Radix dropdown from its trigger. */
 const OPENING_KEYS = ['Enter', ' ', 'ArrowDown'];
 
+/*
+ * The menus' code waits for this gate. It is open, except while the signed-in shell holds it at
+ * the app's start (`holdDeferredMenus`): fetched as the page renders, the menus' ~33 kB and
+ * their render shared the phone's bandwidth and main thread with the page's first content
+ * (Lighthouse's dashboard on a phone: they loaded between its first paint and its largest one).
+ */
+let gate: Promise<void> = Promise.resolve();
+let openGate: (() => void) | null = null;
+let hasHeld = false;
+
+/**
+ * Holds the deferred menus' code until `releaseDeferredMenus` is called, and at most `maxMs`.
+ * Only the first call holds (the app's first page); later calls do nothing. A press on a menu's
+ * button releases it at once.
+ */
+export function holdDeferredMenus(maxMs = 4000): void {
+  if (hasHeld) return;
+  hasHeld = true;
+  gate = new Promise<void>((resolve) => {
+    const timer = setTimeout(releaseDeferredMenus, maxMs);
+    openGate = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+}
+
+/** Lets the held menus' code come (see `holdDeferredMenus`). */
+export function releaseDeferredMenus(): void {
+  openGate?.();
+  openGate = null;
+}
+
 /**
  * A menu whose code (Radix's menu, popper and floating-ui) is fetched once the page is on screen
  * rather than with the first load (issue 6). Meanwhile its button, `Trigger`, shows on its own;
@@ -47,7 +80,7 @@ export function deferMenu<P extends object>(
   load: () => Promise<ComponentType<P & DeferredMenuProps>>,
   Trigger: ComponentType<P & DeferredTriggerProps>,
 ): ComponentType<P> {
-  const Menu = lazy(() => load().then((component) => ({ default: component })));
+  const Menu = lazy(() => gate.then(load).then((component) => ({ default: component })));
 
   function Placeholder({
     props,
@@ -105,7 +138,14 @@ export function deferMenu<P extends object>(
     return (
       <Suspense
         fallback={
-          <Placeholder props={props} onPress={() => setOpenRequested(true)} hadFocus={hadFocus} />
+          <Placeholder
+            props={props}
+            onPress={() => {
+              setOpenRequested(true);
+              releaseDeferredMenus();
+            }}
+            hadFocus={hadFocus}
+          />
         }
       >
         <Arrived props={props} isOpenRequested={isOpenRequested} hadFocus={hadFocus} />

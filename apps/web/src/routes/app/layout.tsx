@@ -1,9 +1,11 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { QueryClientProvider, useIsFetching } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation, useMatch, useMatches, useNavigate } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
 import type { SelfUser } from '@app/contract';
 import { can } from '@app/contract/permissions';
 import { AppShell } from '@/components/layout/app-shell';
+import { holdDeferredMenus, releaseDeferredMenus } from '@/components/layout/deferred-menu';
 import { usePendingApprovalCount } from '@/features/approvals/api/get-approvals';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { paths } from '@/config/paths';
@@ -21,6 +23,20 @@ import type { RouteHandle } from '../route-handle';
  * features (the sidebar's pending-approval count).
  */
 function Shell({ user }: { user: SelfUser }) {
+  // The header's menus wait until the first page's figures are painted (see holdDeferredMenus).
+  holdDeferredMenus();
+  const fetching = useIsFetching();
+  useEffect(() => {
+    if (fetching > 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(releaseDeferredMenus, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [fetching]);
   const companyId = useMatch(paths.summaryReportCompany.path)?.params.companyId;
   const { data: company } = useCompanyDetails(companyId, { silentError: true });
   const statement = useMatch(paths.settlementStatement.path)?.params;

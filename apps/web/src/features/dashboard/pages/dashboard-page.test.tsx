@@ -85,7 +85,7 @@ describe('Dashboard', () => {
     expect(screen.queryByLabelText('Company')).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Tokens by day' })).toBeInTheDocument();
     // The chart's figures are readable as a table.
-    const day = screen.getByRole('rowheader', { name: '01/01/2026' }).closest('tr')!;
+    const day = (await screen.findByRole('rowheader', { name: '01/01/2026' })).closest('tr')!;
     expect(within(day).getByText('4,000')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Summary across companies' })).toBeNull();
     expect(summaries).toHaveLength(0);
@@ -214,7 +214,7 @@ describe('Dashboard', () => {
     expect(await screen.findByTestId('dashboard-window')).toHaveTextContent(
       'Chart: 1 January 2026 – 31 January 2026, each day the tokens moved.',
     );
-    expect(screen.getByTestId('axis-tokens')).toHaveTextContent('Tokens');
+    expect(await screen.findByTestId('axis-tokens')).toHaveTextContent('Tokens');
     expect(screen.getByTestId('axis-days')).toHaveTextContent('Day of January 2026');
     expect(screen.queryByTestId('chart-tooltip')).toBeNull();
     const region = screen.getByRole('region', { name: 'Tokens by day' });

@@ -11,6 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useAfterFirstPaint } from '@/hooks/use-after-first-paint';
 import { errorMessageLines } from '@/lib/error-display';
 import { formatDayWords, formatMonthWords } from '@/lib/format';
 import { useDashboard } from '../api/get-dashboard';
@@ -43,6 +44,16 @@ function LoadError({ query }: { query: Pick<UseQueryResult, 'error' | 'refetch'>
         <RotateCw aria-hidden />
         {t('table.retry')}
       </Button>
+    </div>
+  );
+}
+
+/** The chart's place while it waits for the first paint: its plot and its legend's line. */
+function ChartSkeleton() {
+  return (
+    <div className="flex flex-col gap-3" data-testid="chart-pending">
+      <Skeleton className="h-56 w-full" />
+      <Skeleton className="h-5 w-64 max-w-full" />
     </div>
   );
 }
@@ -87,6 +98,8 @@ export function DashboardPage({
   // the main thread for some 200 ms (decision 0037).
   const figures = useDeferredValue(dashboard.data);
   const summaryFigures = useDeferredValue(summary.data);
+  // The chart (below the totals, off a phone's first screen) draws after the page's first paint.
+  const isPainted = useAfterFirstPaint();
 
   return (
     <>
@@ -162,15 +175,19 @@ export function DashboardPage({
               <>
                 <Cards view={figures.view} totals={figures.totals} />
                 <Section title={t('dashboard.daily_title')}>
-                  <Chart
-                    daily={figures.daily}
-                    emptyText={t('dashboard.empty_month', {
-                      month: formatMonthWords(figures.month, i18n.language),
-                    })}
-                    daysAxisLabel={t('dashboard.axis_days', {
-                      month: formatMonthWords(figures.month, i18n.language),
-                    })}
-                  />
+                  {isPainted ? (
+                    <Chart
+                      daily={figures.daily}
+                      emptyText={t('dashboard.empty_month', {
+                        month: formatMonthWords(figures.month, i18n.language),
+                      })}
+                      daysAxisLabel={t('dashboard.axis_days', {
+                        month: formatMonthWords(figures.month, i18n.language),
+                      })}
+                    />
+                  ) : (
+                    <ChartSkeleton />
+                  )}
                 </Section>
               </>
             )}
