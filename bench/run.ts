@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBench, SCENARIO_NAMES, type BenchResults, type ScenarioName } from './lib/bench';
+import { SEPARATE_LABELS, separateTargets } from './lib/separate-runs';
 import { BENCH_DATABASE_URL } from './lib/database';
 import { argument } from './lib/options';
 import { writeResults } from './lib/report';
@@ -46,6 +47,11 @@ async function main() {
     log,
     only: onlyOption(out),
   });
+  // The soak's and Lighthouse's rows, from their own runs' files (and the targets no run measures).
+  results.targets = [
+    ...results.targets.filter((t) => !SEPARATE_LABELS.includes(t.scenario)),
+    ...separateTargets(out),
+  ];
   writeResults(out, results);
   log('');
   for (const t of results.targets) {

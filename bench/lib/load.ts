@@ -29,6 +29,10 @@ export async function runLoad(options: {
   expectedStatus: number;
   /** Varies each request (body, headers); called by autocannon before every request. */
   setupRequest?: (request: autocannon.Request) => autocannon.Request;
+  /** Requests a second in all (autocannon's `overallRate`); as fast as answered without it. */
+  rate?: number;
+  /** Stops the load when this settles (instead of after `seconds` or `amount`). */
+  until?: Promise<unknown>;
 }): Promise<LoadResult> {
   if (!new URL(options.url).hostname.startsWith('127.')) {
     throw new Error(`Load is only sent to 127.0.0.1, not ${options.url}`);
@@ -43,13 +47,15 @@ export async function runLoad(options: {
         connections: options.connections,
         ...(options.amount !== undefined
           ? { amount: options.amount }
-          : { duration: options.seconds ?? 10 }),
+          : { duration: options.until ? 3600 : (options.seconds ?? 10) }),
+        ...(options.rate ? { overallRate: options.rate } : {}),
         headers: options.headers,
         timeout: 30,
         requests: options.setupRequest ? [{ setupRequest: options.setupRequest }] : undefined,
       },
       (error, done) => (error ? reject(error as Error) : resolve(done)),
     );
+    void options.until?.finally(() => instance.stop());
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       latencies.push(responseTime);
       statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);

@@ -87,6 +87,15 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
 
     expect(reads).toHaveLength(8);
     for (const read of reads) expect(read).toMatchObject({ calls: 10, failed: 0 });
+    // The same reads again while orders run at half the highest rate measured (issue 16).
+    const underLoad = orders.underLoad!;
+    const highest = Math.max(...orders.runs.map((run) => run.http.okPerSecond));
+    expect(underLoad.ordersPerSecondAsked).toBe(Math.max(1, Math.round(highest / 2)));
+    expect(underLoad.orders.ok).toBeGreaterThan(0);
+    expect(underLoad.orders.otherStatuses).toEqual({});
+    expect(underLoad.reads.map((read) => read.name)).toEqual(reads.map((read) => read.name));
+    for (const read of underLoad.reads) expect(read).toMatchObject({ calls: 10, failed: 0 });
+    expect(results.targets.filter((t) => t.scenario === '10. reads under load')).toHaveLength(8);
 
     expect(employeeImport.summary).toEqual({
       create: importRows,

@@ -13,6 +13,7 @@ import { databaseName, withClient } from '../database';
 import { runLoad, type LoadResult } from '../load';
 import { terminalKey, type ProgrammeInfo } from '../programme';
 import { percentile, round } from '../stats';
+import type { ReadResult } from './reads';
 
 export interface OrderRun {
   connections: number;
@@ -43,6 +44,8 @@ export interface OrderScenario {
   runs: OrderRun[];
   ordersCreated: number;
   pgbenchMissing?: string;
+  /** Issue 16: the reads measured while orders ran at half the highest rate of `runs`. */
+  underLoad?: { ordersPerSecondAsked: number; orders: LoadResult; reads: ReadResult[] };
   /** Set by `npm run bench:orders --write-results`: the scenario was run alone, median of `runs`. */
   measuredAlone?: {
     startedAt: string;
@@ -198,6 +201,11 @@ export async function runOrderScenario(options: {
   apiPid?: number;
   /** Whether to measure the pgbench ceiling too (default: when pgbench is installed). */
   withCeiling?: boolean;
+  /**
+   * Issue 16's reads while orders run at half the maximum rate: after the runs, orders are sent
+   * at half the highest rate measured, from 32 connections, while these reads run.
+   */
+  readsUnderLoad?: () => Promise<ReadResult[]>;
   log: (message: string) => void;
 }): Promise<OrderScenario> {
   const { info, databaseUrl, log } = options;
@@ -230,27 +238,27 @@ export async function runOrderScenario(options: {
       order_type: 'drink',
       items: [{ name: 'Coffee', quantity: 1, unit_tokens: SUBTOTAL }],
     });
+  const orderLoad = (connections: number): Parameters<typeof runLoad>[0] => ({
+    url: `${options.baseUrl}/api/v1/orders`,
+    method: 'POST' as const,
+    connections,
+    expectedStatus: 201,
+    headers: { 'content-type': 'application/json' },
+    setupRequest: (request) => {
+      sequence += 1;
+      return {
+        ...request,
+        headers: {
+          ...request.headers,
+          authorization: keys[sequence % keys.length]!,
+          'idempotency-key': `bench-${run}-${sequence}`,
+        },
+        body: body(candidates[(sequence * 7919) % candidates.length]!),
+      };
+    },
+  });
   const placeOrders = (connections: number, seconds: number) =>
-    runLoad({
-      url: `${options.baseUrl}/api/v1/orders`,
-      method: 'POST',
-      connections,
-      seconds,
-      expectedStatus: 201,
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (request) => {
-        sequence += 1;
-        return {
-          ...request,
-          headers: {
-            ...request.headers,
-            authorization: keys[sequence % keys.length]!,
-            'idempotency-key': `bench-${run}-${sequence}`,
-          },
-          body: body(candidates[(sequence * 7919) % candidates.length]!),
-        };
-      },
-    });
+    runLoad({ ...orderLoad(connections), seconds });
 
   const pgbench = options.withCeiling === false ? undefined : findPgbench();
   const terminalsPerMerchant = info.merchants[0]!.terminals.length;
@@ -299,6 +307,20 @@ export async function runOrderScenario(options: {
       },
     });
   }
+  let underLoad: OrderScenario['underLoad'];
+  if (options.readsUnderLoad) {
+    const rate = Math.max(1, Math.round(Math.max(...runs.map((r) => r.http.okPerSecond)) / 2));
+    log(`  reads while orders run at ${rate}/s (half the highest rate measured)`);
+    const reading = options.readsUnderLoad();
+    const [background, reads] = await Promise.all([
+      runLoad({ ...orderLoad(32), rate, until: reading }),
+      reading,
+    ]);
+    log(
+      `  orders meanwhile: ${background.okPerSecond}/s, p99 ${background.latencyMs.p99} ms, ${background.requests - background.ok} not 201`,
+    );
+    underLoad = { ordersPerSecondAsked: rate, orders: background, reads };
+  }
   const ordersAfter = await withClient(databaseUrl, async (c) =>
     Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM orders')).rows[0]!.n),
   );
@@ -306,6 +328,7 @@ export async function runOrderScenario(options: {
     subtotal: SUBTOTAL,
     runs,
     ordersCreated: ordersAfter - ordersBefore,
+    ...(underLoad ? { underLoad } : {}),
     ...(pgbench ? {} : { pgbenchMissing: 'pgbench not found: no ceiling measured' }),
   };
 }
