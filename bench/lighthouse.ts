@@ -23,6 +23,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '@app/api/bench';
 import { REPO_ROOT } from './lib/server';
+import { startTlsFront } from './lib/tls-front';
 
 const LIGHTHOUSE_VERSION = '13.5.0';
 const CHROME_FLAGS = [
@@ -82,9 +83,15 @@ const { values: args } = parseArgs({
     reports: { type: 'string' },
     json: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
+    // h2: through a TLS front offering HTTP/2, as a phone reaches a deployment (bench/lib/tls-front.ts);
+    // http1: the API's own plain HTTP/1.1 port.
+    front: { type: 'string', default: 'h2' },
   },
 });
 const runs = Number(args.runs);
+if (args.front !== 'h2' && args.front !== 'http1') throw new Error('--front is h2 or http1');
+const chromeFlags =
+  args.front === 'h2' ? [...CHROME_FLAGS, '--ignore-certificate-errors'] : CHROME_FLAGS;
 const chromePath = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 /** Lighthouse and chrome-launcher from their own npm prefix, installed there when missing. */
@@ -171,6 +178,15 @@ async function main() {
     baseUrl = server.baseURL;
     stopServer = () => server.stop();
   }
+  if (args.front === 'h2') {
+    const front = await startTlsFront(baseUrl);
+    const stopApi = stopServer;
+    baseUrl = front.baseURL;
+    stopServer = async () => {
+      await front.stop();
+      await stopApi();
+    };
+  }
   const wanted = (preset: Preset, page: PageName) =>
     !args.only || args.only.includes(`${preset}:${page}`);
   const results: Record<string, Record<Metric, number[]>> = {};
@@ -182,7 +198,7 @@ async function main() {
           (typeof PAGES)[PageName],
         ][]) {
           if (!wanted(preset, name)) continue;
-          const chrome = await lh.launch({ chromePath, chromeFlags: CHROME_FLAGS });
+          const chrome = await lh.launch({ chromePath, chromeFlags });
           try {
             if (page.signedIn) await signIn(chrome.port, baseUrl);
             const result = await lh.run(
@@ -241,7 +257,7 @@ async function main() {
     ]),
   );
   console.log(
-    `\nMedians of ${runs} runs (Lighthouse ${LIGHTHOUSE_VERSION}, ${os.cpus().length} cores):`,
+    `\nMedians of ${runs} runs (Lighthouse ${LIGHTHOUSE_VERSION}, ${os.cpus().length} cores, ${args.front === 'h2' ? 'HTTPS with HTTP/2' : 'plain HTTP/1.1'}):`,
   );
   console.log(
     '| preset:page | score | FCP ms | LCP ms | TBT ms | CLS | SI ms | main thread ms | JS KiB |',
@@ -253,7 +269,10 @@ async function main() {
       `| ${key} | ${v('score')} | ${v('fcpMs')} | ${v('lcpMs')} | ${v('tbtMs')} | ${v('cls', 3)} | ${v('speedIndexMs')} | ${v('mainThreadMs')} | ${v('scriptKiB', 1)} |`,
     );
   }
-  if (args.json) fs.writeFileSync(args.json, `${JSON.stringify(medians, null, 2)}\n`);
+  if (args.json) {
+    const file = { ranAt: new Date().toISOString(), front: args.front, ...medians };
+    fs.writeFileSync(args.json, `${JSON.stringify(file, null, 2)}\n`);
+  }
 }
 
 main().catch((error: unknown) => {
