@@ -447,7 +447,7 @@ function employeeRowsWhere(companyId: number, filter: EmployeeRowFilter): SQL {
   return sql.join(where, sql` AND `);
 }
 
-// Each employee's month, read through the (employee_id, period) index of migration 0002.
+// Each employee's month, read through the (employee_id, period, seq) index of migration 0023.
 const EMPLOYEE_MONTH = (month: string) => sql`
   SELECT e.id, e.employee_id, e.name, e.email, e.status, e.token_month, e.available_tokens,
          m.received, m.purchased, m.refunded, m.expired
