@@ -108,6 +108,7 @@ export async function serverSettings(url: string): Promise<Record<string, string
       'synchronous_commit',
       'fsync',
       'max_parallel_workers_per_gather',
+      'autovacuum',
     ];
     const { rows } = await c.query<{ name: string; value: string }>(
       'SELECT name, current_setting(name) AS value FROM unnest($1::text[]) AS name',

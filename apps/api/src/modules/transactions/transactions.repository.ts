@@ -173,7 +173,14 @@ export async function findTransactions(
                pe.employee_id AS counterparty_employee_number,
                pe.name AS counterparty_employee_name,
                t.note
-          FROM token_transactions t
+          -- The page's rows first, then their names: joined over the whole ledger, the plan's
+          -- row estimates were the ledger's, and PostgreSQL sized the hash tables of its four
+          -- Memoize nodes for them at every execution (~25 ms of a 27 ms first page, decision
+          -- 0048); the joins below add no row and drop none.
+          FROM (SELECT * FROM token_transactions t
+                 WHERE ${where}
+                 ORDER BY t.seq DESC
+                 LIMIT ${f.limit + 1}) t
           JOIN companies c ON c.id = t.company_id
           LEFT JOIN employees e ON e.id = t.employee_id
           LEFT JOIN orders o ON o.id = t.order_id
@@ -182,9 +189,7 @@ export async function findTransactions(
           LEFT JOIN token_transactions p
             ON t.transfer_id IS NOT NULL AND p.transfer_id = t.transfer_id AND p.id <> t.id
           LEFT JOIN employees pe ON pe.id = p.employee_id
-         WHERE ${where}
-         ORDER BY t.seq DESC
-         LIMIT ${f.limit + 1}`,
+         ORDER BY t.seq DESC`,
   );
   return rows.map(toTransaction);
 }
