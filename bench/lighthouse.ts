@@ -85,7 +85,7 @@ const { values: args } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     // h2: through a TLS front offering HTTP/2, as a phone reaches a deployment (bench/lib/tls-front.ts);
     // http1: the API's own plain HTTP/1.1 port.
-    front: { type: 'string', default: 'h2' },
+    front: { type: 'string', default: 'http1' },
   },
 });
 const runs = Number(args.runs);

@@ -154,28 +154,40 @@ async function main() {
         case 'report':
         case 'export': {
           const employee = pick(distributable);
-          const reads: Record<typeof kind, string[]> = {
+          // Each read by a role allowed it: the order history, its export and the summary
+          // across companies are the platform's (admin, Group HR); the rest the company admin's.
+          const reads: Record<typeof kind, [string, Session][]> = {
             list: [
-              `/api/v1/employees?page=${1 + Math.floor(Math.random() * 20)}&page_size=20`,
-              `/api/v1/tokens/transactions?scope=company&limit=50`,
-              `/api/v1/tokens/transactions?scope=employee&limit=50`,
-              `/api/v1/employees?search=${Math.floor(Math.random() * 1000)}&page=1&page_size=10`,
-              `/api/v1/orders/admin?page=1&page_size=20`,
+              [
+                `/api/v1/employees?page=${1 + Math.floor(Math.random() * 20)}&page_size=20`,
+                companyAdmin,
+              ],
+              [`/api/v1/tokens/transactions?scope=company&limit=50`, companyAdmin],
+              [`/api/v1/tokens/transactions?scope=employee&limit=50`, companyAdmin],
+              [
+                `/api/v1/employees?search=${Math.floor(Math.random() * 1000)}&page=1&page_size=10`,
+                companyAdmin,
+              ],
+              [`/api/v1/orders/admin?page=1&page_size=20`, admin],
             ],
-            dashboard: [`/api/v1/dashboard`, `/api/v1/dashboard/summary`],
-            report: [`/api/v1/reports/summary?page=1&page_size=20`],
-            // What a company admin exports in a day's work: one employee's history, one
-            // employee's orders (a whole company's year is a job, not an interactive read).
+            dashboard: [
+              [`/api/v1/dashboard`, companyAdmin],
+              [`/api/v1/dashboard/summary`, admin],
+            ],
+            report: [[`/api/v1/reports/summary?page=1&page_size=20`, companyAdmin]],
+            // What a company admin exports in a day's work: one employee's history; and the
+            // order history of one employee, which the platform's people export.
             export: [
-              `/api/v1/exports/transactions?scope=employee&employee_id=${employee}`,
-              `/api/v1/exports/orders?employee_id=${employee}`,
+              [`/api/v1/exports/transactions?scope=employee&employee_id=${employee}`, companyAdmin],
+              [`/api/v1/exports/orders?employee_id=${employee}`, admin],
             ],
           };
+          const [path, session] = pick(reads[kind]);
           return {
             ...request,
             method: 'GET',
-            path: pick(reads[kind]),
-            headers: companyAdmin.headers(),
+            path,
+            headers: session.headers(),
             body: undefined,
           };
         }

@@ -338,26 +338,6 @@ function evaluate(r: BenchResults): Target[] {
       isMet: read.failed === 0 && read.latencyMs.p95 <= TARGETS.readP95Ms,
     });
   }
-  if (orders.underLoad) {
-    const { ordersPerSecondAsked, orders: background } = orders.underLoad;
-    for (const read of orders.underLoad.reads) {
-      targets.push({
-        scenario: '10. reads under load',
-        measure: `${read.name}: p95 while orders run at ${ordersPerSecondAsked}/s (${background.okPerSecond}/s served)`,
-        target: `≤ ${TARGETS.readP95Ms} ms`,
-        value: `${read.latencyMs.p95} ms`,
-        isMet: read.failed === 0 && read.latencyMs.p95 <= TARGETS.readP95Ms,
-      });
-    }
-  } else {
-    targets.push({
-      scenario: '10. reads under load',
-      measure: 'reads p95 while orders run at half the maximum rate',
-      target: `≤ ${TARGETS.readP95Ms} ms`,
-      value: 'not measured (orders and reads scenarios run together)',
-      isMet: false,
-    });
-  }
   targets.push({
     scenario: '3. CSV import',
     measure: `preview + import of ${employeeImport.rows.toLocaleString('en')} rows`,
@@ -408,5 +388,25 @@ function evaluate(r: BenchResults): Target[] {
     value: `${firstStart.seconds} s`,
     isMet: firstStart.seconds <= TARGETS.firstStartSeconds,
   });
+  if (orders.underLoad) {
+    const { ordersPerSecondAsked, orders: background } = orders.underLoad;
+    for (const read of orders.underLoad.reads) {
+      targets.push({
+        scenario: '10. reads under load',
+        measure: `${read.name}: p95 while orders run at ${ordersPerSecondAsked}/s (${background.okPerSecond}/s served)`,
+        target: `≤ ${TARGETS.readP95Ms} ms`,
+        value: `${read.latencyMs.p95} ms`,
+        isMet: read.failed === 0 && read.latencyMs.p95 <= TARGETS.readP95Ms,
+      });
+    }
+  } else {
+    targets.push({
+      scenario: '10. reads under load',
+      measure: 'reads p95 while orders run at half the maximum rate',
+      target: `≤ ${TARGETS.readP95Ms} ms`,
+      value: 'not measured (orders and reads scenarios run together)',
+      isMet: false,
+    });
+  }
   return targets;
 }
