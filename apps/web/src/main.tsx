@@ -2,7 +2,6 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { App } from './app';
-import { warmClassMerge } from './lib/cn';
 import { keepPrerenderedInput } from './lib/prerendered';
 import { initI18n } from './locales/i18n';
 import { routes } from './routes';
@@ -49,6 +48,4 @@ if (container.hasChildNodes()) {
   });
 } else {
   render();
-  // In a task of its own, while the route's code is on its way (decision 0048).
-  setTimeout(warmClassMerge, 0);
 }

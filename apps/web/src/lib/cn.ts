@@ -9,7 +9,7 @@ export function cn(...inputs: ClassValue[]): string {
 /**
  * Builds tailwind-merge's class maps, which it does on its first call: ~20 ms of main thread on a
  * phone, that the first screen's render paid inside its longest task (the dashboard's sidebar,
- * decision 0048). Called in a task of its own while the app waits for its route's code.
+ * decision 0048). The dashboard's loader calls it in a task of its own while the page's code loads.
  */
 export function warmClassMerge(): void {
   twMerge('px-2 px-3');
