@@ -145,7 +145,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
                   info,
                   admin,
                   companyAdmin,
-                  calls: Math.max(10, Math.round(options.readCalls / 2)),
+                  calls: Math.max(5, Math.round(options.readCalls / 2)),
                   log: (message) => log(`  under load:${message}`),
                 }),
             }

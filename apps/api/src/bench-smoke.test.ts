@@ -94,7 +94,7 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
     expect(underLoad.orders.ok).toBeGreaterThan(0);
     expect(underLoad.orders.otherStatuses).toEqual({});
     expect(underLoad.reads.map((read) => read.name)).toEqual(reads.map((read) => read.name));
-    for (const read of underLoad.reads) expect(read).toMatchObject({ calls: 10, failed: 0 });
+    for (const read of underLoad.reads) expect(read).toMatchObject({ calls: 5, failed: 0 });
     expect(results.targets.filter((t) => t.scenario === '10. reads under load')).toHaveLength(8);
 
     expect(employeeImport.summary).toEqual({
@@ -132,7 +132,9 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
     expect(fs.readFileSync(path.join(out, 'RESULTS.md'), 'utf8')).toContain(
       '### 1. Terminal orders',
     );
-  }, 180_000);
+    // Every scenario, then the reads again under orders: on a CI machine running the browser
+    // lanes beside it, about three minutes.
+  }, 300_000);
 
   it('runs only the scenarios --scenarios names, keeping the others from the previous results', async () => {
     const previous = JSON.parse(
