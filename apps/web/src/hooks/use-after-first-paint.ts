@@ -1,6 +1,21 @@
 import { startTransition, useEffect, useState } from 'react';
 
 /**
+ * Runs `callback` in a task queued after the next paint (the frame runs before the paint; a task
+ * queued from it runs after). Returns what cancels it, for an effect's clean-up.
+ */
+export function afterNextPaint(callback: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(callback, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
+
+/**
  * False until the component's first render has been painted, then true, set in a transition (so
  * what it reveals renders in slices, and commits in a task of its own). For the parts of a page
  * below its first screen: drawn with the rest, they made the first load's longest task longer
@@ -8,16 +23,6 @@ import { startTransition, useEffect, useState } from 'react';
  */
 export function useAfterFirstPaint(): boolean {
   const [isPainted, setPainted] = useState(false);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // The frame runs before the paint; a task queued from it runs after.
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => startTransition(() => setPainted(true)), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, []);
+  useEffect(() => afterNextPaint(() => startTransition(() => setPainted(true))), []);
   return isPainted;
 }

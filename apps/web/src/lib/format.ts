@@ -58,7 +58,7 @@ const ZH_WEEKDAYS = ['星期日', '星期一', '星期二', '星期三', '星期
 function wireDay(value: string): dayjs.Dayjs | null {
   const match = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(value);
   if (!match) return null;
-  const [year, month, day = 1] = [Number(match[1]), Number(match[2]), Number(match[3] ?? 1)];
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3] ?? 1)];
   if (!year || month < 1 || month > 12 || day < 1) return null;
   const date = dayjs(new Date(year, month - 1, day));
   return date.date() === day ? date : null;

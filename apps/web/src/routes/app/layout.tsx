@@ -9,6 +9,7 @@ import { holdDeferredMenus, releaseDeferredMenus } from '@/components/layout/def
 import { usePendingApprovalCount } from '@/features/approvals/api/get-approvals';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { paths } from '@/config/paths';
+import { afterNextPaint } from '@/hooks/use-after-first-paint';
 import { useSelfInfo } from '@/features/auth/api/get-self-info';
 import { DeferredUserMenu } from '@/features/auth/components/deferred-user-menu';
 import { EnrolmentRequiredScreen } from '@/features/auth/pages/enrolment-required-screen';
@@ -22,21 +23,20 @@ import type { RouteHandle } from '../route-handle';
  * Header and sidebar around the signed-in screens; composes the auth, companies and approvals
  * features (the sidebar's pending-approval count).
  */
-function Shell({ user }: { user: SelfUser }) {
-  // The header's menus wait until the first page's figures are painted (see holdDeferredMenus).
-  holdDeferredMenus();
+/**
+ * Releases the header's menus once no query is fetching and that has been painted (see
+ * holdDeferredMenus). A component of its own, so that the fetching count re-renders it alone,
+ * not the whole shell at every request.
+ */
+function ReleaseMenusWhenIdle() {
   const fetching = useIsFetching();
-  useEffect(() => {
-    if (fetching > 0) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(releaseDeferredMenus, 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [fetching]);
+  useEffect(() => (fetching > 0 ? undefined : afterNextPaint(releaseDeferredMenus)), [fetching]);
+  return null;
+}
+
+function Shell({ user }: { user: SelfUser }) {
+  // The header's menus wait until the first page's figures are painted.
+  holdDeferredMenus();
   const companyId = useMatch(paths.summaryReportCompany.path)?.params.companyId;
   const { data: company } = useCompanyDetails(companyId, { silentError: true });
   const statement = useMatch(paths.settlementStatement.path)?.params;
@@ -53,6 +53,7 @@ function Shell({ user }: { user: SelfUser }) {
       navBadges={{ approvals: pendingApprovals.data }}
     >
       <Outlet />
+      <ReleaseMenusWhenIdle />
     </AppShell>
   );
 }
