@@ -201,12 +201,12 @@ describe('the first load of a route (issue 6; issue 19: sign-in at most 150 kB o
 /**
  * What a route sends before it renders, gzip level 9 as bench/lib/scenarios/web-bundle.ts counts it
  * (issue 16: at most 150 kB each) and brotli as served (issue 19 item 7), a little above what
- * decision 0044 reached (sign-in 149.9 kB gzip and 130.8 kB brotli, the dashboard 184.5 and
- * 162.8), so that growing back fails.
+ * decision 0049 reached (sign-in 141.7 kB gzip and 123.8 kB brotli, the dashboard 184.3 and
+ * 162.8), so that growing back fails. The build's id changes a few bytes between builds.
  */
 const WIRE_BUDGETS = {
-  'src/routes/login.tsx': { gzip: 150_000, brotli: 131_500 },
-  'src/routes/app/dashboard.tsx': { gzip: 185_500, brotli: 163_500 },
+  'src/routes/login.tsx': { gzip: 142_500, brotli: 124_500 },
+  'src/routes/app/dashboard.tsx': { gzip: 185_000, brotli: 163_500 },
 };
 /** The route modules the router loads for each page, after the entry. */
 const ROUTE_MODULES: Record<keyof typeof WIRE_BUDGETS, string[]> = {

@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { renderSignIn } from './prerender';
+import { renderToString } from 'react-dom/server';
+import { I18nextProvider } from 'react-i18next';
+import { twMerge } from 'tailwind-merge';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorScreen } from '@/components/errors/error-screen';
+import { LoadingScreen } from '@/components/layout/loading-screen';
+import { paths } from '@/config/paths';
+import { installClassMerge } from '@/lib/class-merge';
+import { setClassMerge } from '@/lib/cn';
+import { i18n } from '@/locales/i18n';
+import { renderPage, renderSignIn } from './prerender';
 
 const common = (lng: string) =>
   JSON.parse(
@@ -33,4 +42,50 @@ describe('the sign-in page rendered at build time (decision 0037)', () => {
       expect(root.querySelector('button[type=submit]')).toBeDisabled();
     },
   );
+});
+
+/** Every class attribute of `html`. */
+const classesOf = (html: string) => {
+  const root = document.createElement('div');
+  root.innerHTML = html;
+  return [...root.querySelectorAll('[class]')].map((element) => element.getAttribute('class')!);
+};
+
+describe('the screens drawn before tailwind-merge arrives (decision 0049)', () => {
+  // As the entry draws them: `cn` only joins until the root route loads the merge.
+  beforeAll(() => setClassMerge(undefined));
+  afterAll(installClassMerge);
+
+  it.each([
+    paths.login.path,
+    paths.errors.forbidden.path,
+    paths.errors.notFound.path,
+    paths.errors.accessDenied.path,
+  ])(
+    '%s has no class that another overrides, so it looks the same joined or merged',
+    async (path) => {
+      const classes = classesOf((await renderPage('en', common('en'), path)).html);
+      expect(classes.length).toBeGreaterThan(3);
+      for (const value of classes) expect(twMerge(value)).toBe(value);
+    },
+  );
+
+  it('neither have the loading and error screens', () => {
+    const html = renderToString(
+      <I18nextProvider i18n={i18n}>
+        <LoadingScreen />
+        <ErrorScreen error={new Error('boom')} onReload={() => {}} />
+      </I18nextProvider>,
+    );
+    const classes = classesOf(html);
+    expect(classes.length).toBeGreaterThan(3);
+    for (const value of classes) expect(twMerge(value)).toBe(value);
+  });
+
+  it('while a signed-in screen lets a later class override an earlier one', async () => {
+    const { cn } = await import('@/lib/cn');
+    expect(cn('px-2', 'px-3')).toBe('px-2 px-3');
+    installClassMerge();
+    expect(cn('px-2', 'px-3')).toBe('px-3');
+  });
 });

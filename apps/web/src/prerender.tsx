@@ -17,10 +17,19 @@ import { bundledContractResources } from './locales/contract-resources';
 import { baseOptions, type Language } from './locales/i18n';
 import { routes } from './routes';
 
-/** The page's markup (the content of #root) and its title, in `lng`. */
-export async function renderSignIn(
+/** The sign-in page's markup (the content of #root) and its title, in `lng`. */
+export function renderSignIn(
   lng: Language,
   common: Record<string, unknown>,
+): Promise<{ html: string; title: string }> {
+  return renderPage(lng, common, '/login');
+}
+
+/** The markup of the page at `pathname` (a route outside the signed-in layout) and the title. */
+export async function renderPage(
+  lng: Language,
+  common: Record<string, unknown>,
+  pathname: string,
 ): Promise<{ html: string; title: string }> {
   const i18n = i18next.createInstance();
   const resources = bundledContractResources();
@@ -33,8 +42,8 @@ export async function renderSignIn(
     initAsync: false,
   });
   const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request('http://localhost/login'));
-  if (context instanceof Response) throw new Error(`/login answered ${context.status}`);
+  const context = await handler.query(new Request(new URL(pathname, 'http://localhost')));
+  if (context instanceof Response) throw new Error(`${pathname} answered ${context.status}`);
   const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(
     <I18nextProvider i18n={i18n}>

@@ -1,16 +1,23 @@
 import { clsx, type ClassValue } from 'clsx';
-import { twMerge } from 'tailwind-merge';
 
-/** Joins class names, letting later Tailwind classes override earlier ones. */
-export function cn(...inputs: ClassValue[]): string {
-  return twMerge(clsx(inputs));
-}
+type ClassMerge = (classes: string) => string;
+let merge: ClassMerge | undefined;
 
 /**
- * Builds tailwind-merge's class maps, which it does on its first call: ~20 ms of main thread on a
- * phone, that the first screen's render paid inside its longest task (the dashboard's sidebar,
- * decision 0048). The dashboard's loader calls it in a task of its own while the page's code loads.
+ * Joins class names, letting later Tailwind classes override earlier ones.
+ *
+ * The overriding is tailwind-merge's, installed by lib/class-merge.ts: the signed-in layout and
+ * the set-password page install it before they render, the root route after the first paint.
+ * Until then classes are only joined (decision 0049): the screens drawn that early (sign-in,
+ * loading, error pages) pass no class that overrides another, which prerender.test.tsx holds,
+ * so they look the same, and the sign-in page's first load is 8 kB of gzip lighter.
  */
-export function warmClassMerge(): void {
-  twMerge('px-2 px-3');
+export function cn(...inputs: ClassValue[]): string {
+  const classes = clsx(inputs);
+  return merge ? merge(classes) : classes;
+}
+
+/** What `cn` merges with from now on; `undefined` only joins. */
+export function setClassMerge(next: ClassMerge | undefined): void {
+  merge = next;
 }

@@ -11,9 +11,25 @@ let client: QueryClient | null = null;
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((listener) => listener());
 
+/**
+ * The query cache calls its listeners at once, also while a component renders (a `useQuery`
+ * adds its query then): telling the navigation bar there made React warn "Cannot update a
+ * component while rendering a different component". Told in a microtask instead, once for all
+ * the events of a render, as TanStack Query's own `useIsFetching` batches them.
+ */
+let queued = false;
+const notifySoon = () => {
+  if (queued) return;
+  queued = true;
+  queueMicrotask(() => {
+    queued = false;
+    notify();
+  });
+};
+
 export function registerQueryClient(queryClient: QueryClient): void {
   client = queryClient;
-  queryClient.getQueryCache().subscribe(notify);
+  queryClient.getQueryCache().subscribe(notifySoon);
   notify();
 }
 

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { useAlertStore } from '@/lib/alert-store';
+import { installClassMerge } from '@/lib/class-merge';
 import { useAuthStore } from '@/lib/auth-store';
 import { queryClient } from '@/lib/query-client';
 import { i18n } from '@/locales/i18n';
@@ -11,6 +12,9 @@ import { server } from './server';
 // Lazily loaded routes compile on first use, and `npm test` runs these files beside the API's
 // (two suites on two cores): a busy machine needs far more than the default second.
 configure({ asyncUtilTimeout: 15_000 });
+
+// Components render here outside the signed-in layout that installs it (decision 0049).
+installClassMerge();
 
 // jsdom lacks the layout APIs Radix primitives touch.
 class ResizeObserverStub {

@@ -8,7 +8,7 @@ import {
   walletQueryOptions,
 } from '@/features/self-service/api/get-wallet';
 import { useAuthStore } from '@/lib/auth-store';
-import { warmClassMerge } from '@/lib/cn';
+import { warmClassMerge } from '@/lib/class-merge';
 import { queryClient } from '@/lib/query-client';
 
 /**

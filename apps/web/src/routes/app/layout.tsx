@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { QueryClientProvider, useIsFetching } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation, useMatch, useMatches, useNavigate } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
@@ -12,17 +12,23 @@ import { paths } from '@/config/paths';
 import { afterNextPaint } from '@/hooks/use-after-first-paint';
 import { useSelfInfo } from '@/features/auth/api/get-self-info';
 import { DeferredUserMenu } from '@/features/auth/components/deferred-user-menu';
-import { EnrolmentRequiredScreen } from '@/features/auth/pages/enrolment-required-screen';
 import { useCompanyDetails } from '@/features/companies/api/get-company';
 import { useStatementCrumbs } from '@/features/settlements/api/get-settlement-statement';
 import { useAuthStore } from '@/lib/auth-store';
+import { installClassMerge } from '@/lib/class-merge';
 import { queryClient } from '@/lib/query-client';
 import type { RouteHandle } from '../route-handle';
 
-/**
- * Header and sidebar around the signed-in screens; composes the auth, companies and approvals
- * features (the sidebar's pending-approval count).
- */
+// Only a user who must enrol in two-factor sign-in sees it: not in every signed-in page's first load.
+const EnrolmentRequiredScreen = lazy(() =>
+  import('@/features/auth/pages/enrolment-required-screen').then((module) => ({
+    default: module.EnrolmentRequiredScreen,
+  })),
+);
+
+// Before the signed-in screens' first render, whose classes override each other (decision 0049).
+installClassMerge();
+
 /**
  * Releases the header's menus once no query is fetching and that has been painted (see
  * holdDeferredMenus). A component of its own, so that the fetching count re-renders it alone,
@@ -34,6 +40,10 @@ function ReleaseMenusWhenIdle() {
   return null;
 }
 
+/**
+ * Header and sidebar around the signed-in screens; composes the auth, companies and approvals
+ * features (the sidebar's pending-approval count).
+ */
 function Shell({ user }: { user: SelfUser }) {
   // The header's menus wait until the first page's figures are painted.
   holdDeferredMenus();
@@ -92,10 +102,12 @@ function Guards() {
       return <Navigate to={paths.twoFactor.getHref()} replace />;
     }
     return (
-      <EnrolmentRequiredScreen
-        user={user}
-        onEnrolled={() => void navigate(paths.dashboard.getHref(), { replace: true })}
-      />
+      <Suspense fallback={<LoadingScreen />}>
+        <EnrolmentRequiredScreen
+          user={user}
+          onEnrolled={() => void navigate(paths.dashboard.getHref(), { replace: true })}
+        />
+      </Suspense>
     );
   }
   const denied = matches.some((match) => {
