@@ -55,6 +55,24 @@ describe('the app shell', () => {
     await expectPath(page, '/login?from=%2Fdashboard');
   });
 
+  // Decision 0049: on a phone, the menu's fetch, run and render were the sign-in page's largest
+  // task after its own; it now waits for a press on its button.
+  it('fetches the sign-in page’s language menu on the first press, and switches the page', async () => {
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto('/login');
+    const submit = page.getByRole('button', { name: 'Sign in' });
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    await page.waitForLoadState('networkidle');
+    const menuCode = (path: string) => /^\/assets\/language-switch-[\w-]+\.js$/.test(path);
+    expect(fetched.filter(menuCode)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Change language' }).click();
+    await page.getByRole('menuitemradio', { name: '中文' }).click();
+    await page.getByRole('heading', { level: 1, name: '登录' }).waitFor();
+    expect(fetched.filter(menuCode)).toHaveLength(1);
+  });
+
   // two-factor.spec once lost its click on the user menu under load: the press began on the
   // menu's placeholder button and ended on the menu's own, swapped in as its code arrived.
   it('opens the user menu on a press made while the menu’s code arrives', async () => {

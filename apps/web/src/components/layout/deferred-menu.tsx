@@ -41,15 +41,15 @@ let openGate: (() => void) | null = null;
 let hasHeld = false;
 
 /**
- * Holds the deferred menus' code until `releaseDeferredMenus` is called, and at most `maxMs`.
- * Only the first call holds (the app's first page); later calls do nothing. A press on a menu's
- * button releases it at once.
+ * Holds the deferred menus' code until `releaseDeferredMenus` is called, and at most `maxMs`
+ * (`Infinity`: until then). Only the first call holds (the app's first page); later calls do
+ * nothing. A press on a menu's button releases it at once.
  */
 export function holdDeferredMenus(maxMs = 4000): void {
   if (hasHeld) return;
   hasHeld = true;
   gate = new Promise<void>((resolve) => {
-    const timer = setTimeout(releaseDeferredMenus, maxMs);
+    const timer = Number.isFinite(maxMs) ? setTimeout(releaseDeferredMenus, maxMs) : undefined;
     openGate = () => {
       clearTimeout(timer);
       resolve();

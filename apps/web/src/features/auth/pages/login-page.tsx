@@ -2,9 +2,15 @@ import { Coins } from 'lucide-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DeferredLanguageSwitch } from '@/components/layout/deferred-language-switch';
+import { holdDeferredMenus } from '@/components/layout/deferred-menu';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { safeRedirect } from '@/config/paths';
 import { LoginForm } from '../components/login-form';
+
+// The language menu's code comes when its button is pressed, not as the page starts (decision
+// 0049): on a phone its fetch, run and render were the largest task after the sign-in page's own.
+// Signed in, the shell releases it once its first page is painted.
+holdDeferredMenus(Number.POSITIVE_INFINITY);
 
 /** /login: signs in, then goes back to `from` when it is a safe local path, else /dashboard. */
 export function LoginPage() {
