@@ -217,6 +217,7 @@ export async function buildApp({
   const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
   const serveWeb = config.SERVE_WEB && fs.existsSync(webIndex);
   const webPage = webPageChooser(config.WEB_DIST_DIR);
+  const hasDashboardPage = fs.existsSync(path.join(config.WEB_DIST_DIR, DASHBOARD_PAGE));
   if (serveWeb) {
     await app.register(fastifyStatic, {
       root: config.WEB_DIST_DIR,
@@ -238,11 +239,15 @@ export async function buildApp({
       request.url === '/readyz' ||
       pathOnly === METRICS_PATH;
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      const page = webPage(pathOnly ?? request.url, request.cookies?.lang);
+      let page = webPage(pathOnly ?? request.url, request.cookies?.lang);
       // /login's page depends on the language cookie, /dashboard's preload on the session.
       const route = (pathOnly ?? request.url).replace(/\/+$/, '') || '/';
       const link = page === 'index.html' ? await webPageLinks(app, request, route) : undefined;
-      if (link) reply.header('link', link);
+      if (link) {
+        reply.header('link', link);
+        // The dashboard's user also gets its route's chunks preloaded (decision 0049).
+        if (route === '/dashboard' && hasDashboardPage) page = DASHBOARD_PAGE;
+      }
       if (page.startsWith('login.') || route === '/dashboard') reply.header('vary', 'Cookie');
       return reply.type('text/html; charset=utf-8').sendFile(page);
     }
@@ -251,6 +256,9 @@ export async function buildApp({
 
   return app;
 }
+
+/** index.html with the dashboard route's chunks preloaded, made by the web build (decision 0049). */
+const DASHBOARD_PAGE = 'dashboard.html';
 
 /**
  * The page of a client route (decision 0037): /login's is the sign-in page already rendered in

@@ -15,6 +15,9 @@ const LOGIN = {
   en: '<!doctype html><html lang="en"><body><div id="root"><h1>Sign in</h1></div></body></html>',
   zh: '<!doctype html><html lang="zh"><body><div id="root"><h1>登录</h1></div></body></html>',
 };
+/** index.html with the dashboard route's chunks preloaded (decision 0049). */
+const DASHBOARD =
+  '<!doctype html><html><head><link rel="modulepreload" href="/assets/x.js"></head><body><div id="root"></div></body></html>';
 /** Large enough to be worth compressing, like every real bundle. */
 const BIG_SCRIPT = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ row: i })))};`;
 
@@ -34,6 +37,7 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     );
     fs.writeFileSync(path.join(dist, 'assets', 'big-Ab12Cd.js.gz'), zlib.gzipSync(BIG_SCRIPT));
     fs.writeFileSync(path.join(dist, 'index.html.gz'), zlib.gzipSync(INDEX));
+    fs.writeFileSync(path.join(dist, 'dashboard.html'), DASHBOARD);
     for (const [lng, page] of Object.entries(LOGIN)) {
       fs.writeFileSync(path.join(dist, `login.${lng}.html`), page);
       fs.writeFileSync(path.join(dist, `login.${lng}.html.br`), zlib.brotliCompressSync(page));
@@ -94,7 +98,8 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
       headers: { cookie: admin.session.cookie },
     });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toBe(INDEX);
+    // With its route's chunks preloaded too (decision 0049).
+    expect(page.body).toBe(DASHBOARD);
     expect(page.headers['link']).toBe(
       '</api/v1/dashboard?month=2026-10&company_id=7>; rel=preload; as=fetch; crossorigin',
     );
@@ -115,6 +120,8 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     const anonymous = await t.app.inject({ url: '/dashboard' });
     expect(anonymous.statusCode).toBe(200);
     expect(anonymous.headers['link']).toBeUndefined();
+    // Sent to sign in, a visitor without a session loads none of the dashboard's code.
+    expect(anonymous.body).toBe(INDEX);
     const dead = await t.app.inject({ url: '/dashboard', cookies: { sid: 'x'.repeat(43) } });
     expect(dead.headers['link']).toBeUndefined();
     const company = await newCompany(t);
@@ -124,6 +131,7 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
       headers: { cookie: employee.session.cookie },
     });
     expect(wallet.headers['link']).toBeUndefined();
+    expect(wallet.body).toBe(INDEX);
     const other = await t.app.inject({
       url: '/companies',
       headers: { cookie: admin.session.cookie },
