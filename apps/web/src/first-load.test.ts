@@ -282,3 +282,26 @@ describe('the first load over the wire (issue 19 item 7, decision 0037)', () => 
     180_000,
   );
 });
+
+describe("the dashboard's page (decision 0049)", () => {
+  it('preloads every chunk of its first load beyond the entry, and nothing else', async () => {
+    await buildWebIfNeeded();
+    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
+    const entry = new Set(firstLoadFiles(manifest, []));
+    // The loader's module went into one of these chunks (it has no chunk of its own).
+    const route = firstLoadFiles(manifest, ROUTE_MODULES['src/routes/app/dashboard.tsx']).filter(
+      (file) => !entry.has(file),
+    );
+    const page = readFileSync(path.join(DIST_DIR, 'dashboard.html'), 'utf8');
+    const preloaded = [...page.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)]
+      .map((match) => match[1]!)
+      .filter((file) => !entry.has(file));
+    expect(route.length).toBeGreaterThan(3);
+    expect(preloaded.sort()).toEqual(route.sort());
+    // Otherwise index.html itself: the same entry, stylesheet and root.
+    const index = readFileSync(path.join(DIST_DIR, 'index.html'), 'utf8');
+    expect(page.replace(/<link rel="modulepreload" crossorigin href="[^"]+">/g, '')).toBe(
+      index.replace(/<link rel="modulepreload" crossorigin href="[^"]+">/g, ''),
+    );
+  }, 180_000);
+});
