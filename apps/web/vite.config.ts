@@ -110,14 +110,10 @@ function preloadDashboard(): Plugin {
     'routes/app/dashboard.tsx',
     'routes/app/dashboard-loader.ts',
   ];
-  let outDir = '';
   return {
     name: 'preload-dashboard',
     apply: 'build',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    writeBundle(_options, bundle) {
+    writeBundle({ dir: outDir = 'dist' }, bundle) {
       const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
       const closure = (files: string[]) => {
