@@ -8,7 +8,7 @@ import { ErrorScreen } from '@/components/errors/error-screen';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { paths } from '@/config/paths';
 import { installClassMerge } from '@/lib/class-merge';
-import { setClassMerge } from '@/lib/cn';
+import { cn, setClassMerge } from '@/lib/cn';
 import { i18n } from '@/locales/i18n';
 import { renderPage, renderSignIn } from './prerender';
 
@@ -44,12 +44,19 @@ describe('the sign-in page rendered at build time (decision 0037)', () => {
   );
 });
 
-/** Every class attribute of `html`. */
-const classesOf = (html: string) => {
+/**
+ * Every class attribute of `html` is as tailwind-merge would leave it: no class there overrides
+ * another, so the markup looks the same joined or merged.
+ */
+function expectNoOverridingClasses(html: string) {
   const root = document.createElement('div');
   root.innerHTML = html;
-  return [...root.querySelectorAll('[class]')].map((element) => element.getAttribute('class')!);
-};
+  const classes = [...root.querySelectorAll('[class]')].map((element) =>
+    element.getAttribute('class')!,
+  );
+  expect(classes.length).toBeGreaterThan(3);
+  for (const value of classes) expect(twMerge(value)).toBe(value);
+}
 
 describe('the screens drawn before tailwind-merge arrives (decision 0049)', () => {
   // As the entry draws them: `cn` only joins until the root route loads the merge.
@@ -63,27 +70,21 @@ describe('the screens drawn before tailwind-merge arrives (decision 0049)', () =
     paths.errors.accessDenied.path,
   ])(
     '%s has no class that another overrides, so it looks the same joined or merged',
-    async (path) => {
-      const classes = classesOf((await renderPage('en', common('en'), path)).html);
-      expect(classes.length).toBeGreaterThan(3);
-      for (const value of classes) expect(twMerge(value)).toBe(value);
-    },
+    async (path) => expectNoOverridingClasses((await renderPage('en', common('en'), path)).html),
   );
 
   it('neither have the loading and error screens', () => {
-    const html = renderToString(
-      <I18nextProvider i18n={i18n}>
-        <LoadingScreen />
-        <ErrorScreen error={new Error('boom')} onReload={() => {}} />
-      </I18nextProvider>,
+    expectNoOverridingClasses(
+      renderToString(
+        <I18nextProvider i18n={i18n}>
+          <LoadingScreen />
+          <ErrorScreen error={new Error('boom')} onReload={() => {}} />
+        </I18nextProvider>,
+      ),
     );
-    const classes = classesOf(html);
-    expect(classes.length).toBeGreaterThan(3);
-    for (const value of classes) expect(twMerge(value)).toBe(value);
   });
 
-  it('while a signed-in screen lets a later class override an earlier one', async () => {
-    const { cn } = await import('@/lib/cn');
+  it('while a signed-in screen lets a later class override an earlier one', () => {
     expect(cn('px-2', 'px-3')).toBe('px-2 px-3');
     installClassMerge();
     expect(cn('px-2', 'px-3')).toBe('px-3');
