@@ -1,7 +1,8 @@
 /**
  * Lighthouse on the sign-in page and on the Super Admin's dashboard, mobile and desktop presets
  * (issue 19 item 7, issue 16), as `npm start` serves them: the web app and the API's bundle
- * built, then the bundle serving the app on the embedded database with the demo programme. Results: bench/lighthouse.md.
+ * built (`--no-build`: both already are), then the bundle serving the app on the embedded
+ * database with the demo programme. Results: bench/lighthouse.md.
  *
  *   npm run bench:lighthouse                 # 3 runs of each page and preset, medians
  *   npm run bench:lighthouse -- --runs 5 --reports /tmp/lh-reports
