@@ -80,6 +80,7 @@ const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     only: { type: 'string', multiple: true },
+    throttling: { type: 'string', default: 'simulate' },
     'base-url': { type: 'string' },
     reports: { type: 'string' },
     json: { type: 'string' },
@@ -214,6 +215,9 @@ async function main() {
                 output: 'html',
                 logLevel: 'error',
                 onlyCategories: ['performance'],
+                // `devtools`: the phone's network and CPU applied to the browser as it loads,
+                // instead of Lighthouse's default simulation from an unthrottled load.
+                throttlingMethod: args.throttling === 'devtools' ? 'devtools' : 'simulate',
                 // The signed-in page keeps the session and stored user (its cache was emptied).
                 disableStorageReset: page.signedIn,
               },

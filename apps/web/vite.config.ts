@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, URL } from 'node:url';
+import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -10,6 +10,8 @@ import { contractResources, LANGUAGES } from './src/locales/contract-resources';
 import type * as PrerenderModule from './src/prerender';
 
 const SRC = fileURLToPath(new URL('./src', import.meta.url));
+/** Where the server entry is built, beside dist (not in it: nothing there is for the browser). */
+const SERVER_OUT_DIR = 'dist-server';
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -48,51 +50,60 @@ function contractCatalogues(): Plugin {
 }
 
 /**
- * After the build (decision 0037): the sign-in page rendered to HTML in each language,
- * dist/login.{en,zh}.html (src/prerender.tsx), which the API serves for /login by the `lang`
- * cookie. No modulepreload of its route: measured, fetching the route's chunks beside the entry
- * only delayed the first paint on a phone (they shared its bandwidth) and gained nothing after.
+ * After the build: the server entry src/prerender.tsx built for Node, dist-server/prerender.mjs
+ * (with the packages it imports and production React), then the sign-in page rendered with it in each
+ * language, dist/login.{en,zh}.html (decision 0037), which the API serves for /login by the `lang`
+ * cookie. The API renders a signed-in user's dashboard with the same module at request time
+ * (decision 0050). No modulepreload of the sign-in route: measured, fetching the route's chunks
+ * beside the entry only delayed the first paint on a phone (they shared its bandwidth) and gained
+ * nothing after.
  */
-function prerenderSignIn(): Plugin {
+function serverRender(): Plugin {
+  let root = '';
   let outDir = '';
   return {
-    name: 'prerender-sign-in',
-    apply: 'build',
+    name: 'server-render',
+    apply: (config, env) => env.command === 'build' && !config.build?.ssr,
     configResolved(config) {
+      root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
-      const { createServer } = await import('vite');
-      const index = readFileSync(path.join(outDir, 'index.html'), 'utf8');
-      const server = await createServer({
+      const { build } = await import('vite');
+      const serverDir = path.resolve(root, SERVER_OUT_DIR);
+      await build({
         configFile: false,
-        root: fileURLToPath(new URL('.', import.meta.url)),
+        root,
         resolve: { alias: { '@': SRC } },
-        define: { __BUILD_ID__: '""' },
-        plugins: [react()],
-        server: { middlewareMode: true, hmr: false, ws: false },
-        appType: 'custom',
-        logLevel: 'error',
-        optimizeDeps: { noDiscovery: true, include: [] },
+        // Production React whatever NODE_ENV the API runs with, bundled with every package the
+        // page imports: one self-contained module.
+        define: { __BUILD_ID__: '""', 'process.env.NODE_ENV': '"production"' },
+        ssr: { noExternal: true },
+        plugins: [react(), contractCatalogues()],
+        logLevel: 'warn',
+        build: {
+          ssr: 'src/prerender.tsx',
+          outDir: serverDir,
+          emptyOutDir: true,
+          copyPublicDir: false,
+          rollupOptions: { output: { entryFileNames: 'prerender.mjs' } },
+        },
       });
-      try {
-        const { renderSignIn } = (await server.ssrLoadModule(
-          '/src/prerender.tsx',
-        )) as typeof PrerenderModule;
-        for (const lng of ['en', 'zh'] as const) {
-          const common = JSON.parse(
-            readFileSync(path.join(outDir, 'locales', lng, 'common.json'), 'utf8'),
-          ) as Record<string, unknown>;
-          const { html, title } = await renderSignIn(lng, common);
-          const page = index
-            .replace('<html lang="en">', `<html lang="${lng}">`)
-            .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
-            .replace('<div id="root"></div>', `<div id="root">${html}</div>`);
-          if (!page.includes(html)) throw new Error('index.html has no empty #root');
-          writeWithTwins(path.join(outDir, `login.${lng}.html`), page);
-        }
-      } finally {
-        await server.close();
+      const { renderSignIn } = (await import(
+        pathToFileURL(path.join(serverDir, 'prerender.mjs')).href
+      )) as typeof PrerenderModule;
+      const index = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      for (const lng of ['en', 'zh'] as const) {
+        const common = JSON.parse(
+          readFileSync(path.join(outDir, 'locales', lng, 'common.json'), 'utf8'),
+        ) as Record<string, unknown>;
+        const { html, title } = await renderSignIn(lng, common);
+        const page = index
+          .replace('<html lang="en">', `<html lang="${lng}">`)
+          .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+          .replace('<div id="root"></div>', `<div id="root">${html}</div>`);
+        if (!page.includes(html)) throw new Error('index.html has no empty #root');
+        writeWithTwins(path.join(outDir, `login.${lng}.html`), page);
       }
     },
   };
@@ -152,7 +163,7 @@ export default defineConfig({
     react(),
     tailwindcss(),
     contractCatalogues(),
-    prerenderSignIn(),
+    serverRender(),
     preloadDashboard(),
     // Every text asset also as .br (best quality: compressed once, at build) and .gz; the API
     // serves the twin the browser accepts (decision 0018).

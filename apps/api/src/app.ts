@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -30,7 +35,8 @@ import healthRoutes from './modules/health/health.routes';
 // Foundation: security headers, sessions and access rules, sign-in.
 import securityHeadersPlugin, { setBareSecurityHeaders } from './plugins/security-headers';
 import authPlugin from './plugins/auth';
-import { webPageLinks } from './web-preload';
+import { dashboardPreloadLink, dashboardViewer } from './web-preload';
+import { dashboardRenderer } from './web-render';
 import iamRoutes from './modules/iam/iam.routes';
 // Two-factor sign-in (issue 14): the user's own TOTP, the admin reset, the enrolment gate.
 import mfaGatePlugin from './modules/iam/mfa-gate';
@@ -218,6 +224,14 @@ export async function buildApp({
   const serveWeb = config.SERVE_WEB && fs.existsSync(webIndex);
   const webPage = webPageChooser(config.WEB_DIST_DIR);
   const hasDashboardPage = fs.existsSync(path.join(config.WEB_DIST_DIR, DASHBOARD_PAGE));
+  const renderDashboard =
+    serveWeb && hasDashboardPage
+      ? dashboardRenderer(app, {
+          modulePath: config.WEB_SERVER_RENDER,
+          distDir: config.WEB_DIST_DIR,
+          page: DASHBOARD_PAGE,
+        })
+      : undefined;
   if (serveWeb) {
     await app.register(fastifyStatic, {
       root: config.WEB_DIST_DIR,
@@ -230,6 +244,36 @@ export async function buildApp({
     });
   }
 
+  /** A client route's page: index.html, or the one the route, language and session call for. */
+  const sendWebPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const pathOnly = request.url.split('?')[0] ?? request.url;
+    let page = webPage(pathOnly, request.cookies?.lang);
+    // /login's page depends on the language cookie, /dashboard's on the session.
+    const route = pathOnly.replace(/\/+$/, '') || '/';
+    if (page.startsWith('login.') || route === '/dashboard') reply.header('vary', 'Cookie');
+    const viewer = page === 'index.html' ? await dashboardViewer(app, request, route) : undefined;
+    if (viewer) {
+      // Drawn here with its figures (decision 0050): this user's, so kept by no cache.
+      const rendered = await renderDashboard?.(request, viewer);
+      if (rendered !== undefined) {
+        return reply
+          .header('cache-control', 'private, no-store')
+          .type('text/html; charset=utf-8')
+          .send(rendered);
+      }
+      // Else its figures are preloaded (decision 0044) and its route's chunks (decision 0049).
+      reply.header('link', dashboardPreloadLink(request));
+      if (hasDashboardPage) page = DASHBOARD_PAGE;
+    }
+    return reply.type('text/html; charset=utf-8').sendFile(page);
+  };
+  if (serveWeb) {
+    // A route of its own (with or without its trailing slash), not the fallback below, so that
+    // @fastify/compress (which hooks routes only) compresses the page rendered for it; the built
+    // files come with their twins.
+    app.get('/dashboard', { schema: { hide: true } }, sendWebPage);
+  }
+
   // Unknown /api paths answer JSON; other GETs fall back to the SPA so client routes load.
   app.setNotFoundHandler(async (request, reply) => {
     const pathOnly = request.url.split('?')[0];
@@ -239,17 +283,7 @@ export async function buildApp({
       request.url === '/readyz' ||
       pathOnly === METRICS_PATH;
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      let page = webPage(pathOnly ?? request.url, request.cookies?.lang);
-      // /login's page depends on the language cookie, /dashboard's preload on the session.
-      const route = (pathOnly ?? request.url).replace(/\/+$/, '') || '/';
-      const link = page === 'index.html' ? await webPageLinks(app, request, route) : undefined;
-      if (link) {
-        reply.header('link', link);
-        // The dashboard's user also gets its route's chunks preloaded (decision 0049).
-        if (route === '/dashboard' && hasDashboardPage) page = DASHBOARD_PAGE;
-      }
-      if (page.startsWith('login.') || route === '/dashboard') reply.header('vary', 'Cookie');
-      return reply.type('text/html; charset=utf-8').sendFile(page);
+      return sendWebPage(request, reply);
     }
     return sendError(reply, toEnvelope(new AppError('ROUTE_NOT_FOUND'), request));
   });

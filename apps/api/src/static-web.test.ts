@@ -44,7 +44,13 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     }
     fs.mkdirSync(path.join(dist, 'locales', 'en'), { recursive: true });
     fs.writeFileSync(path.join(dist, 'locales', 'en', 'common.json'), '{}');
-    t = await createTestApp(kind, { SERVE_WEB: 'true', WEB_DIST_DIR: dist });
+    t = await createTestApp(kind, {
+      SERVE_WEB: 'true',
+      WEB_DIST_DIR: dist,
+      // No server entry: the pages as the browser draws them alone (the dashboard the API
+      // renders, decision 0050: web-render.test.ts).
+      WEB_SERVER_RENDER: path.join(dist, 'no-server-entry.mjs'),
+    });
   });
   afterAll(async () => {
     await t.close();

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { can, MONTH_PATTERN } from '@app/contract';
+import { can, MONTH_PATTERN, type Role } from '@app/contract';
 import { readSessionCookie } from './modules/iam/session-cookies';
 import { resolveSession } from './modules/iam/sessions.service';
 
@@ -20,27 +20,34 @@ export function dashboardRequestOf(search: URLSearchParams): string {
 }
 
 /**
- * The `Link` header of a client route's page (decision 0044): for /dashboard opened by a signed-in
- * user whose landing page is the dashboard (not an employee's wallet), a preload of the exact
- * `GET /dashboard` the page's loader will make, so its answer comes while the JavaScript still
- * loads instead of after it has run. The app's request takes the preloaded answer (same URL,
- * credentials and headers: apps/web/src/lib/api-client.ts, `preloadable`). Nothing for anyone
- * else, so no preload goes unused.
+ * The role of a signed-in user opening /dashboard whose landing page it is (not an employee's
+ * wallet); undefined for anyone else, and for every other route. The page itself never fails for
+ * it: without a session there is simply nothing to prepare.
  */
-export async function webPageLinks(
+export async function dashboardViewer(
   app: FastifyInstance,
   request: FastifyRequest,
   route: string,
-): Promise<string | undefined> {
+): Promise<Role | undefined> {
   if (route !== '/dashboard') return undefined;
   const token = readSessionCookie(request);
   if (!token) return undefined;
   const { database, clock, config } = app.deps;
-  // The page itself never fails for it: without the session, no preload (the app asks anyway).
   const session = await resolveSession(database.db, token, clock, config).catch(() => null);
   if (!session) return undefined;
   const role = session.user.type;
   if (!can(role, 'dashboard.view') || can(role, 'wallet.self')) return undefined;
+  return role;
+}
+
+/**
+ * The `Link` header of the dashboard's page for its viewer (decision 0044): a preload of the exact
+ * `GET /dashboard` the page's loader will make, so its answer comes while the JavaScript still
+ * loads instead of after it has run. The app's request takes the preloaded answer (same URL,
+ * credentials and headers: apps/web/src/lib/api-client.ts, `preloadable`). Sent only to the
+ * dashboard's viewer, so no preload goes unused.
+ */
+export function dashboardPreloadLink(request: FastifyRequest): string {
   const search = new URLSearchParams(request.url.split('?')[1] ?? '');
   return `<${dashboardRequestOf(search)}>; rel=preload; as=fetch; crossorigin`;
 }

@@ -4,13 +4,18 @@ import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { twMerge } from 'tailwind-merge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dashboard, DashboardSummary } from '@app/contract';
 import { ErrorScreen } from '@/components/errors/error-screen';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { paths } from '@/config/paths';
+import { useAuthStore } from '@/lib/auth-store';
 import { installClassMerge } from '@/lib/class-merge';
 import { cn, setClassMerge } from '@/lib/cn';
+import { formatDayWords } from '@/lib/format';
+import { queryClient } from '@/lib/query-client';
 import { i18n } from '@/locales/i18n';
-import { renderPage, renderSignIn } from './prerender';
+import { buildUser } from '@/test/fixtures';
+import { renderDashboard, renderPage, renderSignIn } from './prerender';
 
 const common = (lng: string) =>
   JSON.parse(
@@ -88,5 +93,113 @@ describe('the screens drawn before tailwind-merge arrives (decision 0049)', () =
     expect(cn('px-2', 'px-3')).toBe('px-2 px-3');
     installClassMerge();
     expect(cn('px-2', 'px-3')).toBe('px-3');
+  });
+});
+
+describe("a signed-in user's dashboard rendered by the API (decision 0050)", () => {
+  const totals = {
+    tokens_from_admin: 1234567,
+    distributed_to_employees: 45000,
+    consumed_by_employees: 12345,
+    company_unused: 2000,
+    employee_unused: 3500,
+    purchased: 13000,
+    refunded: 655,
+  };
+  const dashboard: Dashboard = {
+    month: '2026-01',
+    view: 'all',
+    company_id: null,
+    employee_id: null,
+    merchant_id: null,
+    totals,
+    window_start: '2026-01-01',
+    window_end: '2026-01-31',
+    daily: [],
+  };
+  const summary: DashboardSummary = {
+    month: '2026-01',
+    totals,
+    companies: [
+      {
+        ...totals,
+        company_id: 7,
+        company_code: 'ACME',
+        company_name: 'Acme Foods',
+        company_status: 'active',
+        token_month: '2026-01',
+      },
+    ],
+  };
+  const user = buildUser('admin', { user_id: 41, username: 'ava.admin' });
+  const parse = (html: string) => {
+    const root = document.createElement('div');
+    root.innerHTML = html;
+    return root;
+  };
+
+  it.each(['en', 'zh'] as const)(
+    'is the page with its figures in %s, inert until the app takes over',
+    async (lng) => {
+      const page = await renderDashboard({
+        lng,
+        common: common(lng),
+        url: '/dashboard?month=2026-01',
+        cookie: '',
+        user,
+        dashboard,
+        summary,
+      });
+      const root = parse(page.html);
+      const wrapper = root.firstElementChild;
+      expect(wrapper).toHaveAttribute('inert');
+      expect(wrapper?.querySelector('h1')?.textContent).toBe(i18n.getFixedT(lng)('nav.dashboard'));
+      const sentence = root.querySelector('[data-testid=dashboard-window]')?.textContent;
+      expect(sentence).toContain(formatDayWords('2026-01-01', lng));
+      expect(sentence).toContain(formatDayWords('2026-01-31', lng));
+      expect(root.textContent).toContain((1234567).toLocaleString(lng === 'zh' ? 'zh-CN' : 'en'));
+      expect(root.textContent).toContain('Acme Foods');
+      // The shell is this user's, the page drawn as the app first draws it: the chart waits
+      // for the first paint.
+      expect(root.querySelector('nav')).not.toBeNull();
+      expect(root.querySelector('[data-testid=chart-pending]')).not.toBeNull();
+    },
+  );
+
+  it('hands the app the answers it was drawn from, and keeps none of them', async () => {
+    const page = await renderDashboard({
+      lng: 'en',
+      common: common('en'),
+      url: '/dashboard?month=2026-01&company_id=x',
+      cookie: 'sidebar_state=false',
+      user,
+      dashboard,
+      summary,
+    });
+    expect(JSON.parse(page.state)).toEqual({
+      user_id: 41,
+      queries: [
+        { queryKey: ['self-info'], data: user },
+        // The page's own keys, for the search as the page reads it (an invalid company: none).
+        { queryKey: ['dashboard', 'view', { month: '2026-01' }], data: dashboard },
+        { queryKey: ['dashboard', 'summary', '2026-01'], data: summary },
+      ],
+    });
+    // The sidebar as its cookie left it.
+    expect(parse(page.html).querySelector('[data-state=collapsed]')).not.toBeNull();
+    const expanded = await renderDashboard({
+      lng: 'en',
+      common: common('en'),
+      url: '/dashboard',
+      cookie: '',
+      user,
+      dashboard,
+    });
+    expect(parse(expanded.html).querySelector('[data-state=collapsed]')).toBeNull();
+    expect(parse(expanded.html).querySelector('[data-state=expanded]')).not.toBeNull();
+    // Nothing of this user stays in the app's shared session store and query cache.
+    expect(useAuthStore.getState()).toMatchObject({ user: null, isAuthenticated: false });
+    expect(useAuthStore.getInitialState()).toMatchObject({ user: null, isAuthenticated: false });
+    expect(queryClient.getQueryCache().getAll()).toEqual([]);
   });
 });

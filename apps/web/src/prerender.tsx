@@ -1,21 +1,58 @@
 /**
- * The sign-in page rendered to HTML at build time (decision 0037), once per language: the
- * `prerender` plugin of vite.config.ts loads this module in Node and writes
- * dist/login.{en,zh}.html, which the API serves for /login by the `lang` cookie. A phone paints
- * the form as soon as the HTML and CSS arrive instead of after the JavaScript, the catalogue and
- * the first render; main.tsx then renders the same page over it (see `takePrerenderedState`).
+ * Pages rendered to HTML outside the browser. This module is the web build's server entry
+ * (vite.config.ts `serverRender`, dist-server/prerender.mjs):
+ * - at build time, the sign-in page once per language (decision 0037): dist/login.{en,zh}.html,
+ *   which the API serves for /login by the `lang` cookie. A phone paints the form as soon as the
+ *   HTML and CSS arrive instead of after the JavaScript, the catalogue and the first render;
+ *   main.tsx then renders the same page over it (see `takePrerenderedState`);
+ * - at request time, in the API, a signed-in user's dashboard with its figures (decision 0050):
+ *   the page a phone paints first is the page itself, not an empty one waiting for ~165 kB of
+ *   JavaScript. main.tsx takes it over the same way, with the same figures (`takeServerQueries`).
  *
- * The tree is the app's own: the route table, the root route and the login route, inside the
- * providers of app.tsx, with i18next holding the language's catalogues.
+ * The tree is the app's own: the route table and its routes, inside the providers of app.tsx,
+ * with i18next holding the language's catalogues.
  */
 import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import i18next from 'i18next';
+import i18next, { type i18n as I18n } from 'i18next';
+import type { Dashboard, DashboardSummary, SelfUser } from '@app/contract';
+import { selfInfoQueryKey } from './features/auth/api/self-info-key';
+import { dashboardKeys } from './features/dashboard/api/get-dashboard';
+import { dashboardQueryOf } from './features/dashboard/search';
+import { useAuthStore } from './lib/auth-store';
+import { setServerCookieHeader } from './lib/cookies';
+import { queryClient } from './lib/query-client';
+import type { ServerQueries } from './lib/server-queries';
 import { bundledContractResources } from './locales/contract-resources';
 import { baseOptions, type Language } from './locales/i18n';
 import { routes } from './routes';
+
+export type { Language };
+
+/** i18next in `lng` with the app's catalogue `common` (dist/locales) and the contract's. */
+async function catalogueInstance(lng: Language, common: Record<string, unknown>): Promise<I18n> {
+  const i18n = i18next.createInstance();
+  const resources = bundledContractResources();
+  await i18n.init({
+    ...baseOptions(lng),
+    resources: {
+      ...resources,
+      [lng]: { ...resources[lng], common },
+    },
+    initAsync: false,
+  });
+  return i18n;
+}
+
+/** The route table's answer for `url`: the matched routes with their modules loaded. */
+async function staticRouter(url: string) {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(new URL(url, 'http://localhost')));
+  if (context instanceof Response) throw new Error(`${url} answered ${context.status}`);
+  return { router: createStaticRouter(handler.dataRoutes, context), context };
+}
 
 /** The sign-in page's markup (the content of #root) and its title, in `lng`. */
 export function renderSignIn(
@@ -31,20 +68,8 @@ export async function renderPage(
   common: Record<string, unknown>,
   pathname: string,
 ): Promise<{ html: string; title: string }> {
-  const i18n = i18next.createInstance();
-  const resources = bundledContractResources();
-  await i18n.init({
-    ...baseOptions(lng),
-    resources: {
-      ...resources,
-      [lng]: { ...resources[lng], common },
-    },
-    initAsync: false,
-  });
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(pathname, 'http://localhost')));
-  if (context instanceof Response) throw new Error(`${pathname} answered ${context.status}`);
-  const router = createStaticRouter(handler.dataRoutes, context);
+  const i18n = await catalogueInstance(lng, common);
+  const { router, context } = await staticRouter(pathname);
   const html = renderToString(
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={new QueryClient()}>
@@ -53,4 +78,76 @@ export async function renderPage(
     </I18nextProvider>,
   );
   return { html, title: i18n.t('app.name') };
+}
+
+/** What the API has for a signed-in user's /dashboard: the answers the page would ask for. */
+export interface DashboardInput {
+  lng: Language;
+  common: Record<string, unknown>;
+  /** The page's path and search, as requested (`/dashboard?month=2026-11`). */
+  url: string;
+  /** The request's Cookie header: the web app's own cookies (the sidebar's state) shape the page. */
+  cookie: string;
+  /** GET /iam/self-info's answer. */
+  user: SelfUser;
+  /** GET /dashboard's answer for the page's search parameters. */
+  dashboard: Dashboard;
+  /** GET /dashboard/summary's, where the page shows it (admin and Group HR, all companies). */
+  summary?: DashboardSummary;
+}
+
+/**
+ * A signed-in user's dashboard as the app draws it once its figures are there (decision 0050):
+ * the markup of #root, the title, and the answers it was drawn from (`state`, JSON for the page's
+ * #server-queries script), which the app's cache starts with so that its first render is the
+ * same page.
+ *
+ * The layout reads the app's one query client and session store; they hold this user's data only
+ * for the synchronous render below and are emptied after it, so that no other request can see it.
+ */
+export async function renderDashboard(
+  input: DashboardInput,
+): Promise<{ html: string; title: string; state: string }> {
+  const i18n = await catalogueInstance(input.lng, input.common);
+  // The loaders run here, signed out: the dashboard's asks for nothing (its figures are below).
+  const { router, context } = await staticRouter(input.url);
+  const search = new URL(input.url, 'http://localhost').searchParams;
+  const query = dashboardQueryOf(search.get('month'), search.get('company_id'));
+  const state: ServerQueries = {
+    user_id: input.user.user_id,
+    queries: [
+      { queryKey: selfInfoQueryKey, data: input.user },
+      { queryKey: dashboardKeys.view(query), data: input.dashboard },
+      ...(input.summary
+        ? [{ queryKey: dashboardKeys.summary(query.month), data: input.summary }]
+        : []),
+    ],
+  };
+  // On the server, zustand's hooks read the store's initial state (useSyncExternalStore's server
+  // snapshot, zustand/esm/react.mjs), which is signed out: for this render it is signed in.
+  const initial = useAuthStore.getInitialState();
+  const signedOut = { user: initial.user, isAuthenticated: initial.isAuthenticated };
+  Object.assign(initial, { user: input.user, isAuthenticated: true });
+  for (const { queryKey, data } of state.queries) queryClient.setQueryData(queryKey, data);
+  setServerCookieHeader(input.cookie);
+  try {
+    const html = renderToString(
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </QueryClientProvider>
+      </I18nextProvider>,
+    );
+    // Inert until the app takes over (its render replaces this wrapper): until then its controls
+    // would do nothing, so they take no press and no focus.
+    return {
+      html: `<div inert style="display:contents">${html}</div>`,
+      title: i18n.t('app.name'),
+      state: JSON.stringify(state),
+    };
+  } finally {
+    queryClient.clear();
+    Object.assign(initial, signedOut);
+    setServerCookieHeader(undefined);
+  }
 }

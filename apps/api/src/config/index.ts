@@ -82,6 +82,14 @@ const envSchema = z
     DEMO_DATA: bool.optional(),
     SERVE_WEB: bool.default(true),
     WEB_DIST_DIR: z.string().min(1).default(path.join(REPO_ROOT, 'apps/web/dist')),
+    /**
+     * The web build's server entry (decision 0050), which renders a signed-in user's /dashboard
+     * with its figures; without it the page is drawn by the browser alone.
+     */
+    WEB_SERVER_RENDER: z
+      .string()
+      .min(1)
+      .default(path.join(REPO_ROOT, 'apps/web/dist-server/prerender.mjs')),
     /** Trust X-Forwarded-* from a reverse proxy (needed to know a request came over HTTPS). */
     TRUST_PROXY: bool.default(false),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),

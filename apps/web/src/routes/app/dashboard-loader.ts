@@ -7,9 +7,12 @@ import {
   recentTransactionsQueryOptions,
   walletQueryOptions,
 } from '@/features/self-service/api/get-wallet';
+import type { SelfUser } from '@app/contract';
+import { selfInfoQueryKey } from '@/features/auth/api/self-info-key';
 import { useAuthStore } from '@/lib/auth-store';
 import { warmClassMerge } from '@/lib/class-merge';
 import { queryClient } from '@/lib/query-client';
+import { takeServerQueries } from '@/lib/server-queries';
 
 /**
  * The dashboard's requests start with its route, while its code still loads (a static loader
@@ -27,9 +30,19 @@ export function dashboardLoader({ request }: LoaderFunctionArgs): null {
     void queryClient.prefetchQuery({ ...recentTransactionsQueryOptions(), staleTime: 0 });
     return null;
   }
+  // The page the server drew (decision 0050) comes with the answers it was drawn from: the cache
+  // starts with them and nothing is fetched again.
+  const served = takeServerQueries(user?.user_id);
+  for (const { queryKey, data } of served) queryClient.setQueryData(queryKey, data);
   // In a task of its own, while the rest of the page's code is on its way (decision 0048); not
   // in the entry, which the sign-in page's 150 kB budget counts.
   setTimeout(warmClassMerge, 0);
+  if (served.length > 0) {
+    // The session's user as the server has it now, as self-info would have brought.
+    const self = queryClient.getQueryData<SelfUser>(selfInfoQueryKey);
+    if (self) useAuthStore.getState().setUser(self);
+    return null;
+  }
   const params = new URL(request.url).searchParams;
   const query = dashboardQueryOf(params.get('month'), params.get('company_id'));
   // Fresh on every visit (staleTime 0 here); the page's own, shorter-lived copy is not fetched

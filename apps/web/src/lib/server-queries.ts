@@ -1,0 +1,32 @@
+/**
+ * The answers a page rendered by the server was drawn from (decision 0050): the API renders a
+ * signed-in user's /dashboard with its figures (src/prerender.tsx `renderDashboard`) and puts
+ * them beside the markup, in `<script type="application/json" id="server-queries">`. The app's
+ * query cache starts with them, so that its first render is the page already on screen rather
+ * than a skeleton, and nothing is asked for twice.
+ */
+export interface ServerQueries {
+  /** Whose they are: a page of another user (another tab signed in since) is not used. */
+  user_id: number;
+  queries: { queryKey: readonly unknown[]; data: unknown }[];
+}
+
+export const SERVER_QUERIES_ID = 'server-queries';
+
+/**
+ * The server's answers for the signed-in user `userId`, once: the script is removed as it is
+ * read. None when the page came without them, or for someone else.
+ */
+export function takeServerQueries(userId: number | undefined): ServerQueries['queries'] {
+  const script = document.getElementById(SERVER_QUERIES_ID);
+  if (!script) return [];
+  script.remove();
+  try {
+    const state = JSON.parse(script.textContent ?? '') as ServerQueries;
+    return userId !== undefined && state.user_id === userId && Array.isArray(state.queries)
+      ? state.queries
+      : [];
+  } catch {
+    return [];
+  }
+}
