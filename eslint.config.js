@@ -10,7 +10,6 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
-      '**/dist-server/**',
       '**/data/**',
       '**/coverage/**',
       '**/test-results/**',

@@ -10,8 +10,11 @@ import { contractResources, LANGUAGES } from './src/locales/contract-resources';
 import type * as PrerenderModule from './src/prerender';
 
 const SRC = fileURLToPath(new URL('./src', import.meta.url));
-/** Where the server entry is built, beside dist (not in it: nothing there is for the browser). */
-const SERVER_OUT_DIR = 'dist-server';
+/**
+ * Where the server entry is built: in the build, in a dot directory, which the API does not serve
+ * (nothing there is for the browser) and which goes with the build it belongs to.
+ */
+const SERVER_OUT_DIR = '.server';
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -50,7 +53,7 @@ function contractCatalogues(): Plugin {
 }
 
 /**
- * After the build: the server entry src/prerender.tsx built for Node, dist-server/prerender.mjs
+ * After the build: the server entry src/prerender.tsx built for Node, dist/.server/prerender.mjs
  * (with the packages it imports and production React), then the sign-in page rendered with it in each
  * language, dist/login.{en,zh}.html (decision 0037), which the API serves for /login by the `lang`
  * cookie. The API renders a signed-in user's dashboard with the same module at request time
@@ -70,7 +73,7 @@ function serverRender(): Plugin {
     },
     async closeBundle() {
       const { build } = await import('vite');
-      const serverDir = path.resolve(root, SERVER_OUT_DIR);
+      const serverDir = path.join(outDir, SERVER_OUT_DIR);
       await build({
         configFile: false,
         root,

@@ -225,9 +225,9 @@ export async function buildApp({
   const webPage = webPageChooser(config.WEB_DIST_DIR);
   const hasDashboardPage = fs.existsSync(path.join(config.WEB_DIST_DIR, DASHBOARD_PAGE));
   const renderDashboard =
-    serveWeb && hasDashboardPage
+    serveWeb && hasDashboardPage && config.WEB_SERVER_RENDER
       ? dashboardRenderer(app, {
-          modulePath: config.WEB_SERVER_RENDER,
+          modulePath: path.join(config.WEB_DIST_DIR, '.server', 'prerender.mjs'),
           distDir: config.WEB_DIST_DIR,
           page: DASHBOARD_PAGE,
         })

@@ -47,9 +47,9 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     t = await createTestApp(kind, {
       SERVE_WEB: 'true',
       WEB_DIST_DIR: dist,
-      // No server entry: the pages as the browser draws them alone (the dashboard the API
-      // renders, decision 0050: web-render.test.ts).
-      WEB_SERVER_RENDER: path.join(dist, 'no-server-entry.mjs'),
+      // The pages as the browser draws them alone (the dashboard the API renders, decision
+      // 0050: web-render.test.ts).
+      WEB_SERVER_RENDER: 'false',
     });
   });
   afterAll(async () => {

@@ -54,13 +54,10 @@ describe.each(await testDatabaseKinds())('the dashboard rendered by the API on %
       fs.mkdirSync(path.join(dist, 'locales', lng), { recursive: true });
       fs.writeFileSync(path.join(dist, 'locales', lng, 'common.json'), `{"lng":"${lng}"}`);
     }
-    const render = path.join(dist, 'render.mjs');
-    fs.writeFileSync(render, RENDER_MODULE);
-    t = await createTestApp(kind, {
-      SERVE_WEB: 'true',
-      WEB_DIST_DIR: dist,
-      WEB_SERVER_RENDER: render,
-    });
+    // Where the web build puts it (vite.config.ts `serverRender`).
+    fs.mkdirSync(path.join(dist, '.server'));
+    fs.writeFileSync(path.join(dist, '.server', 'prerender.mjs'), RENDER_MODULE);
+    t = await createTestApp(kind, { SERVE_WEB: 'true', WEB_DIST_DIR: dist });
   });
   afterAll(async () => {
     await t.close();
@@ -135,6 +132,11 @@ describe.each(await testDatabaseKinds())('the dashboard rendered by the API on %
     });
     expect(drawn.dashboard).toEqual(own.json().data);
     expect(drawn.dashboard).toMatchObject({ view: 'company', company_id: company.id });
+  });
+
+  it('never serves the server entry itself', async () => {
+    const entry = await t.app.inject({ url: '/.server/prerender.mjs' });
+    expect(entry.body).not.toContain('renderDashboard');
   });
 
   it('sends the rendered page compressed to a browser that accepts it', async () => {

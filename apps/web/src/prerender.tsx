@@ -1,6 +1,6 @@
 /**
  * Pages rendered to HTML outside the browser. This module is the web build's server entry
- * (vite.config.ts `serverRender`, dist-server/prerender.mjs):
+ * (vite.config.ts `serverRender`, dist/.server/prerender.mjs):
  * - at build time, the sign-in page once per language (decision 0037): dist/login.{en,zh}.html,
  *   which the API serves for /login by the `lang` cookie. A phone paints the form as soon as the
  *   HTML and CSS arrive instead of after the JavaScript, the catalogue and the first render;
@@ -123,11 +123,8 @@ export async function renderDashboard(
         : []),
     ],
   };
-  // On the server, zustand's hooks read the store's initial state (useSyncExternalStore's server
-  // snapshot, zustand/esm/react.mjs), which is signed out: for this render it is signed in.
-  const initial = useAuthStore.getInitialState();
-  const signedOut = { user: initial.user, isAuthenticated: initial.isAuthenticated };
-  Object.assign(initial, { user: input.user, isAuthenticated: true });
+  // The session store's hook reads the current state on the server too (lib/auth-store.ts).
+  useAuthStore.setState({ user: input.user, isAuthenticated: true });
   for (const { queryKey, data } of state.queries) queryClient.setQueryData(queryKey, data);
   setServerCookieHeader(input.cookie);
   try {
@@ -147,7 +144,7 @@ export async function renderDashboard(
     };
   } finally {
     queryClient.clear();
-    Object.assign(initial, signedOut);
+    useAuthStore.setState({ user: null, isAuthenticated: false });
     setServerCookieHeader(undefined);
   }
 }

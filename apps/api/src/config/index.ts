@@ -83,13 +83,10 @@ const envSchema = z
     SERVE_WEB: bool.default(true),
     WEB_DIST_DIR: z.string().min(1).default(path.join(REPO_ROOT, 'apps/web/dist')),
     /**
-     * The web build's server entry (decision 0050), which renders a signed-in user's /dashboard
-     * with its figures; without it the page is drawn by the browser alone.
+     * A signed-in user's /dashboard sent drawn with its figures by the web build's server entry,
+     * WEB_DIST_DIR/.server/prerender.mjs (decision 0050); off, or without it, the browser draws it.
      */
-    WEB_SERVER_RENDER: z
-      .string()
-      .min(1)
-      .default(path.join(REPO_ROOT, 'apps/web/dist-server/prerender.mjs')),
+    WEB_SERVER_RENDER: bool.default(true),
     /** Trust X-Forwarded-* from a reverse proxy (needed to know a request came over HTTPS). */
     TRUST_PROXY: bool.default(false),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),

@@ -1,3 +1,5 @@
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { selfUserSchema } from '@app/contract';
 import { buildUser } from '@/test/fixtures';
@@ -43,6 +45,22 @@ const STORED: unknown[] = [
 ];
 
 describe('the auth store', () => {
+  // Decision 0050: the API draws a signed-in user's dashboard. zustand's own hook reads the
+  // store's initial state there (signed out), and would draw the way to sign in.
+  it('is read as it is when React renders on the server', () => {
+    useAuthStore.getState().signIn(buildUser('admin', { username: 'ava.admin' }));
+    function Name() {
+      return createElement(
+        'span',
+        null,
+        useAuthStore((state) => state.user?.username ?? 'nobody'),
+      );
+    }
+    expect(renderToString(createElement(Name))).toBe('<span>ava.admin</span>');
+    useAuthStore.getState().signOut();
+    expect(renderToString(createElement(Name))).toBe('<span>nobody</span>');
+  });
+
   it('persists the user only, never the authenticated flag', () => {
     const user = buildUser('admin');
     useAuthStore.getState().signIn(user);

@@ -1,4 +1,5 @@
-import { create } from 'zustand';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { SelfUser } from '@app/contract';
 import { ROLES, STATUSES } from '@app/contract/constants';
@@ -74,7 +75,7 @@ interface AuthState {
 /** The name a user goes by on screen: the username, else the email. */
 export const displayNameOf = (user: SelfUser): string => user.username || user.email || '';
 
-export const useAuthStore = create<AuthState>()(
+const authStore = createStore<AuthState>()(
   persist(
     (set) => ({
       user: null,
@@ -96,3 +97,21 @@ export const useAuthStore = create<AuthState>()(
     },
   ),
 );
+
+/**
+ * The store's hook. Its server snapshot (what React reads when it renders on the server) is the
+ * current state, not zustand's initial one (signed out): the API renders a signed-in user's
+ * dashboard (decision 0050) with that user in the store.
+ */
+const hookApi = { ...authStore, getInitialState: authStore.getState };
+
+export function useAuthStore(): AuthState;
+export function useAuthStore<T>(selector: (state: AuthState) => T): T;
+export function useAuthStore<T>(selector?: (state: AuthState) => T) {
+  return useStore(hookApi, selector ?? ((state: AuthState) => state as unknown as T));
+}
+useAuthStore.getState = authStore.getState;
+useAuthStore.setState = authStore.setState;
+useAuthStore.subscribe = authStore.subscribe;
+useAuthStore.getInitialState = authStore.getInitialState;
+useAuthStore.persist = authStore.persist;
