@@ -5,25 +5,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   can,
   type Dashboard,
+  type DashboardRenderInput,
+  type DashboardRenderOutput,
   type DashboardSummary,
   type Role,
   type SelfUser,
 } from '@app/contract';
 import { dashboardRequestOf } from './web-preload';
 
-type Language = 'en' | 'zh';
+type Language = DashboardRenderInput['lng'];
 
 /** What the web build's server entry (apps/web/src/prerender.tsx) offers the API. */
 export interface WebRenderModule {
-  renderDashboard(input: {
-    lng: Language;
-    common: Record<string, unknown>;
-    url: string;
-    cookie: string;
-    user: SelfUser;
-    dashboard: Dashboard;
-    summary?: DashboardSummary;
-  }): Promise<{ html: string; title: string; state: string }>;
+  renderDashboard(input: DashboardRenderInput): Promise<DashboardRenderOutput>;
 }
 
 /** JSON inside a `<script>` element: no `<` can close it or open a comment there. */

@@ -17,7 +17,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import i18next, { type i18n as I18n } from 'i18next';
-import type { Dashboard, DashboardSummary, SelfUser } from '@app/contract';
+import type { DashboardRenderInput, DashboardRenderOutput } from '@app/contract';
 import { selfInfoQueryKey } from './features/auth/api/self-info-key';
 import { dashboardKeys } from './features/dashboard/api/get-dashboard';
 import { dashboardQueryOf } from './features/dashboard/search';
@@ -80,22 +80,6 @@ export async function renderPage(
   return { html, title: i18n.t('app.name') };
 }
 
-/** What the API has for a signed-in user's /dashboard: the answers the page would ask for. */
-export interface DashboardInput {
-  lng: Language;
-  common: Record<string, unknown>;
-  /** The page's path and search, as requested (`/dashboard?month=2026-11`). */
-  url: string;
-  /** The request's Cookie header: the web app's own cookies (the sidebar's state) shape the page. */
-  cookie: string;
-  /** GET /iam/self-info's answer. */
-  user: SelfUser;
-  /** GET /dashboard's answer for the page's search parameters. */
-  dashboard: Dashboard;
-  /** GET /dashboard/summary's, where the page shows it (admin and Group HR, all companies). */
-  summary?: DashboardSummary;
-}
-
 /**
  * A signed-in user's dashboard as the app draws it once its figures are there (decision 0050):
  * the markup of #root, the title, and the answers it was drawn from (`state`, JSON for the page's
@@ -105,9 +89,7 @@ export interface DashboardInput {
  * The layout reads the app's one query client and session store; they hold this user's data only
  * for the synchronous render below and are emptied after it, so that no other request can see it.
  */
-export async function renderDashboard(
-  input: DashboardInput,
-): Promise<{ html: string; title: string; state: string }> {
+export async function renderDashboard(input: DashboardRenderInput): Promise<DashboardRenderOutput> {
   const i18n = await catalogueInstance(input.lng, input.common);
   // The loaders run here, signed out: the dashboard's asks for nothing (its figures are below).
   const { router, context } = await staticRouter(input.url);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { statusSchema } from './statuses';
 import { idSchema } from './validation';
 import { monthSchema } from './calendar';
+import type { SelfUser } from './iam';
 
 const tokens = z.number().int();
 
@@ -109,3 +110,31 @@ export const dashboardSummarySchema = z.object({
   companies: z.array(companyTotalsSchema),
 });
 export type DashboardSummary = z.infer<typeof dashboardSummarySchema>;
+
+/**
+ * What the API gives the web build's server entry to draw a signed-in user's /dashboard
+ * (apps/web/src/prerender.tsx `renderDashboard`, decision 0050): the answers the page would ask
+ * for, and what of the request shapes the page.
+ */
+export interface DashboardRenderInput {
+  lng: 'en' | 'zh';
+  /** The web app's own catalogue in that language (dist/locales/{lng}/common.json). */
+  common: Record<string, unknown>;
+  /** The page's path and search, as requested (`/dashboard?month=2026-11`). */
+  url: string;
+  /** The request's Cookie header: the web app's own cookies (the sidebar's state) shape the page. */
+  cookie: string;
+  /** GET /iam/self-info's answer. */
+  user: SelfUser;
+  /** GET /dashboard's answer for the page's search parameters. */
+  dashboard: Dashboard;
+  /** GET /dashboard/summary's, where the page shows it (admin and Group HR, all companies). */
+  summary?: DashboardSummary;
+}
+
+/** The drawn page: the markup of #root, the title, and the JSON of its #server-queries script. */
+export interface DashboardRenderOutput {
+  html: string;
+  title: string;
+  state: string;
+}

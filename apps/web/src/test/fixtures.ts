@@ -2,6 +2,9 @@ import {
   refundStateOf,
   type Approval,
   type Company,
+  type Dashboard,
+  type DashboardSummary,
+  type DashboardTotals,
   type ManagedUser,
   type Merchant,
   type OrderHistoryItem,
@@ -165,6 +168,61 @@ export function buildApproval(overrides: Partial<Approval> = {}): Approval {
     decided_at: null,
     reason: null,
     can_decide: true,
+    ...overrides,
+  };
+}
+
+/** A token month's five totals and flows, large enough to show thousands separators. */
+export const DASHBOARD_TOTALS: DashboardTotals = {
+  tokens_from_admin: 1234567,
+  distributed_to_employees: 45000,
+  consumed_by_employees: 12345,
+  company_unused: 2000,
+  employee_unused: 3500,
+  purchased: 13000,
+  refunded: 655,
+};
+
+/** GET /dashboard's answer: company 7's January 2026, one day of movements. */
+export function buildDashboard(overrides: Partial<Dashboard> = {}): Dashboard {
+  return {
+    month: '2026-01',
+    view: 'company',
+    company_id: 7,
+    employee_id: null,
+    merchant_id: null,
+    totals: DASHBOARD_TOTALS,
+    window_start: '2026-01-01',
+    window_end: '2026-01-31',
+    daily: [
+      {
+        date: '2026-01-01',
+        tokens_from_admin: 1000,
+        distributed_to_employees: 4000,
+        consumed_by_employees: 1200,
+        purchased: 1200,
+        refunded: 0,
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** GET /dashboard/summary's answer: January 2026, company 7 (ACME, "Acme") alone. */
+export function buildDashboardSummary(overrides: Partial<DashboardSummary> = {}): DashboardSummary {
+  return {
+    month: '2026-01',
+    totals: DASHBOARD_TOTALS,
+    companies: [
+      {
+        ...DASHBOARD_TOTALS,
+        company_id: 7,
+        company_code: 'ACME',
+        company_name: 'Acme',
+        company_status: 'active',
+        token_month: '2026-01',
+      },
+    ],
     ...overrides,
   };
 }

@@ -1,60 +1,20 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Dashboard, DashboardSummary, DashboardTotals, Role } from '@app/contract';
+import type { Dashboard, DashboardTotals, Role } from '@app/contract';
 import { i18n } from '@/locales/i18n';
 import { answer, errorBody, listOf, signedIn } from '@/test/api';
-import { buildCompany } from '@/test/fixtures';
+import {
+  buildCompany,
+  buildDashboard as dashboardOf,
+  buildDashboardSummary,
+  DASHBOARD_TOTALS as totals,
+} from '@/test/fixtures';
 import { locationOf, renderApp } from '@/test/render';
-
-const totals: DashboardTotals = {
-  tokens_from_admin: 1234567,
-  distributed_to_employees: 45000,
-  consumed_by_employees: 12345,
-  company_unused: 2000,
-  employee_unused: 3500,
-  purchased: 13000,
-  refunded: 655,
-};
-
-const dashboardOf = (overrides: Partial<Dashboard> = {}): Dashboard => ({
-  month: '2026-01',
-  view: 'company',
-  company_id: 7,
-  employee_id: null,
-  merchant_id: null,
-  totals,
-  window_start: '2026-01-01',
-  window_end: '2026-01-31',
-  daily: [
-    {
-      date: '2026-01-01',
-      tokens_from_admin: 1000,
-      distributed_to_employees: 4000,
-      consumed_by_employees: 1200,
-      purchased: 1200,
-      refunded: 0,
-    },
-  ],
-  ...overrides,
-});
 
 const acme = buildCompany({ id: 7, code: 'ACME', name: 'Acme' });
 
-const summary: DashboardSummary = {
-  month: '2026-01',
-  totals,
-  companies: [
-    {
-      ...totals,
-      company_id: 7,
-      company_code: 'ACME',
-      company_name: 'Acme',
-      company_status: 'active',
-      token_month: '2026-01',
-    },
-  ],
-};
+const summary = buildDashboardSummary();
 
 async function openDashboard(role: Role, dashboard: Dashboard, path = '/dashboard') {
   const user = signedIn(role);
