@@ -3,19 +3,24 @@ import { can, MONTH_PATTERN, type Role } from '@app/contract';
 import { readSessionCookie } from './modules/iam/session-cookies';
 import { resolveSession } from './modules/iam/sessions.service';
 
-/**
- * What GET /dashboard is sent for a /dashboard page's search parameters, as the web app builds it
- * (apps/web/src/features/dashboard/search.ts `dashboardQueryOf`, then its HTTP client's query
- * string: `month` first, then `company_id`; invalid values read as absent).
- */
-export function dashboardRequestOf(search: URLSearchParams): string {
+/** The page's search parameters as GET /dashboard reads them: invalid values dropped. */
+export function dashboardQueryOf(search: URLSearchParams): URLSearchParams {
   const query = new URLSearchParams();
   const month = search.get('month');
   const companyId = search.get('company_id');
   if (month && MONTH_PATTERN.test(month)) query.set('month', month);
   if (companyId && /^[1-9]\d{0,9}$/.test(companyId))
     query.set('company_id', String(Number(companyId)));
-  const text = query.toString();
+  return query;
+}
+
+/**
+ * What GET /dashboard is sent for a /dashboard page's search parameters, as the web app builds it
+ * (apps/web/src/features/dashboard/search.ts `dashboardQueryOf`, then its HTTP client's query
+ * string: `month` first, then `company_id`; invalid values read as absent).
+ */
+export function dashboardRequestOf(search: URLSearchParams): string {
+  const text = dashboardQueryOf(search).toString();
   return `/api/v1/dashboard${text ? `?${text}` : ''}`;
 }
 

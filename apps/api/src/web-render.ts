@@ -11,7 +11,7 @@ import {
   type Role,
   type SelfUser,
 } from '@app/contract';
-import { dashboardRequestOf } from './web-preload';
+import { dashboardQueryOf, dashboardRequestOf } from './web-preload';
 
 type Language = DashboardRenderInput['lng'];
 
@@ -70,8 +70,9 @@ export function dashboardRenderer(
       const search = new URLSearchParams(request.url.split('?')[1] ?? '');
       const dashboardUrl = dashboardRequestOf(search);
       // As the page asks: the summary for admin and Group HR looking at every company.
-      const month = new URLSearchParams(dashboardUrl.split('?')[1] ?? '').get('month');
-      const withSummary = can(role, 'dashboard.summary') && !dashboardUrl.includes('company_id');
+      const query = dashboardQueryOf(search);
+      const month = query.get('month');
+      const withSummary = can(role, 'dashboard.summary') && !query.has('company_id');
       const [user, dashboard, summary] = await Promise.all([
         ask<SelfUser>('/api/v1/iam/self-info'),
         ask<Dashboard>(dashboardUrl),

@@ -29,8 +29,6 @@ import { bundledContractResources } from './locales/contract-resources';
 import { baseOptions, type Language } from './locales/i18n';
 import { routes } from './routes';
 
-export type { Language };
-
 /** i18next in `lng` with the app's catalogue `common` (dist/locales) and the contract's. */
 async function catalogueInstance(lng: Language, common: Record<string, unknown>): Promise<I18n> {
   const i18n = i18next.createInstance();
