@@ -250,7 +250,9 @@ export async function buildApp({
     let page = webPage(pathOnly, request.cookies?.lang);
     // /login's page depends on the language cookie, /dashboard's on the session.
     const route = pathOnly.replace(/\/+$/, '') || '/';
-    if (page.startsWith('login.') || route === '/dashboard') reply.header('vary', 'Cookie');
+    if (page.startsWith('login.')) reply.header('vary', 'Cookie');
+    // Drawn for the session and for a phone or a wide screen (decision 0051).
+    if (route === '/dashboard') reply.header('vary', 'Cookie, Sec-CH-UA-Mobile, User-Agent');
     const viewer = page === 'index.html' ? await dashboardViewer(app, request, route) : undefined;
     if (viewer) {
       // Drawn here with its figures (decision 0050): this user's, so kept by no cache.

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { testDatabaseKinds } from '../test/databases';
 import { newCompany, signedIn } from '../test/management';
+import { isPhoneRequest } from './web-render';
 
 /** dist/dashboard.html as the web build writes it: index.html with the route's chunks preloaded. */
 const DASHBOARD =
@@ -40,8 +41,30 @@ function inputOf(page: string) {
     user: { user_id: number; type: string };
     dashboard: unknown;
     summary?: unknown;
+    mobile?: boolean;
   };
 }
+
+describe('a request from a phone (decision 0051)', () => {
+  const PIXEL =
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/136.0 Mobile Safari/537.36';
+  const IPHONE =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 Mobile/15E148 Safari/604.1';
+  const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/136.0 Safari/537.36';
+  const IPAD =
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 Version/18.0 Safari/605.1.15';
+
+  it.each([
+    ['Chromium saying so', { 'sec-ch-ua-mobile': '?1', 'user-agent': PIXEL }, true],
+    ['Chromium saying so, whatever its user agent', { 'sec-ch-ua-mobile': '?1' }, true],
+    ['a phone without the hint (Safari, Firefox)', { 'user-agent': IPHONE }, true],
+    ['a desktop Chromium', { 'sec-ch-ua-mobile': '?0', 'user-agent': DESKTOP }, false],
+    ['a tablet that presents itself as a desktop', { 'user-agent': IPAD }, false],
+    ['no headers at all', {}, false],
+  ])('%s', (_, headers, phone) => {
+    expect(isPhoneRequest(headers)).toBe(phone);
+  });
+});
 
 describe.each(await testDatabaseKinds())('the dashboard rendered by the API on %s', (kind) => {
   let t: TestApp;
@@ -73,6 +96,9 @@ describe.each(await testDatabaseKinds())('the dashboard rendered by the API on %
     // This user's figures: kept by no cache, and no preload (the page carries them).
     expect(page.headers['cache-control']).toBe('private, no-store');
     expect(page.headers['vary']).toMatch(/cookie/i);
+    // Drawn for a phone or a wide screen, as the request's headers tell (decision 0051).
+    expect(page.headers['vary']).toMatch(/sec-ch-ua-mobile/i);
+    expect(page.headers['vary']).toMatch(/user-agent/i);
     expect(page.headers['link']).toBeUndefined();
 
     const input = inputOf(page.body);
@@ -86,7 +112,14 @@ describe.each(await testDatabaseKinds())('the dashboard rendered by the API on %
       user: await own('/api/v1/iam/self-info'),
       dashboard: await own('/api/v1/dashboard?month=2026-10'),
       summary: await own('/api/v1/dashboard/summary?month=2026-10'),
+      mobile: false,
     });
+    // A phone's request: drawn for a phone.
+    const fromPhone = await t.app.inject({
+      url: '/dashboard?month=2026-10',
+      headers: { ...headers, 'sec-ch-ua-mobile': '?1' },
+    });
+    expect(inputOf(fromPhone.body).mobile).toBe(true);
     // In the template: the language, the title escaped, the markup in #root, the answers beside
     // it where no `<` can end their script, the route's chunks still preloaded.
     expect(page.body).toContain('<html lang="zh">');

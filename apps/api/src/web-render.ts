@@ -89,6 +89,7 @@ export function dashboardRenderer(
         user,
         dashboard,
         ...(summary ? { summary } : {}),
+        mobile: isPhoneRequest(request.headers),
       });
       return template
         .replace('<html lang="en">', `<html lang="${lng}">`)
@@ -103,4 +104,17 @@ export function dashboardRenderer(
       return undefined;
     }
   };
+}
+
+/**
+ * Whether a request comes from a phone, as its headers tell: Chromium says so itself
+ * (`Sec-CH-UA-Mobile: ?1`, sent on every request), other browsers in their user agent ("Mobi",
+ * MDN's advice). The dashboard is then drawn as a phone shows it (no sidebar, cards for tables):
+ * the app adopts that markup as it is instead of redrawing it (decision 0051). A wrong guess costs
+ * what every page cost before: the app redraws what differs once it runs.
+ */
+export function isPhoneRequest(headers: Record<string, string | string[] | undefined>): boolean {
+  if (headers['sec-ch-ua-mobile'] === '?1') return true;
+  const agent = headers['user-agent'];
+  return typeof agent === 'string' && /Mobi/i.test(agent);
 }

@@ -9,8 +9,33 @@ sessionPerTest((opened) => ({ session, page } = opened));
 
 const windowSentence = () => page.getByTestId('dashboard-window');
 
-/** The server-rendered page's wrapper, inert until the app's render replaces it. */
-const serverMarkup = () => page.locator('#root > div[inert]');
+/** The server-rendered page's wrapper, closed to the pointer until the app has hydrated it. */
+const untakenMarkup = (on: Page = page) =>
+  on.locator('#root > div[data-server-rendered][style*="pointer-events"]');
+
+/** A phone's browser, as Lighthouse's mobile preset presents itself. */
+const PHONE_USER_AGENT =
+  'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/136.0.0.0 Mobile Safari/537.36';
+
+/**
+ * Keeps, in the page, the window sentence the server drew, taken before any script runs: after
+ * the takeover it is still the one on screen if the app adopted the drawn nodes (hydration,
+ * decision 0051), not if it drew new ones.
+ */
+const keepDrawnSentence = (on: Page) =>
+  on.addInitScript(() => {
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState !== 'interactive') return;
+      (window as unknown as { drawn?: Element | null }).drawn = document.querySelector(
+        '[data-testid=dashboard-window]',
+      );
+    });
+  });
+const isDrawnSentenceKept = (on: Page) =>
+  on.evaluate(() => {
+    const drawn = (window as unknown as { drawn?: Element | null }).drawn;
+    return !!drawn && drawn === document.querySelector('[data-testid=dashboard-window]');
+  });
 
 // Decision 0050: the API draws a signed-in user's /dashboard with its figures; the app takes it
 // over with the same figures, asking for none of them again.
@@ -31,7 +56,7 @@ describe('the dashboard drawn by the server', () => {
       await bare.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
       await bare.getByText('Total tokens from admin').first().waitFor();
       await bare.getByRole('heading', { level: 2, name: /summary/i }).waitFor();
-      expect(await bare.locator('#root > div[inert]').count()).toBe(1);
+      expect(await untakenMarkup(bare).count()).toBe(1);
       // The answers it was drawn from are there for the app.
       expect(await bare.locator('script#server-queries').count()).toBe(1);
     } finally {
@@ -39,8 +64,9 @@ describe('the dashboard drawn by the server', () => {
     }
   });
 
-  it('is taken over by the app with the same figures, fetching none of them again', async () => {
+  it('is hydrated by the app with the same figures, fetching none of them again', async () => {
     await signIn(page, 'admin');
+    await keepDrawnSentence(page);
     const asked: string[] = [];
     page.on('request', (request) => {
       const { pathname } = new URL(request.url());
@@ -52,9 +78,13 @@ describe('the dashboard drawn by the server', () => {
     expect(response?.headers()['cache-control']).toBe('private, no-store');
     const drawn = await windowSentence().textContent();
     expect(drawn).toMatch(/^Chart: 1 \w+ \d{4} – \d+ \w+ \d{4}/);
-    // Taken over: the inert wrapper is gone, the controls answer.
-    await expect.poll(() => serverMarkup().count()).toBe(0);
+    // Taken over: the drawn nodes are the app's now (hydrated, not drawn again), and answer.
+    await expect.poll(() => untakenMarkup().count()).toBe(0);
+    expect(await isDrawnSentenceKept(page)).toBe(true);
     expect(await windowSentence().textContent()).toBe(drawn);
+    expect(
+      await page.locator('#root > div[data-server-rendered]').getAttribute('data-server-rendered'),
+    ).toBe('wide');
     await page.getByRole('button', { name: /Open user menu/ }).click();
     await page.getByRole('menu').waitFor();
     await page.keyboard.press('Escape');
@@ -62,7 +92,8 @@ describe('the dashboard drawn by the server', () => {
 
     // Another month opened by its address is drawn by the server too.
     await page.goto('/dashboard?month=2026-10');
-    await expect.poll(() => serverMarkup().count()).toBe(0);
+    await expect.poll(() => untakenMarkup().count()).toBe(0);
+    expect(await isDrawnSentenceKept(page)).toBe(true);
     await page.getByRole('button', { name: /Open user menu/ }).waitFor();
     expect(await windowSentence().textContent()).toContain('1 October 2026 – 31 October 2026');
     expect(asked).toEqual([]);
@@ -71,15 +102,59 @@ describe('the dashboard drawn by the server', () => {
   it('draws it in Chinese for the lang cookie, and signs out as before', async () => {
     await signIn(page, 'admin');
     await session.context.addCookies([{ name: 'lang', value: 'zh', url: session.baseURL }]);
+    await keepDrawnSentence(page);
     await page.goto('/dashboard');
     expect(await page.locator('html').getAttribute('lang')).toBe('zh');
     await page.getByRole('heading', { level: 1, name: '仪表盘' }).waitFor();
-    await expect.poll(() => serverMarkup().count()).toBe(0);
+    await expect.poll(() => untakenMarkup().count()).toBe(0);
+    expect(await isDrawnSentenceKept(page)).toBe(true);
     await page.getByRole('button', { name: /打开用户菜单/ }).click();
     await page.getByRole('menuitem', { name: '退出登录' }).click();
     await expectPath(page, '/login');
     // Signed out, /dashboard is the empty page again, sent to sign in.
     await page.goto('/dashboard');
     await expectPath(page, '/login?from=%2Fdashboard');
+  });
+
+  it.each([
+    { name: 'a phone, drawn for a phone', width: 390, drawnFor: 'phone', sidebar: 0 },
+    // A wrong guess: hydrated as drawn, then redrawn for the real width, without an error.
+    { name: "a wide window with a phone's user agent", width: 1280, drawnFor: 'phone', sidebar: 1 },
+  ])('on $name, is hydrated as drawn (decision 0051)', async ({ width, drawnFor, sidebar }) => {
+    // A company admin: the dashboard of one company, no summary.
+    await signIn(page, 'acme.admin');
+    const phone = await session.context.browser()!.newContext({
+      baseURL: session.baseURL,
+      userAgent: PHONE_USER_AGENT,
+      viewport: { width, height: 844 },
+      storageState: await session.context.storageState(),
+    });
+    try {
+      const on = await phone.newPage();
+      const problems: string[] = [];
+      on.on('pageerror', (error) => problems.push(error.message));
+      on.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      await keepDrawnSentence(on);
+      await on.goto('/dashboard');
+      const wrapper = on.locator('#root > div[data-server-rendered]');
+      expect(await wrapper.getAttribute('data-server-rendered')).toBe(drawnFor);
+      await expect.poll(() => untakenMarkup(on).count()).toBe(0);
+      expect(await isDrawnSentenceKept(on)).toBe(true);
+      await expect.poll(() => on.locator('[data-slot=sidebar]').count()).toBe(sidebar);
+      // The sidebar opens from the header, as a sheet on the phone.
+      if (width < 768) {
+        await on.getByRole('button', { name: 'Toggle sidebar' }).click();
+        await on.getByRole('dialog').getByRole('link', { name: 'Dashboard' }).waitFor();
+      }
+      // Nothing horizontal to scroll on the phone.
+      expect(await on.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await phone.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { LoadingScreen } from '@/components/layout/loading-screen';
@@ -40,21 +40,34 @@ function useAlertHostWanted(): boolean {
   return wanted;
 }
 
-/** The providers around the router. The outer Suspense waits for the translation catalogues. */
-export function App({ router }: { router: AppRouter }) {
+/**
+ * What surrounds the router: the outer Suspense waits for the translation catalogues; the toaster
+ * and the alert host come when wanted. The server draws the dashboard inside the same frame
+ * (prerender.tsx), so that the browser hydrates it: the same Suspense boundaries on both sides.
+ */
+export function AppFrame({ children }: { children: ReactNode }) {
   const toasterWanted = useToasterWanted();
   const alertHostWanted = useAlertHostWanted();
   return (
     <Suspense fallback={<LoadingScreen />}>
       <ErrorBoundary>
-        {/* TanStack Query's provider is the signed-in layout's and the set-password page's, not
-            the sign-in page's: that page loads no query library (decision 0044). */}
-        <RouterProvider router={router} />
+        {children}
         <Suspense fallback={null}>
           {alertHostWanted && <AlertHost />}
           {toasterWanted && <Toaster />}
         </Suspense>
       </ErrorBoundary>
     </Suspense>
+  );
+}
+
+/** The app: its router in the frame. */
+export function App({ router }: { router: AppRouter }) {
+  return (
+    <AppFrame>
+      {/* TanStack Query's provider is the signed-in layout's and the set-password page's, not
+          the sign-in page's: that page loads no query library (decision 0044). */}
+      <RouterProvider router={router} />
+    </AppFrame>
   );
 }

@@ -1,8 +1,10 @@
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition, useEffect, type ReactNode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { App } from './app';
+import { setDrawnPage } from './lib/drawn-page';
 import { keepPrerenderedInput } from './lib/prerendered';
+import { hasTakenServerQueries, SERVER_RENDERED_ATTRIBUTE } from './lib/server-queries';
 import { initI18n } from './locales/i18n';
 import { routes } from './routes';
 import './index.css';
@@ -31,7 +33,16 @@ const routerReady = (router: Router) =>
     });
   });
 
+/** Calls `onCommit` once its children are on screen: for a hydration, once it is done. */
+function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
+  useEffect(() => {
+    onCommit();
+  }, [onCommit]);
+  return children;
+}
+
 async function start(root: HTMLElement) {
+  const drawn = root.querySelector<HTMLElement>(`:scope > [${SERVER_RENDERED_ATTRIBUTE}]`);
   // The catalogues' requests first: on the dashboard the route's chunks, preloaded beside the
   // entry, keep the main thread busy (compiled as they arrive), and the requests waited behind them.
   const i18nReady = initI18n();
@@ -50,10 +61,39 @@ async function start(root: HTMLElement) {
     });
   };
   if (root.hasChildNodes()) {
-    // The sign-in page came pre-rendered (decision 0037): it stays on screen until the app can
-    // draw the same page whole (catalogue and route module there), then the app takes over, with
-    // whatever was typed into it meanwhile.
+    // The sign-in page came pre-rendered (decision 0037), or the dashboard drawn by the API
+    // (decision 0050): it stays on screen until the app can draw the same page whole (catalogue
+    // and route module there).
     await Promise.allSettled([i18nReady, routerReady(router)]);
+    if (drawn && hasTakenServerQueries()) {
+      // The dashboard, drawn with the figures the cache now starts with: the app's first render
+      // is that same markup, so React adopts the nodes on screen instead of building new ones
+      // (no document built twice, no second layout), in slices like any transition.
+      // Hydrated as it was drawn (for a phone or a wide screen, decision 0051), until the first
+      // navigation: the frame's Suspense boundaries hydrate in turns, after the first commit.
+      setDrawnPage({ phone: drawn.getAttribute(SERVER_RENDERED_ATTRIBUTE) === 'phone' });
+      const drawnAt = router.state.location;
+      const stop = router.subscribe((state) => {
+        if (state.location === drawnAt) return;
+        stop();
+        setDrawnPage(null);
+      });
+      const ready = () => {
+        drawn.style.removeProperty('pointer-events');
+      };
+      startTransition(() => {
+        hydrateRoot(
+          drawn,
+          <StrictMode>
+            <Committed onCommit={ready}>
+              <App router={router} />
+            </Committed>
+          </StrictMode>,
+        );
+      });
+      return;
+    }
+    // Otherwise the app replaces it, with whatever was typed into it meanwhile.
     keepPrerenderedInput(root);
   }
   render();

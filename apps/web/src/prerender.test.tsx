@@ -8,6 +8,7 @@ import { ErrorScreen } from '@/components/errors/error-screen';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { paths } from '@/config/paths';
 import { useAuthStore } from '@/lib/auth-store';
+import { drawnPage } from '@/lib/drawn-page';
 import { installClassMerge } from '@/lib/class-merge';
 import { cn, setClassMerge } from '@/lib/cn';
 import { formatDayWords } from '@/lib/format';
@@ -106,7 +107,7 @@ describe("a signed-in user's dashboard rendered by the API (decision 0050)", () 
   };
 
   it.each(['en', 'zh'] as const)(
-    'is the page with its figures in %s, inert until the app takes over',
+    'is the page with its figures in %s, closed to the pointer until the app hydrates it',
     async (lng) => {
       const page = await renderDashboard({
         lng,
@@ -118,20 +119,50 @@ describe("a signed-in user's dashboard rendered by the API (decision 0050)", () 
         summary,
       });
       const root = parse(page.html);
-      const wrapper = root.firstElementChild;
-      expect(wrapper).toHaveAttribute('inert');
+      const wrapper = root.firstElementChild as HTMLElement | null;
+      expect(wrapper).toHaveAttribute('data-server-rendered', 'wide');
+      expect(wrapper?.style.pointerEvents).toBe('none');
+      expect(wrapper?.style.display).toBe('contents');
       expect(wrapper?.querySelector('h1')?.textContent).toBe(i18n.getFixedT(lng)('nav.dashboard'));
       const sentence = root.querySelector('[data-testid=dashboard-window]')?.textContent;
       expect(sentence).toContain(formatDayWords('2026-01-01', lng));
       expect(sentence).toContain(formatDayWords('2026-01-31', lng));
       expect(root.textContent).toContain((1234567).toLocaleString(lng === 'zh' ? 'zh-CN' : 'en'));
       expect(root.textContent).toContain('Acme');
-      // The shell is this user's, the page drawn as the app first draws it: the chart waits
-      // for the first paint.
-      expect(root.querySelector('nav')).not.toBeNull();
-      expect(root.querySelector('[data-testid=chart-pending]')).not.toBeNull();
+      // The shell is this user's, with its sidebar on a wide screen; the page is painted
+      // whole, chart included (an empty month's: in words).
+      expect(root.querySelector('[data-slot=sidebar]')).not.toBeNull();
+      expect(root.querySelector('[data-testid=chart-pending]')).toBeNull();
+      expect(root.querySelector('[data-testid=chart-empty]')).not.toBeNull();
+      // In the app's frame: its Suspense boundaries' markers, none left unfinished for the
+      // browser to draw again (React's #419, which hydration reports).
+      expect(page.html).toContain('<!--$-->');
+      expect(page.html).not.toContain('<!--$!-->');
     },
   );
+
+  it('draws it for a phone when the request came from one (decision 0051)', async () => {
+    const days = buildDashboard({ view: 'all', company_id: null });
+    const page = await renderDashboard({
+      lng: 'en',
+      common: common('en'),
+      url: '/dashboard',
+      cookie: '',
+      user,
+      dashboard: days,
+      summary,
+      mobile: true,
+    });
+    const root = parse(page.html);
+    expect(root.firstElementChild).toHaveAttribute('data-server-rendered', 'phone');
+    // A phone's sidebar is a sheet, opened from the header: nothing of it is drawn.
+    expect(root.querySelector('[data-slot=sidebar]')).toBeNull();
+    expect(root.querySelector('[data-sidebar=trigger]')).not.toBeNull();
+    // The chart of a month that moved tokens.
+    expect(root.querySelector('figure svg')).not.toBeNull();
+    // Nothing of the phone stays for the next render.
+    expect(drawnPage()).toBeNull();
+  });
 
   it('hands the app the answers it was drawn from, and keeps none of them', async () => {
     const page = await renderDashboard({

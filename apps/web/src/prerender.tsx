@@ -18,13 +18,15 @@ import { I18nextProvider } from 'react-i18next';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import i18next, { type i18n as I18n } from 'i18next';
 import type { DashboardRenderInput, DashboardRenderOutput } from '@app/contract';
+import { AppFrame } from './app';
 import { selfInfoQueryKey } from './features/auth/api/self-info-key';
 import { dashboardKeys } from './features/dashboard/api/get-dashboard';
 import { dashboardQueryOf } from './features/dashboard/search';
 import { useAuthStore } from './lib/auth-store';
+import { setDrawnPage } from './lib/drawn-page';
 import { setServerCookieHeader } from './lib/cookies';
 import { queryClient } from './lib/query-client';
-import type { ServerQueries } from './lib/server-queries';
+import { SERVER_RENDERED_ATTRIBUTE, type ServerQueries } from './lib/server-queries';
 import { bundledContractResources } from './locales/contract-resources';
 import { baseOptions, type Language } from './locales/i18n';
 import { routes } from './routes';
@@ -107,18 +109,25 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Dash
   useAuthStore.setState({ user: input.user, isAuthenticated: true });
   for (const { queryKey, data } of state.queries) queryClient.setQueryData(queryKey, data);
   setServerCookieHeader(input.cookie);
+  const phone = input.mobile === true;
+  setDrawnPage({ phone });
   try {
+    // In the app's frame: the browser hydrates this markup (main.tsx), so its Suspense
+    // boundaries are the app's.
     const html = renderToString(
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
+          <AppFrame>
+            <StaticRouterProvider router={router} context={context} hydrate={false} />
+          </AppFrame>
         </QueryClientProvider>
       </I18nextProvider>,
     );
-    // Inert until the app takes over (its render replaces this wrapper): until then its controls
-    // would do nothing, so they take no press and no focus.
+    // The app hydrates the wrapper's content (main.tsx). Until then its controls would do nothing,
+    // so they take no press (`pointer-events`: inherited, and the browser updates it alone when it
+    // goes, where removing `inert` recomputed the whole page's style, ~100 ms on a phone).
     return {
-      html: `<div inert style="display:contents">${html}</div>`,
+      html: `<div ${SERVER_RENDERED_ATTRIBUTE}="${phone ? 'phone' : 'wide'}" style="display:contents;pointer-events:none">${html}</div>`,
       title: i18n.t('app.name'),
       state: JSON.stringify(state),
     };
@@ -126,5 +135,6 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Dash
     queryClient.clear();
     useAuthStore.setState({ user: null, isAuthenticated: false });
     setServerCookieHeader(undefined);
+    setDrawnPage(null);
   }
 }

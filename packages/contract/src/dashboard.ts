@@ -130,6 +130,11 @@ export interface DashboardRenderInput {
   dashboard: Dashboard;
   /** GET /dashboard/summary's, where the page shows it (admin and Group HR, all companies). */
   summary?: DashboardSummary;
+  /**
+   * Whether the request came from a phone (below the app's 768 px breakpoint, as far as its
+   * headers tell): the page is drawn for that width. Absent: a wide screen.
+   */
+  mobile?: boolean;
 }
 
 /** The drawn page: the markup of #root, the title, and the JSON of its #server-queries script. */

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { drawnPage } from '@/lib/drawn-page';
 
 /** Spec 9: below 768px the sidebar becomes a sheet. */
 export const MOBILE_BREAKPOINT = 768;
@@ -14,6 +15,9 @@ function subscribe(onChange: () => void): () => void {
 const getSnapshot = (): boolean =>
   typeof window.matchMedia === 'function' ? window.matchMedia(QUERY).matches : false;
 
+/** For the page the server drew and its hydration, what it was drawn for (lib/drawn-page.ts). */
+const getServerSnapshot = (): boolean => drawnPage()?.phone ?? false;
+
 export function useIsMobile(): boolean {
-  return useSyncExternalStore(subscribe, getSnapshot, () => false);
+  return useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot);
 }

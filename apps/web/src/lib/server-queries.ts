@@ -13,6 +13,11 @@ export interface ServerQueries {
 
 export const SERVER_QUERIES_ID = 'server-queries';
 
+/** The attribute of the wrapper around the markup the server drew (`#root`'s only child). */
+export const SERVER_RENDERED_ATTRIBUTE = 'data-server-rendered';
+
+let taken = false;
+
 /**
  * The server's answers for the signed-in user `userId`, once: the script is removed as it is
  * read. None when the page came without them, or for someone else.
@@ -23,10 +28,21 @@ export function takeServerQueries(userId: number | undefined): ServerQueries['qu
   script.remove();
   try {
     const state = JSON.parse(script.textContent ?? '') as ServerQueries;
-    return userId !== undefined && state.user_id === userId && Array.isArray(state.queries)
-      ? state.queries
-      : [];
+    const queries =
+      userId !== undefined && state.user_id === userId && Array.isArray(state.queries)
+        ? state.queries
+        : [];
+    taken = queries.length > 0;
+    return queries;
   } catch {
     return [];
   }
+}
+
+/**
+ * Whether the app's cache started with the server's answers (`takeServerQueries`): its first
+ * render then draws the page the server drew, which main.tsx hydrates rather than replaces.
+ */
+export function hasTakenServerQueries(): boolean {
+  return taken;
 }

@@ -1,6 +1,6 @@
 import {
-  lazy,
   Suspense,
+  useEffect,
   useLayoutEffect,
   useRef,
   useState,
@@ -69,6 +69,11 @@ export function releaseDeferredMenus(): void {
  * a press on it is kept, and the menu opens when it arrives. The menu is handed the button, so
  * the two look the same (and the menu's chunk needs nothing of the page's).
  *
+ * Not `lazy` in a Suspense boundary: the page the API draws (decision 0050) is hydrated, and
+ * `renderToString` cannot wait for a lazy component, so the boundary came to the browser as "not
+ * finished" and React reported it (#419) before drawing it again. The button is what the server
+ * and the browser both draw first; the menu replaces it once its code is there.
+ *
  * The placeholder answers the events the menu's own trigger answers (Radix opens on
  * `pointerdown` and on Enter, Space or ArrowDown), not only `click`: a press whose pointer went
  * down on the placeholder and came up on the menu's button, swapped in between as the code
@@ -80,7 +85,18 @@ export function deferMenu<P extends object>(
   load: () => Promise<ComponentType<P & DeferredMenuProps>>,
   Trigger: ComponentType<P & DeferredTriggerProps>,
 ): ComponentType<P> {
-  const Menu = lazy(() => gate.then(load).then((component) => ({ default: component })));
+  type Menu = ComponentType<P & DeferredMenuProps>;
+  // One fetch for every instance; forgotten if it failed, so that the next asks again.
+  let arrived: Menu | null = null;
+  let loading: Promise<Menu> | null = null;
+  const loadMenu = (): Promise<Menu> =>
+    (loading ??= gate.then(load).then(
+      (menu) => (arrived = menu),
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    ));
 
   function Placeholder({
     props,
@@ -115,10 +131,12 @@ export function deferMenu<P extends object>(
   }
 
   function Arrived({
+    Menu,
     props,
     isOpenRequested,
     hadFocus,
   }: {
+    Menu: Menu;
     props: P;
     isOpenRequested: boolean;
     hadFocus: RefObject<boolean>;
@@ -134,21 +152,40 @@ export function deferMenu<P extends object>(
 
   function DeferredMenu(props: P) {
     const [isOpenRequested, setOpenRequested] = useState(false);
+    const [menu, setMenu] = useState<Menu | null>(() => arrived);
     const hadFocus = useRef(false);
+    // Asked for once drawn in the browser (never on the server, whose render must be the
+    // button: the browser hydrates it), and again on a press if the fetch failed.
+    useEffect(() => {
+      if (menu) return;
+      let mounted = true;
+      loadMenu().then(
+        (loaded) => {
+          if (mounted) setMenu(() => loaded);
+        },
+        () => {
+          // The button stays; a press asks again (a failed chunk is not cached by the browser).
+        },
+      );
+      return () => {
+        mounted = false;
+      };
+    }, [menu, isOpenRequested]);
+    const placeholder = (
+      <Placeholder
+        props={props}
+        onPress={() => {
+          setOpenRequested(true);
+          releaseDeferredMenus();
+        }}
+        hadFocus={hadFocus}
+      />
+    );
+    if (!menu) return placeholder;
+    // The menu may still wait for something of its own (a catalogue): its button meanwhile.
     return (
-      <Suspense
-        fallback={
-          <Placeholder
-            props={props}
-            onPress={() => {
-              setOpenRequested(true);
-              releaseDeferredMenus();
-            }}
-            hadFocus={hadFocus}
-          />
-        }
-      >
-        <Arrived props={props} isOpenRequested={isOpenRequested} hadFocus={hadFocus} />
+      <Suspense fallback={placeholder}>
+        <Arrived Menu={menu} props={props} isOpenRequested={isOpenRequested} hadFocus={hadFocus} />
       </Suspense>
     );
   }

@@ -219,7 +219,7 @@ export function DailyChart({
           <tbody>
             {daily.map((day) => (
               <tr key={day.date}>
-                <th scope="row">{formatDate(day.date)}</th>
+                <th scope="row">{formatDate(day.date, i18n.language)}</th>
                 <td>{withThousands(day.tokens_from_admin)}</td>
                 {FLOWS.map((flow) => (
                   <td key={flow.key}>{withThousands(day[flow.key])}</td>
