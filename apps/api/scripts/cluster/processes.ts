@@ -27,7 +27,24 @@ export function databaseUser(): RunAs | null {
   }
 }
 
-export function freePort(): Promise<number> {
+/** The ports handed out by `freePort` in this process. */
+const handedOut = new Set<number>();
+
+/**
+ * A port free now on 127.0.0.1, never one already handed out here. The ports are bound later, by
+ * the processes they are for; meanwhile the system may offer a released port again (a CI run
+ * failed when HAProxy's write port was also given to a Patroni node's PostgreSQL).
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await probeFreePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+function probeFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
