@@ -109,7 +109,7 @@ export function dashboardRenderer(
 /**
  * Whether a request comes from a phone, as its headers tell: Chromium says so itself
  * (`Sec-CH-UA-Mobile: ?1`, sent on every request), other browsers in their user agent ("Mobi",
- * MDN's advice). The dashboard is then drawn as a phone shows it (no sidebar, cards for tables):
+ * MDN's advice). The dashboard is then drawn as a phone shows it (its sidebar a closed sheet):
  * the app adopts that markup as it is instead of redrawing it (decision 0051). A wrong guess costs
  * what every page cost before: the app redraws what differs once it runs.
  */

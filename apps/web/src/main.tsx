@@ -2,9 +2,9 @@ import { StrictMode, startTransition, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { App } from './app';
-import { setDrawnPage } from './lib/drawn-page';
+import { findDrawnPage, openDrawnPage, setDrawnPage } from './lib/drawn-page';
 import { keepPrerenderedInput } from './lib/prerendered';
-import { hasTakenServerQueries, SERVER_RENDERED_ATTRIBUTE } from './lib/server-queries';
+import { hasTakenServerQueries } from './lib/server-queries';
 import { initI18n } from './locales/i18n';
 import { routes } from './routes';
 import './index.css';
@@ -42,7 +42,7 @@ function Committed({ onCommit, children }: { onCommit: () => void; children: Rea
 }
 
 async function start(root: HTMLElement) {
-  const drawn = root.querySelector<HTMLElement>(`:scope > [${SERVER_RENDERED_ATTRIBUTE}]`);
+  const drawn = findDrawnPage(root);
   // The catalogues' requests first: on the dashboard the route's chunks, preloaded beside the
   // entry, keep the main thread busy (compiled as they arrive), and the requests waited behind them.
   const i18nReady = initI18n();
@@ -71,19 +71,17 @@ async function start(root: HTMLElement) {
       // (no document built twice, no second layout), in slices like any transition.
       // Hydrated as it was drawn (for a phone or a wide screen, decision 0051), until the first
       // navigation: the frame's Suspense boundaries hydrate in turns, after the first commit.
-      setDrawnPage({ phone: drawn.getAttribute(SERVER_RENDERED_ATTRIBUTE) === 'phone' });
+      setDrawnPage(drawn.page);
       const drawnAt = router.state.location;
       const stop = router.subscribe((state) => {
         if (state.location === drawnAt) return;
         stop();
         setDrawnPage(null);
       });
-      const ready = () => {
-        drawn.style.removeProperty('pointer-events');
-      };
+      const ready = () => openDrawnPage(drawn.wrapper);
       startTransition(() => {
         hydrateRoot(
-          drawn,
+          drawn.wrapper,
           <StrictMode>
             <Committed onCommit={ready}>
               <App router={router} />

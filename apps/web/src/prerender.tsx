@@ -23,10 +23,10 @@ import { selfInfoQueryKey } from './features/auth/api/self-info-key';
 import { dashboardKeys } from './features/dashboard/api/get-dashboard';
 import { dashboardQueryOf } from './features/dashboard/search';
 import { useAuthStore } from './lib/auth-store';
-import { setDrawnPage } from './lib/drawn-page';
+import { setDrawnPage, wrapDrawnPage } from './lib/drawn-page';
 import { setServerCookieHeader } from './lib/cookies';
 import { queryClient } from './lib/query-client';
-import { SERVER_RENDERED_ATTRIBUTE, type ServerQueries } from './lib/server-queries';
+import type { ServerQueries } from './lib/server-queries';
 import { bundledContractResources } from './locales/contract-resources';
 import { baseOptions, type Language } from './locales/i18n';
 import { routes } from './routes';
@@ -109,8 +109,8 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Dash
   useAuthStore.setState({ user: input.user, isAuthenticated: true });
   for (const { queryKey, data } of state.queries) queryClient.setQueryData(queryKey, data);
   setServerCookieHeader(input.cookie);
-  const phone = input.mobile === true;
-  setDrawnPage({ phone });
+  const drawn = { phone: input.mobile === true };
+  setDrawnPage(drawn);
   try {
     // In the app's frame: the browser hydrates this markup (main.tsx), so its Suspense
     // boundaries are the app's.
@@ -123,11 +123,8 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Dash
         </QueryClientProvider>
       </I18nextProvider>,
     );
-    // The app hydrates the wrapper's content (main.tsx). Until then its controls would do nothing,
-    // so they take no press (`pointer-events`: inherited, and the browser updates it alone when it
-    // goes, where removing `inert` recomputed the whole page's style, ~100 ms on a phone).
     return {
-      html: `<div ${SERVER_RENDERED_ATTRIBUTE}="${phone ? 'phone' : 'wide'}" style="display:contents;pointer-events:none">${html}</div>`,
+      html: wrapDrawnPage(html, drawn),
       title: i18n.t('app.name'),
       state: JSON.stringify(state),
     };

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferMenu, type DeferredMenuProps } from '@/components/layout/deferred-menu';
 import { useAfterFirstPaint } from '@/hooks/use-after-first-paint';
 import { useIsMobile } from '@/hooks/use-is-mobile';
-import { setDrawnPage } from './drawn-page';
+import { findDrawnPage, openDrawnPage, setDrawnPage, wrapDrawnPage } from './drawn-page';
 import { hasTakenServerQueries, SERVER_QUERIES_ID, takeServerQueries } from './server-queries';
 
 function Probe() {
@@ -55,6 +55,23 @@ describe('the page the server draws and its hydration', () => {
       // The same node, adopted; then the screen's own width.
       expect(container.firstElementChild).toBe(drawn);
       expect(container.textContent).toBe('painted wide');
+    },
+  );
+
+  it.each([true, false])(
+    'wraps the markup with what it was drawn for, closed to the pointer until opened (phone: %s)',
+    (phone) => {
+      const root = document.createElement('div');
+      root.innerHTML = wrapDrawnPage('<h1>Dashboard</h1>', { phone });
+      const found = findDrawnPage(root);
+      expect(found?.page).toEqual({ phone });
+      expect(found?.wrapper.style.display).toBe('contents');
+      expect(found?.wrapper.style.pointerEvents).toBe('none');
+      expect(found?.wrapper.querySelector('h1')).toHaveTextContent('Dashboard');
+      openDrawnPage(found!.wrapper);
+      expect(found?.wrapper.style.pointerEvents).toBe('');
+      // Only as #root's own child, and not for the sign-in page drawn at build time.
+      expect(findDrawnPage(found!.wrapper)).toBeNull();
     },
   );
 

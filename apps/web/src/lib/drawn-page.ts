@@ -21,3 +21,29 @@ export function setDrawnPage(page: DrawnPage | null): void {
 export function drawnPage(): DrawnPage | null {
   return drawn;
 }
+
+/** The attribute of the wrapper around the markup the server drew (`#root`'s only child). */
+const DRAWN_FOR_ATTRIBUTE = 'data-server-rendered';
+
+/**
+ * The server's markup in its wrapper, which says what it was drawn for. The app hydrates the
+ * wrapper's content (main.tsx). Until then its controls would do nothing, so they take no press
+ * (`pointer-events`: inherited, and the browser updates it alone when it goes, where removing
+ * `inert` recomputed the whole page's style, ~100 ms on a phone).
+ */
+export function wrapDrawnPage(html: string, page: DrawnPage): string {
+  const drawnFor = page.phone ? 'phone' : 'wide';
+  return `<div ${DRAWN_FOR_ATTRIBUTE}="${drawnFor}" style="display:contents;pointer-events:none">${html}</div>`;
+}
+
+/** The wrapper of a page the server drew into `root` (`wrapDrawnPage`) and what it was drawn for. */
+export function findDrawnPage(root: HTMLElement): { wrapper: HTMLElement; page: DrawnPage } | null {
+  const wrapper = root.querySelector<HTMLElement>(`:scope > [${DRAWN_FOR_ATTRIBUTE}]`);
+  if (!wrapper) return null;
+  return { wrapper, page: { phone: wrapper.getAttribute(DRAWN_FOR_ATTRIBUTE) === 'phone' } };
+}
+
+/** Opens the drawn page to the pointer, once the app has hydrated it. */
+export function openDrawnPage(wrapper: HTMLElement): void {
+  wrapper.style.removeProperty('pointer-events');
+}

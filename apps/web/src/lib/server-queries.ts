@@ -13,9 +13,6 @@ export interface ServerQueries {
 
 export const SERVER_QUERIES_ID = 'server-queries';
 
-/** The attribute of the wrapper around the markup the server drew (`#root`'s only child). */
-export const SERVER_RENDERED_ATTRIBUTE = 'data-server-rendered';
-
 let taken = false;
 
 /**
