@@ -65,7 +65,7 @@ export class StopWaiting extends Error {}
  * check count as "not yet" (a connection refused while a server starts).
  */
 export async function until(
-  what: string,
+  what: string | (() => string),
   check: () => Promise<boolean> | boolean,
   timeoutMs = 60_000,
   everyMs = 100,
@@ -80,7 +80,9 @@ export async function until(
       });
     if (ok) return;
     if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`,
+      );
     await sleep(everyMs);
   }
 }
@@ -197,6 +199,17 @@ export class Workspace {
     };
     this.processes.push(managed);
     return managed;
+  }
+
+  /** The last lines of every process's log in this run, each under its name. */
+  tails(lines = 30): string {
+    // A restarted process appends to the same file: each file once.
+    return [...new Set(this.processes.map((p) => p.logFile))]
+      .map(
+        (logFile) =>
+          `----- ${path.basename(logFile)}: last ${lines} lines -----\n${this.tail({ logFile }, lines)}`,
+      )
+      .join('\n');
   }
 
   /** The last lines of a process's log, for an error message. */

@@ -26,6 +26,12 @@ const RATE = Number(values.rate);
 const DEADLINE_MS = 9 * 60_000;
 /** Steady load between a fault's recovery and the next fault. */
 const SETTLE_MS = 3_000;
+/**
+ * After the failover, the instances' /readyz must all answer 200 within this. The old primary's
+ * rewind and return as synchronous standby are part of the recovery, and on CI the test shares
+ * two cores with the other suites (a run there once needed more than 60 s).
+ */
+const READY_AGAIN_MS = 120_000;
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -109,12 +115,25 @@ async function main(): Promise<boolean> {
   log(`killed postgres of ${killed.node} (pid ${killed.pid})`);
   const leader = await cluster.waitNewLeader(killed.node, 60_000);
   log(`${leader} is the new primary`);
-  await until('every API instance ready again', async () => {
-    const answers = await Promise.all(
-      cluster.apis.map(async (a) => (await fetch(`${a.url}/readyz`)).status),
-    );
-    return answers.every((s) => s === 200);
-  });
+  // What each instance answered last, named in the error when they do not all come back.
+  const lastReady = new Map<string, string>();
+  await until(
+    () =>
+      `every API instance ready again (last answers: ${[...lastReady].map(([n, a]) => `${n} ${a}`).join('; ')})`,
+    async () => {
+      const answers = await Promise.all(
+        cluster.apis.map(async (a) => {
+          const answer = await fetch(`${a.url}/readyz`, { signal: AbortSignal.timeout(10_000) })
+            .then(async (r) => `${r.status} ${await r.text()}`)
+            .catch((error: unknown) => String(error));
+          lastReady.set(a.name, answer);
+          return answer.startsWith('200 ');
+        }),
+      );
+      return answers.every(Boolean);
+    },
+    READY_AGAIN_MS,
+  );
   await sleep(SETTLE_MS);
   begin('after', 'none');
   await sleep(2_000);
@@ -168,6 +187,8 @@ try {
 } catch (error) {
   failed = true;
   console.error(error);
+  // CI keeps only what is printed: the end of every process's log, to tell why.
+  console.error(ws.tails(60));
 }
 log(failed ? `stopping; logs kept in ${ws.dir}` : 'stopping and cleaning up');
 await ws.cleanup(values.keep || failed);
