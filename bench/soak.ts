@@ -348,7 +348,11 @@ async function main() {
     fs.writeFileSync(path.join(here, 'soak.json'), `${JSON.stringify(summary, null, 2)}\n`);
     fs.writeFileSync(path.join(here, 'SOAK.md'), soakMarkdown(summary));
     log(JSON.stringify({ ...summary, memory: undefined }, null, 2));
-    if (unexpected > 0 || result.errors > 0) process.exitCode = 1;
+    if (unexpected > 0 || result.errors > 0) {
+      // What the API logged (errors and warnings) says why an answer was unexpected.
+      log(`API output (tail):\n${server.output()}`);
+      process.exitCode = 1;
+    }
   } catch (error) {
     log(`API output (tail):\n${server.output()}`);
     throw error;

@@ -136,7 +136,6 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
       });
       return { mfaChallenge };
     }
-    await clearSignInFailures(tx, attempt);
     const session = await openSession(
       tx,
       { userId: found.id, now, ip: input.ip, userAgent: input.userAgent },
@@ -150,6 +149,9 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
       after: { username: submitted },
       at: now,
     });
+    // Last: the counters' rows stay locked until the commit, and every attempt from the same
+    // address waits on its row meanwhile.
+    await clearSignInFailures(tx, attempt);
     return { user: toAuthUser(found), session };
   });
   return outcome;

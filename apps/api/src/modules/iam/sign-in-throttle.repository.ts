@@ -109,17 +109,22 @@ export async function readWait(
  * A successful sign-in: its (login, address) counter is gone and the attempt taken from its
  * address is given back (the address keeps its other failures: signing into one's own account
  * must not wipe a spray from the same address).
+ *
+ * Two statements, in the order `takeAttempt` locks the rows: the (login, address) row, then the
+ * address's. One statement (the delete in a WITH) ran the address's update first, so a sign-in
+ * settling inside its transaction and a parallel attempt of the same login from the same address
+ * each held the row the other wanted: a deadlock, answered 500 (seen in the soak).
  */
 export async function settleSuccess(
   executor: Executor,
   key: Omit<ThrottleKey, 'now'>,
 ): Promise<void> {
   await executor.execute(
-    sql`WITH gone AS (
-          DELETE FROM sign_in_throttles
-           WHERE scope = 'login_address' AND login = ${key.login} AND ip = ${key.ip}
-        )
-        UPDATE sign_in_throttles SET failures = greatest(failures - 1, 0)
+    sql`DELETE FROM sign_in_throttles
+         WHERE scope = 'login_address' AND login = ${key.login} AND ip = ${key.ip}`,
+  );
+  await executor.execute(
+    sql`UPDATE sign_in_throttles SET failures = greatest(failures - 1, 0)
          WHERE scope = 'address' AND login = '' AND ip = ${key.ip}`,
   );
 }

@@ -4,6 +4,7 @@
 // owner from another address; counters live in PostgreSQL, shared by every instance; an
 // administrator can clear a user's throttle; sign-ins, failures and throttling are audited.
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/app';
 import { createUser, injectAs, signIn } from '../../../test/auth';
@@ -11,6 +12,7 @@ import { testDatabaseKinds } from '../../../test/databases';
 import { envelopeProblem } from '../../../test/http';
 import { queryRows } from '../../db/client';
 import { sweepExpiredCounters } from '../jobs/jobs.service';
+import { clearSignInFailures } from './sign-in-throttle.service';
 
 const FREE = 5;
 const ADDRESS_FREE = 20;
@@ -306,5 +308,68 @@ describe.each(postgresOnly)('two API instances on one %s database', (kind) => {
       statuses.push((await login(t, `rate.${i}`, WRONG, '10.9.1.1')).statusCode);
     }
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
+  });
+});
+
+describe.each(postgresOnly)('a successful sign-in settling its counters on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, ENV);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  // The soak once answered a sign-in 500: a deadlock between a sign-in settling its counters in
+  // its transaction and a parallel attempt of the same login from the same address, which takes
+  // the (login, address) row, then the address's. Settling must take them in that order too.
+  it('locks the (login, address) row before the address row, as an attempt does', async () => {
+    const user = await createUser(t.db.database.db, { type: 'admin' });
+    const address = '10.10.0.1';
+    expect((await login(t, user.username, WRONG, address)).statusCode).toBe(401);
+    const attempt = new pg.Client({ connectionString: t.db.url });
+    await attempt.connect();
+    try {
+      await attempt.query('BEGIN');
+      // A parallel attempt holds the (login, address) row…
+      await attempt.query(
+        `SELECT 1 FROM sign_in_throttles
+          WHERE scope = 'login_address' AND login = $1 AND ip = $2 FOR UPDATE`,
+        [user.username.toLowerCase(), address],
+      );
+      const settled = t.db.database.db.transaction((tx) =>
+        clearSignInFailures(tx, { login: user.username, ip: address }),
+      );
+      // …the settling sign-in waits for it…
+      const waiting = async () => {
+        const { rows } = await attempt.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'
+              AND query LIKE '%sign_in_throttles%'`,
+        );
+        return rows[0]!.n;
+      };
+      for (let tries = 0; (await waiting()) === 0 && tries < 200; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(await waiting()).toBe(1);
+      // …holding nothing the attempt needs next: the address's row is free (before the fix the
+      // settling statement had already locked it, and this failed with lock_not_available).
+      const next = await attempt.query(
+        `SELECT failures FROM sign_in_throttles
+          WHERE scope = 'address' AND login = '' AND ip = $1 FOR UPDATE NOWAIT`,
+        [address],
+      );
+      expect(next.rows).toEqual([{ failures: 1 }]);
+      await attempt.query('COMMIT');
+      await settled;
+    } finally {
+      await attempt.end();
+    }
+    const rows = await queryRows<{ scope: string; failures: number }>(
+      t.db.database.db,
+      sql`SELECT scope, failures FROM sign_in_throttles WHERE ip = ${address} ORDER BY scope`,
+    );
+    expect(rows).toEqual([{ scope: 'address', failures: 0 }]);
   });
 });
