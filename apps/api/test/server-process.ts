@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../scripts/build';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const READY_TIMEOUT_MS = 120_000;
@@ -58,7 +59,7 @@ const exited = (child: ChildProcess) =>
 /** How the server is run: from its sources through tsx, or from its bundle (built beforehand). */
 const ENTRY = {
   sources: ['--import', 'tsx', 'apps/api/src/server.ts'],
-  bundle: ['--enable-source-maps', 'apps/api/dist/server.mjs'],
+  bundle: [...NODE_FLAGS, 'apps/api/dist/server.mjs'],
 };
 
 type From = keyof typeof ENTRY | { bundle: string };
@@ -82,7 +83,7 @@ export async function startServer(
   let output = '';
   // API_NODE_ARGS adds flags to the API's node, e.g. `--cpu-prof` to profile a benchmark.
   const nodeArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const entry = typeof from === 'string' ? ENTRY[from] : ['--enable-source-maps', from.bundle];
+  const entry = typeof from === 'string' ? ENTRY[from] : [...NODE_FLAGS, from.bundle];
   const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     // API_ROOT: another checkout's API (a before/after comparison on the same bench run).
     cwd: process.env.API_ROOT ?? REPO_ROOT,

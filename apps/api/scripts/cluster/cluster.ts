@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { REPO_ROOT } from '../../src/config';
-import { BUNDLE_ENTRY, buildServerIfStale } from '../build';
+import { BUNDLE_ENTRY, buildServerIfStale, NODE_FLAGS } from '../build';
 import {
   etcdArguments,
   haproxyConfig,
@@ -290,12 +290,10 @@ export class Cluster {
   }
 
   async startApi(api: ApiInstance): Promise<void> {
-    const child = this.ws.spawn(
-      api.name,
-      process.execPath,
-      ['--enable-source-maps', BUNDLE_ENTRY],
-      { cwd: REPO_ROOT, env: this.apiEnvironment(api) },
-    );
+    const child = this.ws.spawn(api.name, process.execPath, [...NODE_FLAGS, BUNDLE_ENTRY], {
+      cwd: REPO_ROOT,
+      env: this.apiEnvironment(api),
+    });
     api.process = child;
     await until(
       `${api.name} to be ready`,

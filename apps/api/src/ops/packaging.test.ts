@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BUNDLE_ENTRY } from '../../scripts/build';
+import { BUNDLE_ENTRY, NODE_FLAGS } from '../../scripts/build';
 import { loadConfig, REPO_ROOT } from '../config';
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
@@ -90,9 +90,11 @@ describe('the Dockerfile', () => {
   it('runs the server file with node itself, as a non-root user, health-checked on /readyz', () => {
     const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1];
     const args = JSON.parse(cmd!) as string[];
-    expect(args.slice(0, 2)).toEqual(['node', '--enable-source-maps']);
+    // The flags every start of the bundle shares (the young generation capped, decision 0052).
+    expect(args.slice(0, 1 + NODE_FLAGS.length)).toEqual(['node', ...NODE_FLAGS]);
     // The API's bundle, which the build stage makes and the runtime stage copies.
-    expect(args[2]).toBe(path.relative(REPO_ROOT, BUNDLE_ENTRY));
+    expect(args[1 + NODE_FLAGS.length]).toBe(path.relative(REPO_ROOT, BUNDLE_ENTRY));
+    expect(args).toHaveLength(2 + NODE_FLAGS.length);
     expect(dockerfile).toContain('npm run build -w apps/api');
     expect(runtime).toContain('COPY --from=build /app/apps/api/dist apps/api/dist');
     expect(/^USER (\S+)$/m.exec(runtime)?.[1]).toBe('node');
@@ -108,5 +110,14 @@ describe('the Dockerfile', () => {
     for (const entry of ['.git', '**/node_modules', 'data', 'backups', '.env', '**/dist']) {
       expect(ignored).toContain(entry);
     }
+  });
+});
+
+describe('npm start', () => {
+  it('runs the bundle with the flags the image and the tests use', () => {
+    const scripts = (
+      JSON.parse(read('apps/api/package.json')) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.start).toBe(`node ${NODE_FLAGS.join(' ')} dist/server.mjs`);
   });
 });
