@@ -38,7 +38,11 @@ export interface Metrics {
 
 let processRegistry: Registry | undefined;
 
-/** The process metrics (prom-client's defaults), started once per process, on first use. */
+/**
+ * The process metrics (prom-client's defaults), started once per process, when the first app's
+ * metrics are made: prom-client counts the process's CPU from then on, so a registry started at
+ * the first scrape answered about 0 s of CPU (0 on a kernel that accounts CPU by ticks).
+ */
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
@@ -55,6 +59,7 @@ export function createMetrics(
   poolStats: () => PoolStats | null = () => null,
   readPoolStats: () => PoolStats | null = () => null,
 ): Metrics {
+  processMetrics();
   const registry = new Registry();
   const counter = <L extends string>(config: CounterConfiguration<L>) =>
     new Counter<L>({ ...config, registers: [registry] });

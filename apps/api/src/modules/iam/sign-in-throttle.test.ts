@@ -342,6 +342,8 @@ describe.each(postgresOnly)('a successful sign-in settling its counters on %s', 
       );
       // …the settling sign-in waits for it…
       const waiting = async () => {
+        // pg_stat_activity is read once per transaction unless its snapshot is cleared.
+        await attempt.query('SELECT pg_stat_clear_snapshot()');
         const { rows } = await attempt.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM pg_stat_activity
             WHERE datname = current_database() AND wait_event_type = 'Lock'
