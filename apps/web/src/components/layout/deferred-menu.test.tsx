@@ -51,7 +51,47 @@ function deferredMenu() {
   };
 }
 
+/** Suspends while `pending` is set: a menu waiting for something of its own (a catalogue). */
+const catalogue = { pending: null as Promise<void> | null };
+function Catalogue() {
+  if (catalogue.pending) throw catalogue.pending;
+  return null;
+}
+function WaitingMenu({ trigger, defaultOpen }: Props & DeferredMenuProps) {
+  return (
+    <DropdownMenu defaultOpen={defaultOpen}>
+      <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
+      <Catalogue />
+      <DropdownMenuContent>
+        <DropdownMenuItem>First</DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
 describe('a deferred menu', () => {
+  // The menu mounted, then hidden behind its placeholder while it waits again: a press on the
+  // placeholder opens it once it is back (it was lost: the mounted menu read defaultOpen once).
+  it('opens for a press on the placeholder shown while the arrived menu waits', async () => {
+    const Deferred = deferMenu<Props>(() => Promise.resolve(WaitingMenu), Trigger);
+    const { rerender } = render(<Deferred label="Language" />);
+    await act(async () => undefined);
+    expect(screen.getByRole('button', { name: 'Language' })).toHaveAttribute('aria-haspopup');
+    let done!: () => void;
+    catalogue.pending = new Promise<void>((resolve) => {
+      done = () => {
+        catalogue.pending = null;
+        resolve();
+      };
+    });
+    rerender(<Deferred label="Language." />);
+    const placeholder = screen.getByRole('button', { name: 'Language.' });
+    expect(placeholder).not.toHaveAttribute('aria-haspopup');
+    fireEvent.click(placeholder);
+    await act(async () => done());
+    expect(await screen.findByRole('menuitem', { name: 'First' })).toBeInTheDocument();
+  });
+
   it('shows its button at once and opens once its code arrives', async () => {
     const { Deferred, arrive } = deferredMenu();
     render(<Deferred label="Language" />);

@@ -183,9 +183,18 @@ export function deferMenu<P extends object>(
     );
     if (!menu) return placeholder;
     // The menu may still wait for something of its own (a catalogue): its button meanwhile.
+    // Keyed by the press: a menu already mounted but hidden behind its fallback (still waiting
+    // for its catalogue) would not read `defaultOpen` again, and the press on the placeholder
+    // shown meanwhile was lost. Mounted afresh, it opens.
     return (
       <Suspense fallback={placeholder}>
-        <Arrived Menu={menu} props={props} isOpenRequested={isOpenRequested} hadFocus={hadFocus} />
+        <Arrived
+          key={isOpenRequested ? 'pressed' : 'idle'}
+          Menu={menu}
+          props={props}
+          isOpenRequested={isOpenRequested}
+          hadFocus={hadFocus}
+        />
       </Suspense>
     );
   }
