@@ -55,8 +55,30 @@ export function redactForAudit(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/**
+ * Lone UTF-16 surrogates replaced (U+FFFD), in keys and strings: JSON.stringify writes one as
+ * `\ud800`, which PostgreSQL's jsonb refuses, so a sign-in typed with one answered 500 (fuzz).
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const fixText = (text: string) => text.replace(LONE_SURROGATE, '\ufffd');
+
+const wellFormed = (value: unknown): unknown =>
+  value === undefined
+    ? value
+    : JSON.parse(
+        JSON.stringify(value, function (this: unknown, _key, v: unknown) {
+          if (typeof v === 'string') return fixText(v);
+          if (v && typeof v === 'object' && !Array.isArray(v)) {
+            return Object.fromEntries(
+              Object.entries(v as Record<string, unknown>).map(([k, x]) => [fixText(k), x]),
+            );
+          }
+          return v;
+        }),
+      );
+
 const asRecord = (value: unknown): Record<string, unknown> | null => {
-  const redacted = redactForAudit(value);
+  const redacted = wellFormed(redactForAudit(value)) ?? null;
   if (redacted === null) return null;
   return typeof redacted === 'object' && !Array.isArray(redacted)
     ? (redacted as Record<string, unknown>)
