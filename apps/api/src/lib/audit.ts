@@ -38,11 +38,22 @@ export interface AuditRecord {
  */
 const SECRET_KEY = /pass(word|wd)|secret|hash|api_?key|csrf|session_?token/i;
 
-/** A JSON-safe copy of a record with every secret removed (see SECRET_KEY). */
+/**
+ * A lone UTF-16 surrogate: JSON.stringify writes one as `\ud800`, which PostgreSQL's jsonb
+ * refuses, so a sign-in typed with one answered 500 (fuzz). Replaced by U+FFFD.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const wellFormed = (text: string) => text.replace(LONE_SURROGATE, '\ufffd');
+
+/**
+ * A JSON-safe copy of a record (one jsonb accepts: no lone surrogate in a key or a string) with
+ * every secret removed (see SECRET_KEY).
+ */
 export function redactForAudit(value: unknown, depth = 0): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string') return wellFormed(value);
   if (typeof value !== 'object') return typeof value === 'function' ? null : value;
   if (depth > 8) return null;
   if (Array.isArray(value)) return value.map((item) => redactForAudit(item, depth + 1));
@@ -50,35 +61,13 @@ export function redactForAudit(value: unknown, depth = 0): unknown {
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined) continue;
     if (SECRET_KEY.test(key) && typeof item !== 'boolean') continue;
-    out[key] = redactForAudit(item, depth + 1);
+    out[wellFormed(key)] = redactForAudit(item, depth + 1);
   }
   return out;
 }
 
-/**
- * Lone UTF-16 surrogates replaced (U+FFFD), in keys and strings: JSON.stringify writes one as
- * `\ud800`, which PostgreSQL's jsonb refuses, so a sign-in typed with one answered 500 (fuzz).
- */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const fixText = (text: string) => text.replace(LONE_SURROGATE, '\ufffd');
-
-const wellFormed = (value: unknown): unknown =>
-  value === undefined
-    ? value
-    : JSON.parse(
-        JSON.stringify(value, function (this: unknown, _key, v: unknown) {
-          if (typeof v === 'string') return fixText(v);
-          if (v && typeof v === 'object' && !Array.isArray(v)) {
-            return Object.fromEntries(
-              Object.entries(v as Record<string, unknown>).map(([k, x]) => [fixText(k), x]),
-            );
-          }
-          return v;
-        }),
-      );
-
 const asRecord = (value: unknown): Record<string, unknown> | null => {
-  const redacted = wellFormed(redactForAudit(value)) ?? null;
+  const redacted = redactForAudit(value);
   if (redacted === null) return null;
   return typeof redacted === 'object' && !Array.isArray(redacted)
     ? (redacted as Record<string, unknown>)

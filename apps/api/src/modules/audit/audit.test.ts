@@ -47,6 +47,12 @@ describe('redactForAudit', () => {
       }),
     ).toEqual({ password_changed: true, at: '2026-01-02T03:04:05.000Z' });
   });
+
+  it('replaces lone surrogates in keys and strings, which jsonb refuses, and keeps pairs', () => {
+    expect(redactForAudit({ 'k\udc00': ['a\ud800', 'pair \ud83d\ude00'] })).toEqual({
+      'k\ufffd': ['a\ufffd', 'pair \ud83d\ude00'],
+    });
+  });
 });
 
 describe.each(await testDatabaseKinds())('the audit log on %s', (kind) => {
