@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/client';
 import { auditLog } from '../db/schema';
+import { withoutLoneSurrogates } from './text';
 
 /** Who made a change, and from where: taken from the request by `auditActorOf`. */
 export interface AuditActor {
@@ -39,13 +40,6 @@ export interface AuditRecord {
 const SECRET_KEY = /pass(word|wd)|secret|hash|api_?key|csrf|session_?token/i;
 
 /**
- * A lone UTF-16 surrogate: JSON.stringify writes one as `\ud800`, which PostgreSQL's jsonb
- * refuses, so a sign-in typed with one answered 500 (fuzz). Replaced by U+FFFD.
- */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const wellFormed = (text: string) => text.replace(LONE_SURROGATE, '\ufffd');
-
-/**
  * A JSON-safe copy of a record (one jsonb accepts: no lone surrogate in a key or a string) with
  * every secret removed (see SECRET_KEY).
  */
@@ -53,7 +47,7 @@ export function redactForAudit(value: unknown, depth = 0): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'string') return wellFormed(value);
+  if (typeof value === 'string') return withoutLoneSurrogates(value);
   if (typeof value !== 'object') return typeof value === 'function' ? null : value;
   if (depth > 8) return null;
   if (Array.isArray(value)) return value.map((item) => redactForAudit(item, depth + 1));
@@ -61,7 +55,7 @@ export function redactForAudit(value: unknown, depth = 0): unknown {
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined) continue;
     if (SECRET_KEY.test(key) && typeof item !== 'boolean') continue;
-    out[wellFormed(key)] = redactForAudit(item, depth + 1);
+    out[withoutLoneSurrogates(key)] = redactForAudit(item, depth + 1);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
+import { isStorableText } from '../lib/text';
 
 /** Far deeper than any body of the contract (a distribution is 3 levels), far shallower than a stack. */
 export const MAX_JSON_DEPTH = 32;
@@ -28,17 +29,20 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
-/** The dotted path of the first NUL character in a parsed value (key or text), or null. */
-export function findNul(value: unknown): string | null {
+/**
+ * The dotted path of the first key or text in a parsed value that PostgreSQL cannot store (a NUL
+ * character or a lone surrogate: `isStorableText`), or null.
+ */
+export function findUnstorable(value: unknown): string | null {
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [current, path] = stack.pop()!;
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) return path || '_root';
+      if (!isStorableText(current)) return path || '_root';
     } else if (typeof current === 'object' && current !== null) {
       for (const [key, child] of Object.entries(current)) {
         const at = path ? `${path}.${key}` : key;
-        if (key.includes('\u0000')) return at;
+        if (!isStorableText(key)) return at;
         stack.push([child, at]);
       }
     }
@@ -51,7 +55,8 @@ export function findNul(value: unknown): string | null {
  * - JSON only as JSON: Fastify's text/plain parser is dropped, so a body a cross-site form can
  *   send without a preflight is 415, like every other type but JSON (and multipart on the import);
  * - JSON nested at most MAX_JSON_DEPTH deep, so no later step can be driven into deep recursion;
- * - no NUL character in text, which PostgreSQL cannot store (it would fail there as a 500).
+ * - no text PostgreSQL cannot store, a NUL character or a lone surrogate (it would fail there as
+ *   a 500).
  */
 export default fp(
   async function inputGuardsPlugin(app: FastifyInstance) {
@@ -67,11 +72,11 @@ export default fp(
     });
 
     app.addHook('preValidation', async (request) => {
-      const inUrl = findNul(request.params) ?? findNul(request.query);
+      const inUrl = findUnstorable(request.params) ?? findUnstorable(request.query);
       if (inUrl !== null) {
         throw new AppError('QUERY_PARAM_INVALID', { metadata: { [inUrl]: 'v.invalid' } });
       }
-      const inBody = findNul(request.body);
+      const inBody = findUnstorable(request.body);
       if (inBody !== null) {
         throw new AppError('BODY_INVALID', { metadata: { [inBody]: 'v.invalid' } });
       }

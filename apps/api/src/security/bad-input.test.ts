@@ -287,6 +287,45 @@ describe.each(await testDatabaseKinds())('hostile input on %s', (kind) => {
     expect(await footprint()).toEqual(before);
   });
 
+  it('refuses text holding a lone surrogate (which jsonb cannot store) with 400 naming the field; a pair is text', async () => {
+    const before = await footprint();
+    // JSON can spell half a surrogate pair; JSON.stringify writes it back as "\ud800", which
+    // jsonb refuses: the order's items, an approval's payload and the audit row are jsonb.
+    const cases: [string, string, string][] = [
+      [
+        '/api/v1/orders',
+        `{"company_code":"${company.code}","employee_id":"${employee.employee_id}",` +
+          `"order_type":"dine_in","items":[{"name":"Tea \\ud800","quantity":1,"unit_tokens":1}]}`,
+        'items.0.name',
+      ],
+      [
+        '/api/v1/tokens/topup-token',
+        `{"company_id":${company.id},"amount":1,"note":"\\udc00 late half"}`,
+        'note',
+      ],
+      ['/api/v1/iam/login', '{"username":"x\\ud800y","password":"Passw0rd!"}', 'username'],
+    ];
+    for (const [url, body, field] of cases) {
+      const res = await write(url, body);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toMatchObject({ code: 'BODY_INVALID' });
+      expect(Object.keys(res.json().metadata ?? {}), url).toEqual([field]);
+    }
+    expect(await footprint()).toEqual(before);
+    // A whole pair is one character (an emoji), stored as it is.
+    const pair = await write(
+      '/api/v1/tokens/topup-token',
+      `{"company_id":${company.id},"amount":1,"note":"lunch \\ud83d\\ude00"}`,
+    );
+    expect(pair.statusCode).toBe(200);
+    const [row] = await queryRows<{ note: string }>(
+      t.db.database.db,
+      sql`SELECT note FROM token_transactions WHERE id = ${pair.json().data.transaction_id}`,
+    );
+    expect(row!.note).toBe('lunch \u{1f600}');
+    await assertLedgerInvariants(t.db.database.db);
+  });
+
   it('answers a URL the router cannot decode, or an oversized path parameter, with the envelope', async () => {
     for (const url of [
       '/api/v1/employees/%C0%AF',

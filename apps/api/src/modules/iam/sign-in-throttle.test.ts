@@ -102,16 +102,6 @@ describe.each(await testDatabaseKinds())('sign-in throttle on %s', (kind) => {
     expect((await login(t, user.username, user.password, '10.1.0.1')).statusCode).toBe(200);
   });
 
-  it('answers a login holding a lone surrogate 401, audited with U+FFFD (it was a 500: jsonb refused it)', async () => {
-    const res = await login(t, 'x\ud800y', WRONG, '10.11.0.1');
-    expect(res.statusCode).toBe(401);
-    const [row] = await queryRows<{ after: { username: string } }>(
-      t.db.database.db,
-      sql`SELECT after FROM audit_log WHERE action = 'sign_in_failed' AND ip = '10.11.0.1'`,
-    );
-    expect(row!.after.username).toBe('x\ufffdy');
-  });
-
   it('caps the wait at SIGN_IN_MAX_DELAY_SECONDS', async () => {
     const answers = await failRepeatedly(t, 'capped.user', '10.1.1.1', 2 * (FREE + 14));
     const waits = answers.filter((a) => a.status === 429).map((a) => Number(a.retryAfter));
