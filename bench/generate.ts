@@ -1,5 +1,5 @@
 /**
- * npm run bench:data [-- --size full|tiny --seed 42 --until 2026-06-01]
+ * npm run bench:data [-- --size full|triple|small|tiny --seed 42 --until 2026-06-01]
  *
  * Re-creates the bench database (BENCH_DATABASE_URL, default postgres://…/bench), generates the
  * programme into it from the seed, checks the ledger invariants and reports how long it all took.

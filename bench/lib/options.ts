@@ -1,6 +1,6 @@
-import { FULL_SIZE, SMALL_SIZE, TINY_SIZE, type ProgrammeSize } from './programme';
+import { FULL_SIZE, SMALL_SIZE, TINY_SIZE, TRIPLE_SIZE, type ProgrammeSize } from './programme';
 
-const SIZES = { full: FULL_SIZE, small: SMALL_SIZE, tiny: TINY_SIZE };
+const SIZES = { full: FULL_SIZE, triple: TRIPLE_SIZE, small: SMALL_SIZE, tiny: TINY_SIZE };
 type SizeName = keyof typeof SIZES;
 
 /** `--name value` and `--flag` arguments, over BENCH_* environment variables, over defaults. */
@@ -16,7 +16,7 @@ export function argument(name: string): string | undefined {
 
 export function sizeOption(): { name: SizeName; size: ProgrammeSize } {
   const name = argument('size') ?? 'full';
-  if (!(name in SIZES)) throw new Error(`--size must be full, small or tiny, not ${name}`);
+  if (!(name in SIZES)) throw new Error(`--size must be full, triple, small or tiny, not ${name}`);
   return { name: name as SizeName, size: SIZES[name as SizeName] };
 }
 

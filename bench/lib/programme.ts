@@ -56,6 +56,14 @@ export const FULL_SIZE: ProgrammeSize = {
 };
 
 /**
+ * The full programme three times over in time (issue 16's growth row: at least 35 M ledger rows):
+ * the same companies, staff, merchants and terminals, 37 months of history instead of 12, so the
+ * ledger (3.1× the rows) and the orders grow as a programme's do, and what a read asks for (this
+ * month, one page, one company) stays the same size.
+ */
+export const TRIPLE_SIZE: ProgrammeSize = { ...FULL_SIZE, months: 37 };
+
+/**
  * A twentieth of the full programme's history (10 % of its employees, 3 months) with all its
  * merchants and terminals: enough wallets and terminals for the order scenario to run without
  * contention at 128 connections, generated in a minute or two rather than ten.

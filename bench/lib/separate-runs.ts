@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Target } from './bench';
+import { GROWTH_RATIO, type GrowthFile } from './growth';
 
 /**
  * The rows of issue 16's targets table measured by runs of their own, not by `npm run bench`:
  * the soak (`npm run bench:soak -- --rate 150`, bench/soak.json) and Lighthouse
- * (`npm run bench:lighthouse -- --json bench/lighthouse.json`), read from the files those runs
+ * (`npm run bench:lighthouse -- --json bench/lighthouse.json`) and the growth of the reads
+ * (`npm run bench:growth`, bench/growth.json), read from the files those runs
  * wrote beside results.json, with their date; and the targets no harness measures yet, as rows
  * that say so. A missing or older file gives a row "not measured", never a met one.
  */
@@ -113,8 +115,21 @@ export function separateTargets(out: string): Target[] {
       );
     }
   }
+  const growth = readJson<GrowthFile>(path.join(out, 'growth.json'));
+  const growthMeasure = 'reads p95 at 3× the bench data ÷ at 1×';
   rows.push(
-    notMeasured('11. growth', 'reads p95 at 3× the bench data ÷ at 1×', '≤ 1.3', 'no harness yet'),
+    growth?.worst
+      ? {
+          scenario: '11. growth',
+          measure: growthMeasure,
+          target: `≤ ${GROWTH_RATIO}`,
+          value:
+            `worst ${growth.worst.ratio} (${growth.worst.name}; ` +
+            `${(growth.databases.three.ledgerRows / 1e6).toFixed(1)} M ÷ ` +
+            `${(growth.databases.one.ledgerRows / 1e6).toFixed(1)} M ledger rows, ${growth.ranAt.slice(0, 10)})`,
+          isMet: growth.worst.ratio <= GROWTH_RATIO,
+        }
+      : notMeasured('11. growth', growthMeasure, `≤ ${GROWTH_RATIO}`, 'npm run bench:growth'),
   );
   return rows;
 }

@@ -12,9 +12,11 @@ import {
   dropDatabase,
   smokeDatabaseUrl,
 } from '../../../bench/lib/database';
+import { runGrowth } from '../../../bench/lib/growth';
 import { generateProgramme, TINY_SIZE } from '../../../bench/lib/programme';
 import { writeResults } from '../../../bench/lib/report';
 import { saveProgramme } from '../../../bench/lib/saved-programme';
+import { separateTargets } from '../../../bench/lib/separate-runs';
 import { testDatabaseKinds } from '../test/databases';
 
 const hasPostgres = (await testDatabaseKinds()).includes('postgres');
@@ -169,5 +171,23 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
     expect(rowsOf(results, '1. terminal orders')).toEqual(rowsOf(previous, '1. terminal orders'));
     expect(rowsOf(results, '4. monthly reset')).toHaveLength(1);
     expect(results.invariants.rows).toBeGreaterThan(previous.invariants.rows);
+  }, 120_000);
+  it('measures the reads on two databases for the growth row (here the same one twice)', async () => {
+    const growth = await runGrowth({ one: url, three: url, calls: 5, rounds: 0.5, log });
+    expect(growth.databases.one).toEqual(growth.databases.three);
+    expect(growth.reads).toHaveLength(8);
+    for (const read of growth.reads) {
+      expect(read.p95Ms.one).toHaveLength(1);
+      expect(read.p95Ms.three).toHaveLength(1);
+      expect(read.ratio).toBeGreaterThan(0);
+    }
+    expect(growth.worst.ratio).toBe(Math.max(...growth.reads.map((read) => read.ratio)));
+    const growthRow = () => separateTargets(out).find((t) => t.scenario === '11. growth')!;
+    expect(growthRow().value).toMatch(/^not measured/);
+    fs.writeFileSync(path.join(out, 'growth.json'), JSON.stringify(growth));
+    expect(growthRow()).toMatchObject({
+      value: expect.stringContaining(`worst ${growth.worst.ratio} (${growth.worst.name};`),
+      isMet: growth.worst.ratio <= 1.3,
+    });
   }, 120_000);
 });
