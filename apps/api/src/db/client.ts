@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -168,20 +169,25 @@ async function createPostgres(url: string, options: DatabaseOptions): Promise<Da
   };
 }
 
+/**
+ * The extensions the migrations create, which PGlite loads only when named: pg_trgm and btree_gin
+ * serve the employee search (migrations 0011, 0025). Every PGlite the app opens names these.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
+
 async function createPglite(
   dataDir: string | undefined,
   loadDataDir: Blob | undefined,
   sharedBuffers: string | undefined,
 ): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  // pg_trgm serves the employee search (migration 0011); PGlite loads only the extensions named.
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
     ...(sharedBuffers
       ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] }
       : {}),
-    extensions: { pg_trgm },
+    extensions: PGLITE_EXTENSIONS,
   });
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
   return {

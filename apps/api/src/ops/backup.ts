@@ -14,10 +14,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { childProcessEnvironment } from '../config';
-import { createDatabase } from '../db/client';
+import { createDatabase, PGLITE_EXTENSIONS } from '../db/client';
 import { migrate } from '../db/migrate';
 import { assertLedgerInvariants, type LedgerSummary } from '../modules/ledger/invariants';
 
@@ -284,7 +283,7 @@ async function dumpPglite(dataDir: string, file: string) {
         'was killed), start it and stop it once so that it closes the database cleanly.',
     );
   }
-  const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const client = await PGlite.create({ dataDir, extensions: PGLITE_EXTENSIONS });
   try {
     const tarball = await client.dumpDataDir('gzip');
     fs.writeFileSync(file, Buffer.from(await tarball.arrayBuffer()));
@@ -305,7 +304,7 @@ async function restorePglite(dataDir: string, file: string) {
     const client = await PGlite.create({
       dataDir,
       loadDataDir: new Blob([fs.readFileSync(file)]),
-      extensions: { pg_trgm },
+      extensions: PGLITE_EXTENSIONS,
     });
     await client.close();
   } catch (error) {
