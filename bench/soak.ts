@@ -16,11 +16,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { BENCH_DATABASE_URL, checkInvariants, serverVersion, withClient } from './lib/database';
+import {
+  BENCH_DATABASE_URL,
+  checkInvariants,
+  databaseName,
+  serverVersion,
+  withClient,
+} from './lib/database';
 import { Session } from './lib/http';
 import { argument } from './lib/options';
 import { terminalKey } from './lib/programme';
 import { loadProgramme } from './lib/saved-programme';
+import { startCpuMeter, startMachineMeter } from './lib/cpu';
 import { startApi, residentMemory } from './lib/server';
 import { mib, percentile, round } from './lib/stats';
 
@@ -249,6 +256,11 @@ async function main() {
       }
     };
 
+    // Where the two cores went: the API, the database's backends, this process (the load), and
+    // the machine as a whole (a tail that every kind shares is mostly waiting for a core).
+    const apiAndDatabase = startCpuMeter(databaseName(databaseUrl), server.pid);
+    const machine = startMachineMeter();
+    const loadStart = process.cpuUsage();
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
         {
@@ -272,6 +284,14 @@ async function main() {
           );
       });
     });
+    const cpuSeconds = apiAndDatabase();
+    const load = process.cpuUsage(loadStart);
+    const cpu = {
+      apiSeconds: cpuSeconds.api,
+      databaseSeconds: cpuSeconds.database,
+      loadSeconds: round((load.user + load.system) / 1e6, 1),
+      machineBusy: machine(),
+    };
     clearInterval(sampler);
     sampleMemory();
 
@@ -342,6 +362,7 @@ async function main() {
         end: rss[rss.length - 1],
         vmHwm: mib(server.peakResidentBytes()),
       },
+      cpu,
       memory,
       invariants,
     };
@@ -381,6 +402,7 @@ function soakMarkdown(s: {
     { served: number; p50: number; p95: number; p99: number; max: number }
   >;
   memoryMiB: Record<string, number | undefined>;
+  cpu: { apiSeconds: number; databaseSeconds: number; loadSeconds: number; machineBusy: number };
   invariants: object;
 }): string {
   const rows = Object.entries(s.answers)
@@ -420,6 +442,8 @@ orders), and sign-ins.
 | unexpected answers (5xx, or 4xx other than a 409 refusal) | ${s.unexpectedAnswers} |
 | latency p50 / p99 / max | ${s.latencyMs.p50} / ${s.latencyMs.p99} / ${s.latencyMs.max} ms |
 | API resident memory: start / first-minute max / last-minute max / peak | ${s.memoryMiB.start} / ${s.memoryMiB.firstMinuteMax} / ${s.memoryMiB.lastMinuteMax} / ${s.memoryMiB.peak} MiB |
+| CPU seconds: API / database backends / load generator | ${s.cpu.apiSeconds} / ${s.cpu.databaseSeconds} / ${s.cpu.loadSeconds} s (of ${s.minutes * 60 * s.machine.cpus} core-seconds) |
+| the machine's cores busy over the run | ${Math.round(s.cpu.machineBusy * 100)} % |
 
 Latency by kind (ms):
 

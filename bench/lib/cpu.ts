@@ -90,3 +90,26 @@ export function startCpuMeter(databaseName: string, apiPid: number): () => CpuSe
     return { api: Math.round(ms.api!) / 1000, database: Math.round(ms.database!) / 1000 };
   };
 }
+
+/** The machine's CPU counters so far (all cores, from /proc/stat; zeros where it is missing). */
+function machineTicks(): { busy: number; total: number } {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const ticks = fields.slice(1, 9).map(Number);
+    const idle = ticks[3]! + ticks[4]!; // idle + iowait
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
+/** Starts measuring the whole machine; the function it returns answers its busy share (0–1). */
+export function startMachineMeter(): () => number {
+  const start = machineTicks();
+  return () => {
+    const end = machineTicks();
+    const total = end.total - start.total;
+    return total > 0 ? Math.round(((end.busy - start.busy) / total) * 1000) / 1000 : 0;
+  };
+}
