@@ -98,8 +98,7 @@ interface View {
   companyId: number | null;
   employeeId: number | null;
   merchantId: number | null;
-  /** Asked for, not awaited: getDashboard waits for it beside the daily flows. */
-  totals: Promise<DashboardViewTotals>;
+  totals: DashboardViewTotals;
   slice: LedgerSlice | null;
 }
 
@@ -112,15 +111,14 @@ async function companyView(
   const company = await findCompanyInScope(database.read, scope, companyId);
   if (!company) throw new AppError('RECORD_NOT_FOUND');
   const resolved = month ?? company.tokenMonth;
+  const [row] = await findCompanyMonthTotals(database.read, scope, resolved, { companyId });
   return {
     view: 'company',
     month: resolved,
     companyId,
     employeeId: null,
     merchantId: null,
-    totals: findCompanyMonthTotals(database.read, scope, resolved, { companyId }).then(([row]) =>
-      row ? totalsOf(row) : ZERO_TOTALS,
-    ),
+    totals: row ? totalsOf(row) : ZERO_TOTALS,
     slice: { kind: 'company', companyId },
   };
 }
@@ -137,13 +135,14 @@ async function resolveView(
         return companyView(deps, scope, query.company_id, query.month);
       }
       const month = query.month ?? calendarMonth(clock, config.APP_TIMEZONE);
+      const rows = await findCompanyMonthTotals(database.read, scope, month);
       return {
         view: 'all',
         month,
         companyId: null,
         employeeId: null,
         merchantId: null,
-        totals: findCompanyMonthTotals(database.read, scope, month).then(sumTotals),
+        totals: sumTotals(rows),
         slice: { kind: 'all' },
       };
     }
@@ -183,7 +182,7 @@ async function resolveView(
         companyId: scope.companyId,
         employeeId: wallet?.id ?? null,
         merchantId: null,
-        totals: Promise.resolve(totals),
+        totals,
         slice: wallet ? { kind: 'employee', employeeId: wallet.id } : null,
       };
     }
@@ -202,7 +201,7 @@ async function resolveView(
         employeeId: null,
         merchantId: scope.merchantId,
         // Nothing of any wallet: the unused amounts are balances (DESIGN 2).
-        totals: Promise.resolve(viewTotals(scope, { ...ZERO_TOTALS, ...consumption(flows) })),
+        totals: viewTotals(scope, { ...ZERO_TOTALS, ...consumption(flows) }),
         slice: { kind: 'merchant', merchantId: scope.merchantId, companyId: query.company_id },
       };
     }
@@ -222,11 +221,9 @@ export async function getDashboard(
   const view = await resolveView(deps, scope, query);
   const timeZone = deps.config.APP_TIMEZONE;
   const window = calendarMonthWindow(view.month, timeZone);
-  // The month's totals and its days are independent reads: asked for together.
-  const [totals, days] = await Promise.all([
-    view.totals,
-    view.slice ? findDailyFlowsBetween(deps.database.read, view.slice, window, timeZone) : [],
-  ]);
+  const days = view.slice
+    ? await findDailyFlowsBetween(deps.database.read, view.slice, window, timeZone)
+    : [];
   const active: DashboardDay[] = days.map((d) => ({
     date: localDay(d.dayStart, timeZone),
     tokens_from_admin: d.tokensFromAdmin,
@@ -239,7 +236,7 @@ export async function getDashboard(
     company_id: view.companyId,
     employee_id: view.employeeId,
     merchant_id: view.merchantId,
-    totals,
+    totals: view.totals,
     window_start: window.firstDay,
     window_end: window.lastDay,
     daily: fillDays(monthWindowDays(view.month, timeZone, deps.clock.now()), active),

@@ -177,17 +177,16 @@ export async function findEmployeeViews(
         sql`, `,
       )
     : sql`e.id`;
-  // The page and the count side by side (on the pool, two connections): a search's count reads
-  // every match, the page only its first rows.
-  const [rows, [total]] = await Promise.all([
-    queryRows<EmployeeViewRow>(
-      executor,
-      sql`${VIEW} WHERE ${where}
-       ORDER BY ${orderBy}
-       LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
-    ),
-    queryRows<{ n: unknown }>(executor, sql`SELECT count(*) AS n FROM employees e WHERE ${where}`),
-  ]);
+  const rows = await queryRows<EmployeeViewRow>(
+    executor,
+    sql`${VIEW} WHERE ${where}
+     ORDER BY ${orderBy}
+     LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
+  );
+  const [total] = await queryRows<{ n: unknown }>(
+    executor,
+    sql`SELECT count(*) AS n FROM employees e WHERE ${where}`,
+  );
   return { data: rows.map(toEmployee), total: toInt(total?.n ?? 0) };
 }
 
