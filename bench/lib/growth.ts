@@ -67,14 +67,14 @@ export async function runGrowth(options: {
   one: string;
   three: string;
   calls: number;
-  /** Rounds of 1× then 3× then 3× then 1×; 0.5 is one pass of each (the smoke test). */
-  rounds?: 1 | 0.5;
+  /** Passes on each database: 2 (1×, 3×, 3×, 1×), or 1 (1×, 3×: the smoke test). */
+  passesEach?: 1 | 2;
   log: (message: string) => void;
 }): Promise<GrowthFile> {
   const { log } = options;
   const databases = { one: await sizeOf(options.one), three: await sizeOf(options.three) };
   const passes: Record<'one' | 'three', ReadResult[][]> = { one: [], three: [] };
-  const order = (['one', 'three', 'three', 'one'] as const).slice(0, (options.rounds ?? 1) * 4);
+  const order = (['one', 'three', 'three', 'one'] as const).slice(0, (options.passesEach ?? 2) * 2);
   for (const which of order) {
     log(`${which === 'one' ? '1×' : '3×'}: ${databases[which].database}`);
     passes[which].push(await passOn(options[which], options.calls, log));

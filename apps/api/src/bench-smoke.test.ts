@@ -173,7 +173,7 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
     expect(results.invariants.rows).toBeGreaterThan(previous.invariants.rows);
   }, 120_000);
   it('measures the reads on two databases for the growth row (here the same one twice)', async () => {
-    const growth = await runGrowth({ one: url, three: url, calls: 5, rounds: 0.5, log });
+    const growth = await runGrowth({ one: url, three: url, calls: 5, passesEach: 1, log });
     expect(growth.databases.one).toEqual(growth.databases.three);
     expect(growth.reads).toHaveLength(8);
     for (const read of growth.reads) {
