@@ -105,31 +105,25 @@ export async function findEmployeeView(
 }
 
 /**
- * The one text the employee search's trigram index holds (migration 0022, decision 0042): the
- * staff number, name and email lower-cased, one after the other. A column holding the searched
- * part means this text holds it too, so the index finds every match; the columns' own tests then
- * drop what only spans two of them.
+ * What joins the parts of `employees.search_text` (migration 0026, decision 0054): the staff
+ * number, name and email, each lower-cased, one after the other.
  */
-const SEARCH_TEXT = sql`(lower(e.employee_id) || ' ' || coalesce(lower(e.name), '') || ' ' || coalesce(lower(e.email), ''))`;
-
-/** Characters of a search, below which the trigram index cannot narrow it (pg_trgm: 3). */
-const INDEXED_SEARCH_LENGTH = 3;
+const SEARCH_TEXT_SEPARATOR = '\u0001';
 
 /**
  * Part of the staff number, name or email, ignoring case. `lower(x) LIKE lower(p)` is what ILIKE
  * computes on a UTF-8 database (both sides lowered with the collation's lower()), so the answers
- * are ILIKE's. A search of three characters or more is first matched against SEARCH_TEXT, which
- * the trigram index serves; a shorter one reads the company's rows, where that test would only
- * add work.
+ * are ILIKE's. The stored `search_text` holds each column's lower(), so a term found in a column
+ * is found there, and the trigram index serves that test (from three characters). A term without
+ * the separator found there lies inside one part, so that test is the whole test; a term holding
+ * it (which no staff number, name or email is expected to) could span two parts, and is tested
+ * column by column as well.
  */
 export const searchMatches = (pattern: string): SQL => {
-  const columns = sql`(lower(e.employee_id) LIKE lower(${pattern})
-    OR lower(e.name) LIKE lower(${pattern}) OR lower(e.email) LIKE lower(${pattern}))`;
-  // The pattern is likePattern's: the term between two %, its \, % and _ escaped.
-  const termLength = [...pattern.slice(1, -1).replace(/\\(.)/g, '$1')].length;
-  return termLength >= INDEXED_SEARCH_LENGTH
-    ? sql`(${SEARCH_TEXT} LIKE lower(${pattern}) AND ${columns})`
-    : columns;
+  const text = sql`e.search_text LIKE lower(${pattern})`;
+  if (!pattern.includes(SEARCH_TEXT_SEPARATOR)) return text;
+  return sql`(${text} AND (lower(e.employee_id) LIKE lower(${pattern})
+    OR lower(e.name) LIKE lower(${pattern}) OR lower(e.email) LIKE lower(${pattern})))`;
 };
 
 /** The filters of the employees list, which its export shares. */
@@ -177,17 +171,28 @@ export async function findEmployeeViews(
         sql`, `,
       )
     : sql`e.id`;
+  const offset = (query.page - 1) * query.pageSize;
   const rows = await queryRows<EmployeeViewRow>(
     executor,
-    sql`${VIEW} WHERE ${where}
-     ORDER BY ${orderBy}
-     LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
+    sql`${VIEW} WHERE ${where} ORDER BY ${orderBy} LIMIT ${query.pageSize} OFFSET ${offset}`,
   );
+  // A page that is not full ends the list, and an empty first page is an empty list: the total
+  // is then known without counting (a search of a few matches, a small company).
+  const total =
+    rows.length > 0 && rows.length < query.pageSize
+      ? offset + rows.length
+      : rows.length === 0 && offset === 0
+        ? 0
+        : await countEmployees(executor, where);
+  return { data: rows.map(toEmployee), total };
+}
+
+async function countEmployees(executor: Executor, where: SQL): Promise<number> {
   const [total] = await queryRows<{ n: unknown }>(
     executor,
     sql`SELECT count(*) AS n FROM employees e WHERE ${where}`,
   );
-  return { data: rows.map(toEmployee), total: toInt(total?.n ?? 0) };
+  return toInt(total?.n ?? 0);
 }
 
 /** Checks a scope may see an employee, without the view's sums; `lock` holds it for a change. */
