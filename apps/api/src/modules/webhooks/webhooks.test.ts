@@ -318,7 +318,21 @@ describe.each(await testDatabaseKinds())('webhooks on %s', (kind) => {
       expect(await countEvents(t.app.deps.database.db, 'order.created')).toBe(before + 4);
     });
 
-    it('writes no event for a distribution that rolls back, and one for one that commits', async () => {
+    it('writes no event that no endpoint takes, none for a distribution that rolls back, and one for one that commits', async () => {
+      // No endpoint takes tokens.distributed yet (acme's was deleted above): a committed
+      // distribution writes no event, as nothing would read it (decision 0055).
+      const none = await countEvents(t.app.deps.database.db, 'tokens.distributed');
+      const unheard = await as(acmeAdmin).post('/api/v1/tokens/topup-token/employees', {
+        items: [{ employee_id: staff.id, amount: 1 }],
+      });
+      expect(unheard.statusCode).toBe(200);
+      expect(await countEvents(t.app.deps.database.db, 'tokens.distributed')).toBe(none);
+      const endpoint = await as(acmeAdmin).post('/api/v1/webhooks', {
+        url: 'https://hooks.example.test/acme-hr',
+        events: ['tokens.distributed'],
+      });
+      expect(endpoint.statusCode).toBe(201);
+
       const before = await countEvents(t.app.deps.database.db, 'tokens.distributed');
       // Refused (more than the company holds): nothing.
       const refused = await as(acmeAdmin).post('/api/v1/tokens/topup-token/employees', {

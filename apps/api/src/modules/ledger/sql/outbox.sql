@@ -3,8 +3,29 @@
 -- only if the change committed. Tables in migration 0018; the delivery worker is
 -- modules/webhooks. A repeatable definition, as the other files here (db/migrate.ts).
 
+-- Whether any active endpoint takes this event: its type among the endpoint's events, and the
+-- endpoint's scope (all, its merchant's, its company's) holding it. PL/pgSQL so that its plan is
+-- kept for the session (decision 0043).
+CREATE OR REPLACE FUNCTION public.webhook_wanted(p_type text, p_company_id bigint, p_merchant_id bigint)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+BEGIN
+  RETURN EXISTS (
+    SELECT 1 FROM webhook_endpoints w
+     WHERE w.status = 'active'
+       AND p_type = ANY (w.events)
+       AND (w.scope = 'all'
+            OR (w.scope = 'merchant' AND w.merchant_id = p_merchant_id)
+            OR (w.scope = 'company' AND w.company_id = p_company_id)));
+END $function$;
+
 -- The outbox: one event, and one delivery per active endpoint whose scope and events match.
--- Called by the ledger's functions and services inside the change's own transaction.
+-- Called by the ledger's functions and services inside the change's own transaction. An event no
+-- endpoint takes is not written (decision 0055): nothing would ever read it (events are read only
+-- through their deliveries), and writing it was a third of an order's statements. Answers the
+-- event's id, or null when none was written.
 CREATE OR REPLACE FUNCTION public.webhook_enqueue(p_type text, p_company_id bigint, p_merchant_id bigint, p_data jsonb, p_at timestamp with time zone)
  RETURNS bigint
  LANGUAGE plpgsql
@@ -12,6 +33,9 @@ AS $function$
 DECLARE
   event_id bigint;
 BEGIN
+  IF NOT webhook_wanted(p_type, p_company_id, p_merchant_id) THEN
+    RETURN NULL;
+  END IF;
   INSERT INTO webhook_events (type, company_id, merchant_id, data, created_at)
   VALUES (p_type, p_company_id, p_merchant_id, p_data, p_at)
   RETURNING id INTO event_id;

@@ -115,8 +115,11 @@ BEGIN
          SET response_status = 201, response_body = body, order_id = placed.id
        WHERE k.terminal_id = p_terminal_id AND k.idempotency_key = p_key;
       -- The webhook outbox (decision 0038): the event commits with the order, or neither does.
-      PERFORM webhook_enqueue('order.created', company.id, p_merchant_id,
-                              webhook_order_data(placed.id), p_at);
+      -- Its data is built only when an endpoint takes the event.
+      IF webhook_wanted('order.created', company.id, p_merchant_id) THEN
+        PERFORM webhook_enqueue('order.created', company.id, p_merchant_id,
+                                webhook_order_data(placed.id), p_at);
+      END IF;
       outcome := 'placed'; status := 201;
       RETURN;
     END IF;
@@ -327,11 +330,13 @@ BEGIN
               p_actor_user_id)
       RETURNING token_transactions.id INTO transaction_id;
       -- The webhook outbox (decision 0038): the event commits with the refund, or neither does.
-      PERFORM webhook_enqueue('order.refunded', employee.company_id, target.merchant_id,
-                              webhook_order_data(target.id)
-                                || jsonb_build_object('refund_amount', refund_amount,
-                                                      'refund_reason', p_reason),
-                              p_at);
+      IF webhook_wanted('order.refunded', employee.company_id, target.merchant_id) THEN
+        PERFORM webhook_enqueue('order.refunded', employee.company_id, target.merchant_id,
+                                webhook_order_data(target.id)
+                                  || jsonb_build_object('refund_amount', refund_amount,
+                                                        'refund_reason', p_reason),
+                                p_at);
+      END IF;
       body := jsonb_build_object('data', jsonb_build_object(
         'order', terminal_order_json(target.id),
         'refund', jsonb_build_object(
