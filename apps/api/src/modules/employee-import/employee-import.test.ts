@@ -19,6 +19,7 @@ import { newCompany, signedIn, type SignedInUser } from '../../../test/managemen
 import { queryRows } from '../../db/client';
 import { IMPORT_SLICE_ROWS } from './employee-import.repository';
 import { PREVIEW_CHUNK_ROWS } from './employee-import.routes';
+import { previewedFileCount } from './employee-import.service';
 
 interface StoredEmployee {
   id: number;
@@ -141,6 +142,27 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
       keep: 0,
       invalid: 0,
     });
+  });
+
+  it("imports a previewed file from the preview's parse, classified again against the database of the moment", async () => {
+    const { company, as } = await companyWithAdmin();
+    const tag = `c${Date.now().toString(36)}`;
+    const file = `employee_id,email,name,status\n${tag}-1,${tag}-1@example.com,One,active\n${tag}-2,,Two,active\n`;
+    const held = previewedFileCount();
+    const preview = await upload(as, '/preview', file);
+    expect(preview.json().data.summary).toMatchObject({ create: 2, override: 0 });
+    // The preview's parse is kept for the import of the same bytes (decision 0056) …
+    expect(previewedFileCount()).toBe(held + 1);
+    // … which classifies it again: an employee added since the preview is no longer new.
+    await createEmployee(as, { employee_id: `${tag}-2`, name: 'Added meanwhile' });
+    const imported = await upload(as, '', file);
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(imported.json().data).toMatchObject({ created: 1, updated: 1, rejected: 0 });
+    expect(previewedFileCount()).toBe(held);
+    expect((await employeesOf(company.id)).map((e) => [e.employee_id, e.name])).toEqual([
+      [`${tag}-2`, 'Two'],
+      [`${tag}-1`, 'One'],
+    ]);
   });
 
   it('previews each row as create, override, unchanged, deactivate, keep or invalid with its reasons, writing nothing', async () => {
