@@ -696,6 +696,37 @@ describe.each(await testDatabaseKinds())('the database guards the ledger on %s',
     expect(await balanceOf(companyId)).toBe(before + 1);
   });
 
+  it('refuses an employee naming a company that does not exist, moving company, or outliving its company (decision 0057)', async () => {
+    const employee = (company: number, staffNumber: string) =>
+      `INSERT INTO employees (company_id, employee_id, status, token_month, created_at, updated_at)
+       VALUES (${company}, '${staffNumber}', 'active', '2026-01', now(), now())`;
+    const tag = `fk${Date.now().toString(36)}`;
+    await refusedWith(
+      employee(MISSING, `${tag}-a`),
+      /employees name company \d+, which does not exist/,
+    );
+    // One statement of several employees: one missing company refuses them all.
+    await refusedWith(
+      `${employee(companyId, `${tag}-b`)}, (${MISSING}, '${tag}-c', 'active', '2026-01', now(), now())`,
+      /employees name company \d+, which does not exist/,
+    );
+    await accepted(employee(companyId, `${tag}-d`));
+    const other = await newCompany(deps, { initToken: 0 });
+    await expect(
+      deps.database.db.execute(
+        sql.raw(`UPDATE employees SET company_id = ${other.id} WHERE employee_id = '${tag}-d'`),
+      ),
+    ).rejects.toMatchObject({
+      cause: { message: expect.stringMatching(/cannot move to another company/) },
+    });
+    // A company no ledger row names, but with an employee: its employee keeps it.
+    await newEmployee(deps, other.id);
+    await refusedWith(
+      `DELETE FROM companies WHERE id = ${other.id}`,
+      /companies \d+ has employees and cannot be deleted/,
+    );
+  });
+
   it('refuses deleting, re-keying or truncating what a ledger row names, and nothing else', async () => {
     const e = await newEmployee(deps, companyId);
     const terminal = await newTerminal(deps);
