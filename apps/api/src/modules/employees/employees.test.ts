@@ -272,7 +272,8 @@ describe.each(await testDatabaseKinds())('employees on %s', (kind) => {
     });
 
     it('gives a search the same pages and total as the list it narrows, a page past the end included', async () => {
-      // A search's page and total come from one query, a list's from two (decision 0054).
+      // A page that is not full gives the total without a count (decision 0054); a full page and a
+      // page past the end count.
       const tag = `p${Date.now().toString(36)}`;
       const made = [];
       for (let i = 0; i < 12; i += 1) {
