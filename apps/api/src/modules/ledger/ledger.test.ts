@@ -501,6 +501,10 @@ describe.each(await testDatabaseKinds())('the database guards the ledger on %s',
 
   it('refuses balances written other than through a ledger row', async () => {
     await refused(`UPDATE companies SET token_balance = token_balance + 1 WHERE id = ${companyId}`);
+    const e = await newEmployee(deps, companyId);
+    await refused(
+      `UPDATE employees SET available_tokens = available_tokens + 1 WHERE id = ${e.id}`,
+    );
     await refused(
       `INSERT INTO companies (code, name, monthly_reset_day, token_balance, token_month, next_reset_at, created_at, updated_at)
        VALUES ('RICH1', 'Rich', 1, 5, '2026-01', now(), now(), now())`,

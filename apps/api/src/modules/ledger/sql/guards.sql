@@ -1,7 +1,9 @@
 -- The ledger's guards (DESIGN 3.2, decision 0004): ledger rows can be neither updated, deleted nor
 -- truncated; a wallet balance (companies.token_balance, employees.available_tokens) and an order's
 -- refunded amount change only from inside the ledger's own triggers (trigger depth 2), never by a
--- direct write.
+-- direct write. The balance guards fire only for a write made outside any trigger (their WHEN asks
+-- pg_trigger_depth() = 0, where the function would refuse): the ledger's own writes no longer call
+-- a PL/pgSQL function per row (a reset moves 100,000 employees in one UPDATE; decision 0059).
 --
 -- This file is the current definition (issue 13: one home for the ledger). The migrator applies it
 -- after the numbered migrations whenever it changes (db/migrate.ts, repeatable definitions); the
@@ -32,12 +34,12 @@ BEGIN
   RETURN NEW;
 END $function$;
 
-CREATE OR REPLACE TRIGGER companies_balance_guard BEFORE UPDATE ON public.companies FOR EACH ROW WHEN ((new.token_balance IS DISTINCT FROM old.token_balance)) EXECUTE FUNCTION ledger_owned_column_guard('token_balance');
-CREATE OR REPLACE TRIGGER companies_balance_insert_guard BEFORE INSERT ON public.companies FOR EACH ROW WHEN ((new.token_balance <> 0)) EXECUTE FUNCTION ledger_owned_column_guard('token_balance');
-CREATE OR REPLACE TRIGGER employees_balance_guard BEFORE UPDATE ON public.employees FOR EACH ROW WHEN ((new.available_tokens IS DISTINCT FROM old.available_tokens)) EXECUTE FUNCTION ledger_owned_column_guard('available_tokens');
-CREATE OR REPLACE TRIGGER employees_balance_insert_guard BEFORE INSERT ON public.employees FOR EACH ROW WHEN ((new.available_tokens <> 0)) EXECUTE FUNCTION ledger_owned_column_guard('available_tokens');
-CREATE OR REPLACE TRIGGER orders_refunded_guard BEFORE UPDATE ON public.orders FOR EACH ROW WHEN (((new.refunded_amount IS DISTINCT FROM old.refunded_amount) OR (new.subtotal IS DISTINCT FROM old.subtotal) OR (new.employee_id IS DISTINCT FROM old.employee_id))) EXECUTE FUNCTION ledger_owned_column_guard('refunded_amount');
-CREATE OR REPLACE TRIGGER orders_refunded_insert_guard BEFORE INSERT ON public.orders FOR EACH ROW WHEN ((new.refunded_amount <> 0)) EXECUTE FUNCTION ledger_owned_column_guard('refunded_amount');
+CREATE OR REPLACE TRIGGER companies_balance_guard BEFORE UPDATE ON public.companies FOR EACH ROW WHEN (((new.token_balance IS DISTINCT FROM old.token_balance) AND (pg_trigger_depth() = 0))) EXECUTE FUNCTION ledger_owned_column_guard('token_balance');
+CREATE OR REPLACE TRIGGER companies_balance_insert_guard BEFORE INSERT ON public.companies FOR EACH ROW WHEN (((new.token_balance <> 0) AND (pg_trigger_depth() = 0))) EXECUTE FUNCTION ledger_owned_column_guard('token_balance');
+CREATE OR REPLACE TRIGGER employees_balance_guard BEFORE UPDATE ON public.employees FOR EACH ROW WHEN (((new.available_tokens IS DISTINCT FROM old.available_tokens) AND (pg_trigger_depth() = 0))) EXECUTE FUNCTION ledger_owned_column_guard('available_tokens');
+CREATE OR REPLACE TRIGGER employees_balance_insert_guard BEFORE INSERT ON public.employees FOR EACH ROW WHEN (((new.available_tokens <> 0) AND (pg_trigger_depth() = 0))) EXECUTE FUNCTION ledger_owned_column_guard('available_tokens');
+CREATE OR REPLACE TRIGGER orders_refunded_guard BEFORE UPDATE ON public.orders FOR EACH ROW WHEN ((((new.refunded_amount IS DISTINCT FROM old.refunded_amount) OR (new.subtotal IS DISTINCT FROM old.subtotal) OR (new.employee_id IS DISTINCT FROM old.employee_id)) AND (pg_trigger_depth() = 0))) EXECUTE FUNCTION ledger_owned_column_guard('refunded_amount');
+CREATE OR REPLACE TRIGGER orders_refunded_insert_guard BEFORE INSERT ON public.orders FOR EACH ROW WHEN (((new.refunded_amount <> 0) AND (pg_trigger_depth() = 0))) EXECUTE FUNCTION ledger_owned_column_guard('refunded_amount');
 
 -- What the ledger's foreign keys refused besides a row naming nothing (decision 0042: the
 -- references of token_transactions are checked once per statement by token_transactions_apply):
