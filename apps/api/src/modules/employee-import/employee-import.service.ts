@@ -14,8 +14,9 @@ import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
-import { inTransaction } from '../../lib/transaction';
+import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
 import { shareLockCompany } from '../companies/companies.service';
+import { emailDuplicateError } from '../employees/employees.service';
 import { parseEmployeeCsv, type ParsedEmployeeRow } from './employee-import.csv';
 import {
   findCompanyEmployeesForImport,
@@ -211,6 +212,10 @@ export async function importEmployees(
   const key = fileKey(file);
   const parsed = previewedFiles.get(key) ?? parseEmployeeCsv(file);
   previewedFiles.delete(key);
+  // An address another admin wrote after the file was classified (the email indexes refuse it,
+  // migration 0028) fails the whole file with the create form's code: nothing is half-imported.
+  const refusedEmail = (error: unknown) =>
+    sqlState(error) === '23505' ? emailDuplicateError(violatedConstraint(error)) : undefined;
   return inTransaction(deps.database, async (tx) => {
     // Shared lock: waits out a running reset, so new employees join the month it opened.
     const company = await shareLockCompany(tx, scope, companyId);
@@ -281,5 +286,7 @@ export async function importEmployees(
       at,
     });
     return result;
+  }).catch((error: unknown) => {
+    throw refusedEmail(error) ?? error;
   });
 }

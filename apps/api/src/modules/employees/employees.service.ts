@@ -63,9 +63,19 @@ function duplicateError(error: unknown): AppError | undefined {
   if (constraint === 'employees_company_staff_key') {
     return new AppError('EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY');
   }
+  return emailDuplicateError(constraint);
+}
+
+/**
+ * The email indexes' violations (migration 0028): the company's own index is checked first, so a
+ * violation of the index across companies means another company's employee holds the address.
+ * Reached only when another transaction wrote the address after the services' own check.
+ */
+export function emailDuplicateError(constraint: string | undefined): AppError | undefined {
   if (constraint === 'employees_company_email_key') {
     return new AppError('EMAIL_EXISTING_IN_THIS_COMPANY');
   }
+  if (constraint === 'employees_email_key') return new AppError('EMAIL_EXISTING_IN_OTHER_COMPANY');
   return undefined;
 }
 

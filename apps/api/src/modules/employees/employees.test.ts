@@ -15,10 +15,12 @@ import {
 } from '../../../test/ledger';
 import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
 import { queryRows } from '../../db/client';
+import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
 import { runMonthlyResets } from '../jobs/jobs.service';
 import { likePattern } from '../../lib/sql';
 import { searchMatches } from './employees.repository';
-import { getEmployee } from './employees.service';
+import { importEmployees } from '../employee-import/employee-import.service';
+import { createEmployeeIn, getEmployee } from './employees.service';
 import { issueToCompany, distributeToEmployees } from '../tokens/tokens.service';
 
 const en = (key: ValidationMessageKey) => VALIDATION_MESSAGES[key].en;
@@ -168,6 +170,22 @@ describe.each(await testDatabaseKinds())('employees on %s', (kind) => {
       });
       expect(elsewhere.statusCode).toBe(409);
       expect(elsewhere.json()).toMatchObject({ code: 'EMAIL_EXISTING_IN_OTHER_COMPANY' });
+    });
+
+    it('keeps an email to one live employee of all companies in the database itself', async () => {
+      // Migration 0028: a write that skipped the services' check is refused by the unique index.
+      await create({ email: 'db.unique@acme.example' });
+      let error: unknown;
+      try {
+        await t.app.deps.database.db.execute(
+          sql`INSERT INTO employees (company_id, employee_id, email, status, token_month, created_at, updated_at)
+              VALUES (${other.id}, ${staffNumber()}, 'DB.Unique@acme.example', 'active', '2026-01', now(), now())`,
+        );
+      } catch (e) {
+        error = e;
+      }
+      expect(sqlState(error)).toBe('23505');
+      expect(violatedConstraint(error)).toBe('employees_email_key');
     });
 
     it('applies the same codes on update, and lets an employee keep its own values', async () => {
@@ -503,5 +521,100 @@ describe.each(await testDatabaseKinds())('employees on %s', (kind) => {
       });
       await assertLedgerInvariants(t.db.database.db);
     });
+  });
+});
+
+// Two companies' admins writing the same address at the same moment (migration 0028): the second
+// transaction passes the services' check (the first has not committed), then waits on the unique
+// index, and is refused once the first commits. PGlite runs one statement at a time, so the race
+// only exists on PostgreSQL.
+const postgresOnly = (await testDatabaseKinds()).filter((kind) => kind === 'postgres');
+describe.each(postgresOnly)('employee emails written at the same moment on %s', (kind) => {
+  let t: TestApp;
+  let acme: Company;
+  let other: Company;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    acme = await newCompany(t);
+    other = await newCompany(t);
+  });
+  afterAll(() => t.close());
+
+  /** Creates an employee of `other` holding `email` in a transaction left open until released. */
+  async function heldOpen(email: string, staffNumber: string) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const isWritten = new Promise<void>((resolve) => (written = resolve));
+    const committed = inTransaction(t.app.deps.database, async (tx) => {
+      await createEmployeeIn(
+        tx,
+        t.app.deps,
+        { kind: 'company', companyId: other.id },
+        { employee_id: staffNumber, email, status: 'active' },
+      );
+      written();
+      await released;
+    });
+    await isWritten;
+    return { release, committed };
+  }
+
+  /** Resolves once a statement of this database waits on another transaction's row or key. */
+  async function untilOneWaits() {
+    for (let tries = 0; tries < 200; tries += 1) {
+      const [row] = await queryRows<{ n: unknown }>(
+        t.app.deps.database.db,
+        sql`SELECT count(*) AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (Number(row!.n) > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('no statement came to wait on the first transaction');
+  }
+
+  const count = async (email: string) => {
+    const [row] = await queryRows<{ n: unknown }>(
+      t.app.deps.database.db,
+      sql`SELECT count(*) AS n FROM employees WHERE lower(email) = lower(${email})`,
+    );
+    return Number(row!.n);
+  };
+
+  it('refuses the second of two creations in different companies', async () => {
+    const first = await heldOpen('race.create@example.com', 'R0001');
+    const second = inTransaction(t.app.deps.database, (tx) =>
+      createEmployeeIn(
+        tx,
+        t.app.deps,
+        { kind: 'company', companyId: acme.id },
+        { employee_id: 'R0002', email: 'RACE.create@example.com', status: 'active' },
+      ),
+    );
+    second.catch(() => undefined);
+    // Its check found no owner (the first is not committed); its INSERT waits on the index.
+    await untilOneWaits();
+    first.release();
+    await first.committed;
+    await expect(second).rejects.toMatchObject({ code: 'EMAIL_EXISTING_IN_OTHER_COMPANY' });
+    expect(await count('race.create@example.com')).toBe(1);
+  });
+
+  it('refuses an import that meets the address another company wrote meanwhile, whole', async () => {
+    const first = await heldOpen('race.import@example.com', 'R0003');
+    const file = Buffer.from(
+      'employee_id,email,name,status\r\nR0004,first.free@example.com,Free,active\r\n' +
+        'R0005,Race.Import@example.com,Raced,active\r\n',
+    );
+    const imported = importEmployees(t.app.deps, { kind: 'company', companyId: acme.id }, file);
+    imported.catch(() => undefined);
+    await untilOneWaits();
+    first.release();
+    await first.committed;
+    await expect(imported).rejects.toMatchObject({ code: 'EMAIL_EXISTING_IN_OTHER_COMPANY' });
+    expect(await count('race.import@example.com')).toBe(1);
+    expect(await count('first.free@example.com')).toBe(0);
   });
 });
