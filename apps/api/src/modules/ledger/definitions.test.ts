@@ -37,7 +37,7 @@ async function installed(test: TestDatabase) {
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
       WHERE n.nspname = 'public' AND p.prolang = (SELECT oid FROM pg_language WHERE lanname IN ('plpgsql'))
          OR (n.nspname = 'public' AND p.proname IN ('terminal_key_answer', 'terminal_order_json',
-                                                         'webhook_order_data'))`,
+                                                         'webhook_order_data', 'webhook_endpoints_for'))`,
   );
   return { triggers, functions: new Map(functions.map((f) => [f.name, f.source])) };
 }

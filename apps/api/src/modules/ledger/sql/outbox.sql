@@ -3,25 +3,36 @@
 -- only if the change committed. Tables in migration 0018; the delivery worker is
 -- modules/webhooks. A repeatable definition, as the other files here (db/migrate.ts).
 
--- Whether any active endpoint takes this event: its type among the endpoint's events, and the
--- endpoint's scope (all, its merchant's, its company's) holding it. PL/pgSQL so that its plan is
--- kept for the session (decision 0043).
+-- The one rule for which endpoints take an event: active, the event's type among the endpoint's
+-- events, and the endpoint's scope (all, its merchant's, its company's) holding it. A plain SQL
+-- function of one SELECT, so PostgreSQL inlines it into the queries below (their plans stay
+-- cached with the PL/pgSQL functions that run them, decision 0043).
+CREATE OR REPLACE FUNCTION public.webhook_endpoints_for(p_type text, p_company_id bigint, p_merchant_id bigint)
+ RETURNS SETOF bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT w.id FROM webhook_endpoints w
+   WHERE w.status = 'active'
+     AND p_type = ANY (w.events)
+     AND (w.scope = 'all'
+          OR (w.scope = 'merchant' AND w.merchant_id = p_merchant_id)
+          OR (w.scope = 'company' AND w.company_id = p_company_id))
+$function$;
+
+-- Whether any endpoint takes this event (the order and refund functions ask before they build an
+-- event's data). PL/pgSQL so that its plan is kept for the session (decision 0043).
 CREATE OR REPLACE FUNCTION public.webhook_wanted(p_type text, p_company_id bigint, p_merchant_id bigint)
  RETURNS boolean
  LANGUAGE plpgsql
  STABLE
 AS $function$
 BEGIN
-  RETURN EXISTS (
-    SELECT 1 FROM webhook_endpoints w
-     WHERE w.status = 'active'
-       AND p_type = ANY (w.events)
-       AND (w.scope = 'all'
-            OR (w.scope = 'merchant' AND w.merchant_id = p_merchant_id)
-            OR (w.scope = 'company' AND w.company_id = p_company_id)));
+  RETURN EXISTS (SELECT 1 FROM webhook_endpoints_for(p_type, p_company_id, p_merchant_id));
 END $function$;
 
--- The outbox: one event, and one delivery per active endpoint whose scope and events match.
+-- The outbox: one event, and one delivery per endpoint that takes it (webhook_endpoints_for, asked
+-- once).
 -- Called by the ledger's functions and services inside the change's own transaction. An event no
 -- endpoint takes is not written (decision 0055): nothing would ever read it (events are read only
 -- through their deliveries), and writing it was a third of an order's statements. Answers the
@@ -32,21 +43,17 @@ CREATE OR REPLACE FUNCTION public.webhook_enqueue(p_type text, p_company_id bigi
 AS $function$
 DECLARE
   event_id bigint;
+  endpoint_ids bigint[];
 BEGIN
-  IF NOT webhook_wanted(p_type, p_company_id, p_merchant_id) THEN
+  SELECT array_agg(e) INTO endpoint_ids FROM webhook_endpoints_for(p_type, p_company_id, p_merchant_id) e;
+  IF endpoint_ids IS NULL THEN
     RETURN NULL;
   END IF;
   INSERT INTO webhook_events (type, company_id, merchant_id, data, created_at)
   VALUES (p_type, p_company_id, p_merchant_id, p_data, p_at)
   RETURNING id INTO event_id;
   INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at, created_at)
-  SELECT w.id, event_id, p_at, p_at
-    FROM webhook_endpoints w
-   WHERE w.status = 'active'
-     AND p_type = ANY (w.events)
-     AND (w.scope = 'all'
-          OR (w.scope = 'merchant' AND w.merchant_id = p_merchant_id)
-          OR (w.scope = 'company' AND w.company_id = p_company_id));
+  SELECT e, event_id, p_at, p_at FROM unnest(endpoint_ids) e;
   RETURN event_id;
 END $function$;
 
