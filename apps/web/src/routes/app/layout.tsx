@@ -15,19 +15,19 @@ import { DeferredUserMenu } from '@/features/auth/components/deferred-user-menu'
 import { useCompanyDetails } from '@/features/companies/api/get-company';
 import { useStatementCrumbs } from '@/features/settlements/api/get-settlement-statement';
 import { useAuthStore } from '@/lib/auth-store';
-import { installClassMerge } from '@/lib/class-merge';
+import { withClassMerge } from '@/lib/class-merge-ready';
 import { queryClient } from '@/lib/query-client';
 import type { RouteHandle } from '../route-handle';
 
 // Only a user who must enrol in two-factor sign-in sees it: not in every signed-in page's first load.
-const EnrolmentRequiredScreen = lazy(() =>
-  import('@/features/auth/pages/enrolment-required-screen').then((module) => ({
-    default: module.EnrolmentRequiredScreen,
-  })),
+// Its classes override each other: drawn once tailwind-merge is there (decision 0058).
+const EnrolmentRequiredScreen = lazy(
+  withClassMerge(() =>
+    import('@/features/auth/pages/enrolment-required-screen').then((module) => ({
+      default: module.EnrolmentRequiredScreen,
+    })),
+  ),
 );
-
-// Before the signed-in screens' first render, whose classes override each other (decision 0049).
-installClassMerge();
 
 /**
  * Releases the header's menus once no query is fetching and that has been painted (see
