@@ -15,7 +15,7 @@ import { DeferredUserMenu } from '@/features/auth/components/deferred-user-menu'
 import { useCompanyDetails } from '@/features/companies/api/get-company';
 import { useStatementCrumbs } from '@/features/settlements/api/get-settlement-statement';
 import { useAuthStore } from '@/lib/auth-store';
-import { withClassMerge } from '@/lib/class-merge-ready';
+import { warmClassMergeSoon, withClassMerge } from '@/lib/class-merge-ready';
 import { queryClient } from '@/lib/query-client';
 import type { RouteHandle } from '../route-handle';
 
@@ -47,6 +47,9 @@ function ReleaseMenusWhenIdle() {
 function Shell({ user }: { user: SelfUser }) {
   // The header's menus wait until the first page's figures are painted.
   holdDeferredMenus();
+  // tailwind-merge, fetched by the root route after the first paint, warmed for the shell's next
+  // renders (decision 0058; the dashboard's loader did it before its first render).
+  useEffect(() => afterNextPaint(warmClassMergeSoon), []);
   const companyId = useMatch(paths.summaryReportCompany.path)?.params.companyId;
   const { data: company } = useCompanyDetails(companyId, { silentError: true });
   const statement = useMatch(paths.settlementStatement.path)?.params;
