@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import zlib from 'node:zlib';
@@ -53,6 +54,25 @@ function contractCatalogues(): Plugin {
 }
 
 /**
+ * React Router's production build in the builds (decision 0058). Its package exports only
+ * `dist/development` (remix-run/react-router#14102, open), whose `ENABLE_DEV_WARNINGS` is true: the
+ * built app carried the developer warnings and their code (0.6 kB gzip) and printed them. The
+ * production build is the same code with that flag off. `npm run dev` keeps the warnings.
+ */
+const REACT_ROUTER_PRODUCTION = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+function reactRouterProduction(): Plugin {
+  return {
+    name: 'react-router-production',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId: (id) => (id === 'react-router' ? REACT_ROUTER_PRODUCTION : undefined),
+  };
+}
+
+/**
  * After the build: the server entry src/prerender.tsx built for Node, dist/.server/prerender.mjs
  * (with the packages it imports and production React), then the sign-in page rendered with it in each
  * language, dist/login.{en,zh}.html (decision 0037), which the API serves for /login by the `lang`
@@ -82,7 +102,7 @@ function serverRender(): Plugin {
         // page imports: one self-contained module.
         define: { __BUILD_ID__: '""', 'process.env.NODE_ENV': '"production"' },
         ssr: { noExternal: true },
-        plugins: [react(), contractCatalogues()],
+        plugins: [reactRouterProduction(), react(), contractCatalogues()],
         logLevel: 'warn',
         build: {
           ssr: 'src/prerender.tsx',
@@ -163,6 +183,7 @@ function preloadDashboard(): Plugin {
 
 export default defineConfig({
   plugins: [
+    reactRouterProduction(),
     react(),
     tailwindcss(),
     contractCatalogues(),

@@ -3,12 +3,25 @@ import type { ScreenPermission } from '@app/contract';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { RouteError } from '@/components/errors/route-error';
 import { DEFAULT_HOME, paths } from '@/config/paths';
+import { withClassMerge } from '@/lib/class-merge-ready';
 import { RootRoute } from './root';
 import type { RouteHandle } from './route-handle';
 
 const guarded = (permission: ScreenPermission): { handle: RouteHandle } => ({
   handle: { permission },
 });
+
+/**
+ * The signed-in screens, each drawn once tailwind-merge is there, but the dashboard: the API draws
+ * it and the app hydrates it before tailwind-merge arrives (decision 0058), which the dashboard and
+ * the shell allow by passing no class that overrides another (prerender.test.tsx).
+ */
+const signedIn = (children: RouteObject[]): RouteObject[] =>
+  children.map((route) =>
+    typeof route.lazy === 'function' && route.path !== paths.dashboard.path
+      ? { ...route, lazy: withClassMerge(route.lazy) }
+      : route,
+  );
 
 /**
  * Every route of spec 2. Each screen is its own chunk (`lazy`); the protected layout checks the
@@ -29,7 +42,7 @@ export const routes: RouteObject[] = [
       { path: paths.errors.accessDenied.path, lazy: () => import('./errors/access-denied') },
       {
         lazy: () => import('./app/layout'),
-        children: [
+        children: signedIn([
           { index: true, element: <Navigate to={DEFAULT_HOME} replace /> },
           {
             path: paths.dashboard.path,
@@ -140,7 +153,7 @@ export const routes: RouteObject[] = [
             lazy: () => import('./app/settlement-statement'),
           },
           { path: paths.twoFactor.path, lazy: () => import('./app/two-factor') },
-        ],
+        ]),
       },
       { path: '*', element: <Navigate to={paths.errors.notFound.getHref()} replace /> },
     ],

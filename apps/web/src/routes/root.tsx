@@ -2,16 +2,19 @@ import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { NavigationProgress } from '@/components/layout/navigation-progress';
 import { afterNextPaint } from '@/hooks/use-after-first-paint';
+import { loadClassMerge } from '@/lib/class-merge-ready';
 import { resetChunkLoadCounter } from '@/lib/chunk-load';
 
 /**
- * tailwind-merge, after the first paint (decision 0049): the screens drawn before it (sign-in,
- * loading, error pages) pass no overriding classes, but what opens on them later (menus, dialogs,
- * toasts) may.
+ * tailwind-merge, after the first paint (decisions 0049, 0058): the screens drawn before it
+ * (sign-in, loading, error pages, the signed-in shell with the dashboard) pass no overriding
+ * classes, but what opens on them later (menus, dialogs, toasts) may.
  */
-const loadClassMerge = () =>
+const loadClassMergeAfterPaint = () =>
   afterNextPaint(() => {
-    void import('@/lib/class-merge').then((module) => module.installClassMerge());
+    loadClassMerge().catch(() => {
+      // Asked again by the next screen that needs it (withClassMerge).
+    });
   });
 
 /**
@@ -22,7 +25,7 @@ export function RootRoute() {
   useEffect(() => {
     resetChunkLoadCounter();
   }, []);
-  useEffect(loadClassMerge, []);
+  useEffect(loadClassMergeAfterPaint, []);
   return (
     <>
       <NavigationProgress />

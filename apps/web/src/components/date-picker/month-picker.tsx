@@ -74,7 +74,8 @@ export function MonthPicker({
       type="button"
       variant="outline"
       size={size}
-      className={cn('min-w-44 justify-start font-normal', size === 'sm' && 'h-8', className)}
+      layout="field"
+      className={cn('min-w-44', className)}
       data-testid="month-picker-trigger"
       data-month={current}
       aria-label={label ? `${label}: ${words}` : undefined}

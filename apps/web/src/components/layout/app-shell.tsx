@@ -35,7 +35,10 @@ export function AppShell({ role, userMenu, breadcrumbLabels, navBadges, children
       <SidebarInset>
         <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3 md:px-4">
           <SidebarTrigger />
-          <Separator orientation="vertical" className="mr-1 data-[orientation=vertical]:h-4" />
+          {/* Its height from a box of its own, not a class over the separator's (decision 0058). */}
+          <div className="mr-1 flex h-4">
+            <Separator orientation="vertical" />
+          </div>
           <div className="min-w-0 flex-1">
             <AppBreadcrumb labels={breadcrumbLabels} />
           </div>

@@ -30,7 +30,7 @@ export function AppSidebar({ role, badges }: { role: Role; badges?: NavBadges | 
       <SidebarHeader>
         <SidebarMenu>
           <SidebarMenuItem>
-            <SidebarMenuButton asChild className="h-10 group-data-[collapsible=icon]:p-1.5!">
+            <SidebarMenuButton asChild size="lg">
               <Link
                 to={firstNavUrl(role)}
                 aria-label={t('sidebar.home_link', { name: t('app.name') })}

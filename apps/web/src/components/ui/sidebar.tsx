@@ -263,16 +263,26 @@ export function SidebarMenuItem({ className, ...props }: React.ComponentProps<'l
 }
 
 const menuButtonClasses =
-  'peer/menu-button flex h-8 w-full items-center gap-2 overflow-hidden rounded-md p-2 text-left text-sm outline-hidden ring-sidebar-ring transition-[width,height,padding] hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 active:bg-sidebar-accent disabled:pointer-events-none disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50 data-[active=true]:bg-sidebar-accent data-[active=true]:font-medium data-[active=true]:text-sidebar-accent-foreground data-[state=open]:hover:bg-sidebar-accent group-data-[collapsible=icon]:size-8! group-data-[collapsible=icon]:p-2! [&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0';
+  'peer/menu-button flex w-full items-center gap-2 overflow-hidden rounded-md p-2 text-left text-sm outline-hidden ring-sidebar-ring transition-[width,height,padding] hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 active:bg-sidebar-accent disabled:pointer-events-none disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50 data-[active=true]:bg-sidebar-accent data-[active=true]:font-medium data-[active=true]:text-sidebar-accent-foreground data-[state=open]:hover:bg-sidebar-accent group-data-[collapsible=icon]:size-8! [&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0';
+/**
+ * Heights and icon-mode padding as sizes, not classes a caller overrides: the shell is drawn before
+ * tailwind-merge arrives (decision 0058), when `cn` only joins.
+ */
+const menuButtonSizes = {
+  default: 'h-8 group-data-[collapsible=icon]:p-2!',
+  lg: 'h-10 group-data-[collapsible=icon]:p-1.5!',
+};
 
 export function SidebarMenuButton({
   asChild = false,
   isActive = false,
+  size = 'default',
   className,
   ...props
 }: React.ComponentProps<'button'> & {
   asChild?: boolean;
   isActive?: boolean;
+  size?: keyof typeof menuButtonSizes;
 }) {
   const Comp = asChild ? Slot.Root : 'button';
   return (
@@ -280,7 +290,7 @@ export function SidebarMenuButton({
       data-slot="sidebar-menu-button"
       data-sidebar="menu-button"
       data-active={isActive}
-      className={cn(menuButtonClasses, className)}
+      className={cn(menuButtonClasses, menuButtonSizes[size], className)}
       {...props}
     />
   );

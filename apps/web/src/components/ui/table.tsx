@@ -56,12 +56,21 @@ export function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
   );
 }
 
-export function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
+/*
+ * `align` and `placement` rather than classes over the cell's and caption's own: the dashboard's
+ * summary is drawn before tailwind-merge arrives, when `cn` only joins classes (decision 0058).
+ */
+export function TableHead({
+  className,
+  align = 'left',
+  ...props
+}: React.ComponentProps<'th'> & { align?: 'left' | 'right' }) {
   return (
     <th
       data-slot="table-head"
       className={cn(
-        'h-10 px-2 text-left align-middle font-medium whitespace-nowrap text-foreground [&:has([role=checkbox])]:pr-0',
+        'h-10 px-2 align-middle font-medium whitespace-nowrap text-foreground [&:has([role=checkbox])]:pr-0',
+        align === 'right' ? 'text-right' : 'text-left',
         className,
       )}
       {...props}
@@ -79,11 +88,19 @@ export function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
   );
 }
 
-export function TableCaption({ className, ...props }: React.ComponentProps<'caption'>) {
+export function TableCaption({
+  className,
+  placement = 'bottom',
+  ...props
+}: React.ComponentProps<'caption'> & { placement?: 'top' | 'bottom' }) {
   return (
     <caption
       data-slot="table-caption"
-      className={cn('mt-4 text-sm text-muted-foreground', className)}
+      className={cn(
+        'text-sm text-muted-foreground',
+        placement === 'top' ? 'mt-0 mb-4 caption-top text-left' : 'mt-4',
+        className,
+      )}
       {...props}
     />
   );

@@ -10,7 +10,6 @@ import {
 import type { SelfUser } from '@app/contract';
 import { selfInfoQueryKey } from '@/features/auth/api/self-info-key';
 import { useAuthStore } from '@/lib/auth-store';
-import { warmClassMerge } from '@/lib/class-merge';
 import { queryClient } from '@/lib/query-client';
 import { takeServerQueries } from '@/lib/server-queries';
 
@@ -34,9 +33,6 @@ export function dashboardLoader({ request }: LoaderFunctionArgs): null {
   // starts with them and nothing is fetched again.
   const served = takeServerQueries(user?.user_id);
   for (const { queryKey, data } of served) queryClient.setQueryData(queryKey, data);
-  // In a task of its own, while the rest of the page's code is on its way (decision 0048); not
-  // in the entry, which the sign-in page's 150 kB budget counts.
-  setTimeout(warmClassMerge, 0);
   if (served.length > 0) {
     // The session's user as the server has it now, as self-info would have brought.
     const self = queryClient.getQueryData<SelfUser>(selfInfoQueryKey);

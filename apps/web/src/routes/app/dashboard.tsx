@@ -5,12 +5,16 @@ import { useCompanyOptions } from '@/features/companies/api/get-company-options'
 import { DashboardPage } from '@/features/dashboard/pages/dashboard-page';
 import { useDashboardSearch } from '@/features/dashboard/search';
 import { useAuthStore } from '@/lib/auth-store';
+import { withClassMerge } from '@/lib/class-merge-ready';
 
 // The employee's home (decision 0033) is its own chunk: the other roles never load it or its QR code.
-const WalletHomePage = lazy(() =>
-  import('@/features/self-service/pages/wallet-home-page').then((m) => ({
-    default: m.WalletHomePage,
-  })),
+// Drawn once tailwind-merge is there: only the dashboard is drawn without it (decision 0058).
+const WalletHomePage = lazy(
+  withClassMerge(() =>
+    import('@/features/self-service/pages/wallet-home-page').then((m) => ({
+      default: m.WalletHomePage,
+    })),
+  ),
 );
 
 /** The landing route: the employee's wallet for company_employee, the dashboard for the others. */

@@ -15,19 +15,19 @@ import { DeferredUserMenu } from '@/features/auth/components/deferred-user-menu'
 import { useCompanyDetails } from '@/features/companies/api/get-company';
 import { useStatementCrumbs } from '@/features/settlements/api/get-settlement-statement';
 import { useAuthStore } from '@/lib/auth-store';
-import { installClassMerge } from '@/lib/class-merge';
+import { warmClassMergeSoon, withClassMerge } from '@/lib/class-merge-ready';
 import { queryClient } from '@/lib/query-client';
 import type { RouteHandle } from '../route-handle';
 
 // Only a user who must enrol in two-factor sign-in sees it: not in every signed-in page's first load.
-const EnrolmentRequiredScreen = lazy(() =>
-  import('@/features/auth/pages/enrolment-required-screen').then((module) => ({
-    default: module.EnrolmentRequiredScreen,
-  })),
+// Its classes override each other: drawn once tailwind-merge is there (decision 0058).
+const EnrolmentRequiredScreen = lazy(
+  withClassMerge(() =>
+    import('@/features/auth/pages/enrolment-required-screen').then((module) => ({
+      default: module.EnrolmentRequiredScreen,
+    })),
+  ),
 );
-
-// Before the signed-in screens' first render, whose classes override each other (decision 0049).
-installClassMerge();
 
 /**
  * Releases the header's menus once no query is fetching and that has been painted (see
@@ -47,6 +47,9 @@ function ReleaseMenusWhenIdle() {
 function Shell({ user }: { user: SelfUser }) {
   // The header's menus wait until the first page's figures are painted.
   holdDeferredMenus();
+  // tailwind-merge, fetched by the root route after the first paint, warmed for the shell's next
+  // renders (decision 0058; the dashboard's loader did it before its first render).
+  useEffect(() => afterNextPaint(warmClassMergeSoon), []);
   const companyId = useMatch(paths.summaryReportCompany.path)?.params.companyId;
   const { data: company } = useCompanyDetails(companyId, { silentError: true });
   const statement = useMatch(paths.settlementStatement.path)?.params;

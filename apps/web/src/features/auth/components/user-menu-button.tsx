@@ -12,7 +12,7 @@ export function UserMenuButton({
   const { t } = useTranslation();
   const displayName = displayNameOf(user);
   return (
-    <Button variant="ghost" className="h-9 gap-2 px-2" {...props}>
+    <Button variant="ghost" size="menu" {...props}>
       <span
         aria-hidden
         className="flex size-7 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground uppercase"

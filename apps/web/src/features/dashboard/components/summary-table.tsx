@@ -29,7 +29,7 @@ export function SummaryTable({
   const keys = CARDS_BY_VIEW.all;
   return (
     <Table aria-label={t('dashboard.summary_title')}>
-      <TableCaption className="mt-0 mb-4 caption-top text-left" data-testid="summary-caption">
+      <TableCaption placement="top" data-testid="summary-caption">
         {caption}
       </TableCaption>
       <TableHeader>
@@ -38,7 +38,7 @@ export function SummaryTable({
           <TableHead>{t('table.status')}</TableHead>
           <TableHead>{t('dashboard.current_token_month')}</TableHead>
           {keys.map((key) => (
-            <TableHead key={key} className="text-right">
+            <TableHead key={key} align="right">
               {t(`dashboard.cards.${key}`)}
             </TableHead>
           ))}

@@ -31,13 +31,11 @@ export function TotalCards({ view, totals }: { view: DashboardView; totals: Dash
     >
       {CARDS_BY_VIEW[view].map((key) => (
         <li key={key}>
-          <Card className="h-full gap-3 py-4 sm:gap-6 sm:py-6" data-total={key}>
-            <CardHeader className="px-4 sm:px-6">
-              <CardTitle className="text-sm font-medium text-muted-foreground">
-                {t(`dashboard.cards.${key}`)}
-              </CardTitle>
+          <Card size="compact" className="h-full" data-total={key}>
+            <CardHeader size="compact">
+              <CardTitle size="compact">{t(`dashboard.cards.${key}`)}</CardTitle>
             </CardHeader>
-            <CardContent className="px-4 sm:px-6">
+            <CardContent size="compact">
               <p className="text-xl font-semibold tabular-nums sm:text-2xl">
                 {withThousands(totals[key] ?? 0)}
               </p>
