@@ -14,7 +14,7 @@ import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
-import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
+import { inTransaction } from '../../lib/transaction';
 import { shareLockCompany } from '../companies/companies.service';
 import { emailDuplicateError } from '../employees/employees.service';
 import { parseEmployeeCsv, type ParsedEmployeeRow } from './employee-import.csv';
@@ -212,10 +212,6 @@ export async function importEmployees(
   const key = fileKey(file);
   const parsed = previewedFiles.get(key) ?? parseEmployeeCsv(file);
   previewedFiles.delete(key);
-  // An address another admin wrote after the file was classified (the email indexes refuse it,
-  // migration 0028) fails the whole file with the create form's code: nothing is half-imported.
-  const refusedEmail = (error: unknown) =>
-    sqlState(error) === '23505' ? emailDuplicateError(violatedConstraint(error)) : undefined;
   return inTransaction(deps.database, async (tx) => {
     // Shared lock: waits out a running reset, so new employees join the month it opened.
     const company = await shareLockCompany(tx, scope, companyId);
@@ -287,6 +283,8 @@ export async function importEmployees(
     });
     return result;
   }).catch((error: unknown) => {
-    throw refusedEmail(error) ?? error;
+    // An address another admin wrote after the file was classified (the email indexes refuse it,
+    // migration 0028) fails the whole file with the create form's code: nothing is half-imported.
+    throw emailDuplicateError(error) ?? error;
   });
 }

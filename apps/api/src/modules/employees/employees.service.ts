@@ -58,20 +58,21 @@ function targetCompany(scope: TenantScope, companyId: number | undefined): numbe
 
 /** Unique violations of the employees table, as the spec's codes. */
 function duplicateError(error: unknown): AppError | undefined {
-  if (sqlState(error) !== '23505') return undefined;
-  const constraint = violatedConstraint(error);
-  if (constraint === 'employees_company_staff_key') {
+  if (sqlState(error) === '23505' && violatedConstraint(error) === 'employees_company_staff_key') {
     return new AppError('EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY');
   }
-  return emailDuplicateError(constraint);
+  return emailDuplicateError(error);
 }
 
 /**
- * The email indexes' violations (migration 0028): the company's own index is checked first, so a
- * violation of the index across companies means another company's employee holds the address.
- * Reached only when another transaction wrote the address after the services' own check.
+ * The email indexes' violations (migration 0028), as the spec's codes: the company's own index is
+ * checked first, so a violation of the index across companies means another company's employee
+ * holds the address. Reached only when another transaction wrote the address after the services'
+ * own check (the import maps its failures with it too).
  */
-export function emailDuplicateError(constraint: string | undefined): AppError | undefined {
+export function emailDuplicateError(error: unknown): AppError | undefined {
+  if (sqlState(error) !== '23505') return undefined;
+  const constraint = violatedConstraint(error);
   if (constraint === 'employees_company_email_key') {
     return new AppError('EMAIL_EXISTING_IN_THIS_COMPANY');
   }

@@ -1,9 +1,9 @@
 -- The ledger's guards (DESIGN 3.2, decision 0004): ledger rows can be neither updated, deleted nor
 -- truncated; a wallet balance (companies.token_balance, employees.available_tokens) and an order's
--- refunded amount change only from inside the ledger's own triggers (trigger depth 2), never by a
--- direct write. The balance guards fire only for a write made outside any trigger (their WHEN asks
--- pg_trigger_depth() = 0, where the function would refuse): the ledger's own writes no longer call
--- a PL/pgSQL function per row (a reset moves 100,000 employees in one UPDATE; decision 0059).
+-- refunded amount change only from inside the ledger's own triggers, never by a direct write. The
+-- rule is the balance guards' WHEN: they fire only for a write made outside any trigger
+-- (pg_trigger_depth() = 0), and their function then refuses it. The ledger's own writes call no
+-- PL/pgSQL function per row (a reset moves 100,000 employees in one UPDATE; decision 0059).
 --
 -- This file is the current definition (issue 13: one home for the ledger). The migrator applies it
 -- after the numbered migrations whenever it changes (db/migrate.ts, repeatable definitions); the
@@ -27,11 +27,8 @@ CREATE OR REPLACE FUNCTION public.ledger_owned_column_guard()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  IF pg_trigger_depth() < 2 THEN
-    RAISE EXCEPTION '%.% changes only through token_transactions', TG_TABLE_NAME, TG_ARGV[0]
-      USING ERRCODE = 'restrict_violation';
-  END IF;
-  RETURN NEW;
+  RAISE EXCEPTION '%.% changes only through token_transactions', TG_TABLE_NAME, TG_ARGV[0]
+    USING ERRCODE = 'restrict_violation';
 END $function$;
 
 CREATE OR REPLACE TRIGGER companies_balance_guard BEFORE UPDATE ON public.companies FOR EACH ROW WHEN (((new.token_balance IS DISTINCT FROM old.token_balance) AND (pg_trigger_depth() = 0))) EXECUTE FUNCTION ledger_owned_column_guard('token_balance');
