@@ -254,6 +254,19 @@ describe.each(await testDatabaseKinds())('four-eyes approvals on %s', (kind) => 
     const ok = await as(acmeAdmin2, 'POST', `/api/v1/approvals/${dist!.id}/approve`);
     expect(ok.statusCode).toBe(200);
     expect(await walletOf(ada.id)).toBe(adaBefore + 200);
+    // The distribution's own audit row names the approval it applies, as the top-up's does.
+    const [applied] = await queryRows<{ actor: number; after: Record<string, unknown> }>(
+      t.db.database.db,
+      sql`SELECT actor_user_id::int AS actor, after FROM audit_log
+           WHERE action = 'distribute' AND entity_id = ${String(acme.id)} ORDER BY id DESC LIMIT 1`,
+    );
+    expect(applied!.after).toMatchObject({
+      approval_id: dist!.id,
+      total: dist!.total,
+      people: dist!.payload.items!.length,
+      items: dist!.payload.items!.map(({ employee_id, amount }) => ({ employee_id, amount })),
+    });
+    expect(applied!.actor).toBe(ok.json().data.decided_by);
 
     // With Group HR about, even globex's only company admin has someone else to decide.
     const globexEmployee = await newEmployee(t.app.deps, globex.id);

@@ -1,11 +1,11 @@
 // Tokens issued to a company and distributed to its employees (DESIGN 3.2: company_issued,
 // employee_issued, and a new company's opening monthly_tokens_added).
-import type { DistributeResult, TopupCompanyResult } from '@app/contract';
+import type { DistributeResult, ErrorCode, TopupCompanyResult } from '@app/contract';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../../lib/outbox';
-import { lockCompany, lockEmployees, type CompanyRow } from './ledger.repository';
-import { companyWallet, employeeWallet, fitsBalance, Postings } from './postings';
+import { distributeTokensRow, lockCompany, type CompanyRow } from './ledger.repository';
+import { companyWallet, fitsBalance, Postings, timeOrderedUuid } from './postings';
 
 /** The allocation a new company starts with: its `init_token`, for its opening token month. */
 export async function openCompanyWallet(
@@ -60,9 +60,27 @@ export async function issueCompanyTokens(
   };
 }
 
+/** The audit row a distribution writes with its ledger rows (`distribute` on the company). */
+export interface DistributionAudit {
+  ip: string | null;
+  /** The approval this distribution applies, named in the audit row. */
+  approvalId?: number;
+}
+
+const DISTRIBUTION_REFUSALS = new Set<ErrorCode>([
+  'RECORD_NOT_FOUND',
+  'COMPANY_INACTIVE',
+  'USER_INACTIVE',
+  'TOKEN_MONTH_NOT_MATCH',
+  'TOTAL_EXCEEDS_AVAILABLE',
+  'AMOUNT_TOO_LARGE',
+]);
+
 /**
- * A company admin distributes tokens to many employees (`employee_issued`), all or nothing: the
- * company and every employee are locked first, every rule is checked, then the rows are written.
+ * A company admin distributes tokens to many employees (`employee_issued`), all or nothing: one
+ * call of `distribute_tokens` (sql/distribution.sql, decision 0060) locks the company and then
+ * every employee, checks every rule, writes the transfers, the event and, given `audit`, the
+ * audit row, so the company's wallet is held for one statement and the commit.
  */
 export async function distributeTokens(
   tx: Tx,
@@ -72,51 +90,45 @@ export async function distributeTokens(
     note?: string;
     actorUserId: number | null;
     at: Date;
+    audit?: DistributionAudit;
   },
 ): Promise<DistributeResult> {
-  const company = await lockCompany(tx, input.companyId);
-  if (!company) throw new AppError('RECORD_NOT_FOUND');
-  if (company.status !== 'active') throw new AppError('COMPANY_INACTIVE');
-
-  const ids = [...new Set(input.items.map((i) => i.employee_id))].sort((a, b) => a - b);
-  const staff = await lockEmployees(tx, company.id, ids);
-  if (staff.length !== ids.length) throw new AppError('RECORD_NOT_FOUND');
-  const byId = new Map(staff.map((e) => [e.id, e]));
-  for (const e of staff) {
-    if (e.status !== 'active') throw new AppError('USER_INACTIVE');
-    if (e.tokenMonth !== company.tokenMonth) throw new AppError('TOKEN_MONTH_NOT_MATCH');
-  }
-  const total = input.items.reduce((sum, i) => sum + i.amount, 0);
-  if (!Number.isSafeInteger(total) || total > company.tokenBalance) {
-    throw new AppError('TOTAL_EXCEEDS_AVAILABLE');
-  }
-
-  const from = companyWallet(company);
-  const postings = new Postings({ at: input.at, actorUserId: input.actorUserId, note: input.note });
-  const items: DistributeResult['items'] = [];
-  // Rows follow employee id order, the order the wallets were locked in.
+  // By employee id, each once (the body refuses repeats), the order the wallets are locked in.
   const amounts = new Map(input.items.map((i) => [i.employee_id, i.amount]));
-  for (const id of ids) {
-    const employee = byId.get(id)!;
-    const amount = amounts.get(id)!;
-    const to = employeeWallet(employee);
-    if (!fitsBalance(to.balance, amount)) {
-      throw new AppError('AMOUNT_TOO_LARGE', { metadata: { items: 'v.balance_cap' } });
-    }
-    const transferId = postings.transfer(from, to, 'employee_issued', amount, company.tokenMonth);
-    items.push({ employee_id: id, amount, available_tokens: to.balance, transfer_id: transferId });
-  }
-  await postings.flush(tx);
-  await recordEvent(tx, {
-    type: 'tokens.distributed',
-    companyId: company.id,
-    data: {
-      total,
-      employees: items.length,
-      period: company.tokenMonth,
-      distributed_at: input.at.toISOString(),
-    },
+  const ids = [...amounts.keys()].sort((a, b) => a - b);
+  const total = ids.reduce((sum, id) => sum + amounts.get(id)!, 0);
+  if (!Number.isSafeInteger(total)) throw new AppError('TOTAL_EXCEEDS_AVAILABLE');
+  const outcome = await distributeTokensRow(tx, {
+    companyId: input.companyId,
+    transfers: ids.map((id) => ({
+      employeeId: id,
+      amount: amounts.get(id)!,
+      transferId: timeOrderedUuid(input.at),
+    })),
+    note: input.note ?? null,
+    actorUserId: input.actorUserId,
     at: input.at,
+    audit: input.audit
+      ? {
+          ip: input.audit.ip?.slice(0, 100) ?? null,
+          ...(input.audit.approvalId !== undefined ? { approval_id: input.audit.approvalId } : {}),
+        }
+      : null,
   });
-  return { company_id: company.id, total, token_balance: from.balance, items };
+  if (outcome.outcome !== 'distributed') {
+    const code = outcome.outcome as ErrorCode;
+    if (!DISTRIBUTION_REFUSALS.has(code)) {
+      throw new Error(`distribute_tokens answered ${outcome.outcome}`);
+    }
+    throw new AppError(
+      code,
+      code === 'AMOUNT_TOO_LARGE' ? { metadata: { items: 'v.balance_cap' } } : undefined,
+    );
+  }
+  return {
+    company_id: input.companyId,
+    total: outcome.total,
+    token_balance: outcome.tokenBalance,
+    items: outcome.items,
+  };
 }

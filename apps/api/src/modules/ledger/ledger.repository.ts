@@ -325,6 +325,58 @@ export async function findCompaniesDueForReset(
   return rows.map((r) => r.id);
 }
 
+/** What `distribute_tokens` (sql/distribution.sql) answered. */
+export interface DistributionOutcome {
+  /** 'distributed' or the catalogue code of a refusal (then nothing was written). */
+  outcome: string;
+  tokenBalance: number;
+  total: number;
+  items: { employee_id: number; amount: number; available_tokens: number; transfer_id: string }[];
+}
+
+/**
+ * One call of `distribute_tokens` (decision 0060): a company's whole distribution, its event and,
+ * given `audit`, its audit row. `transfers` are by employee id, each id once.
+ */
+export async function distributeTokensRow(
+  tx: Tx,
+  values: {
+    companyId: number;
+    transfers: { employeeId: number; amount: number; transferId: string }[];
+    note: string | null;
+    actorUserId: number | null;
+    at: Date;
+    audit: { ip: string | null; approval_id?: number } | null;
+  },
+): Promise<DistributionOutcome> {
+  const column = (pick: (t: (typeof values.transfers)[number]) => string | number) =>
+    sql.param(values.transfers.map(pick));
+  const [row] = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`SELECT outcome, token_balance, total, items
+          FROM distribute_tokens(${values.companyId}::bigint,
+                                 ${column((t) => t.employeeId)}::bigint[],
+                                 ${column((t) => t.amount)}::bigint[],
+                                 ${column((t) => t.transferId)}::uuid[],
+                                 ${values.note}::text, ${values.actorUserId}::bigint,
+                                 ${values.at.toISOString()}::timestamptz,
+                                 ${values.audit === null ? null : JSON.stringify(values.audit)}::jsonb)`,
+  );
+  if (!row) throw new Error('distribute_tokens answered no row');
+  const items = (row.items ?? []) as Record<string, unknown>[];
+  return {
+    outcome: String(row.outcome),
+    tokenBalance: toInt(row.token_balance ?? 0),
+    total: toInt(row.total ?? 0),
+    items: items.map((i) => ({
+      employee_id: toInt(i.employee_id),
+      amount: toInt(i.amount),
+      available_tokens: toInt(i.available_tokens),
+      transfer_id: String(i.transfer_id),
+    })),
+  };
+}
+
 export interface TerminalOrderOutcome {
   /** 'placed' or 'refunded', 'stored', 'reused' or the catalogue code of a refusal (terminal-orders.sql). */
   outcome: string;

@@ -162,6 +162,99 @@ describe.each(await testDatabaseKinds())('ledger events on %s', (kind) => {
     expect((await getCompany(deps, ALL, company.id)).token_balance).toBe(100);
   });
 
+  it('writes a distribution’s audit row with its ledger rows, and neither when it is refused', async () => {
+    const company = await newCompany(deps, { initToken: 500 });
+    const a = await newEmployee(deps, company.id);
+    const b = await newEmployee(deps, company.id);
+    const user = await createUser(deps.database.db, { type: 'admin' });
+    const scope = { kind: 'company', companyId: company.id } as const;
+    const audits = () =>
+      queryRows<{ actor: number; before: unknown; after: unknown; ip: string | null }>(
+        deps.database.db,
+        sql`SELECT actor_user_id::int AS actor, before, after, ip FROM audit_log
+             WHERE action = 'distribute' AND entity_type = 'company'
+               AND entity_id = ${String(company.id)} ORDER BY id`,
+      );
+    // Given in the other order: the rows, the answer and the audit follow employee ids.
+    const result = await distributeToEmployees(
+      deps,
+      scope,
+      { userId: user.id, ip: '203.0.113.9' },
+      {
+        items: [
+          { employee_id: b.id, amount: 20 },
+          { employee_id: a.id, amount: 30 },
+        ],
+        note: 'lunch week',
+      },
+    );
+    expect(result).toMatchObject({ company_id: company.id, total: 50, token_balance: 450 });
+    expect(result.items.map((i) => [i.employee_id, i.amount, i.available_tokens])).toEqual([
+      [a.id, 30, 30],
+      [b.id, 20, 20],
+    ]);
+    const [aRow] = await walletRows(deps.database.db, company.id, a.id);
+    expect(aRow).toMatchObject({ note: 'lunch week', actorUserId: user.id });
+    expect(result.items[0]!.transfer_id).toBe(aRow!.transferId);
+    expect(await audits()).toEqual([
+      {
+        actor: user.id,
+        before: { token_balance: 500 },
+        after: {
+          token_balance: 450,
+          total: 50,
+          people: 2,
+          note: 'lunch week',
+          items: [
+            { employee_id: a.id, amount: 30 },
+            { employee_id: b.id, amount: 20 },
+          ],
+        },
+        ip: '203.0.113.9',
+      },
+    ]);
+
+    // Refused: no ledger row and no audit row.
+    const before = await count();
+    expect(
+      await codeOf(
+        distributeToEmployees(deps, scope, user.id, {
+          items: [{ employee_id: a.id, amount: 451 }],
+        }),
+      ),
+    ).toBe('TOTAL_EXCEEDS_AVAILABLE');
+    expect(await count()).toBe(before);
+    expect(await audits()).toHaveLength(1);
+  });
+
+  it('refuses with AMOUNT_TOO_LARGE a distribution that would take a balance past 2^53 - 1', async () => {
+    const company = await newCompany(deps, { initToken: 0 });
+    const a = await newEmployee(deps, company.id);
+    const b = await newEmployee(deps, company.id);
+    const scope = { kind: 'company', companyId: company.id } as const;
+    await issueToCompany(deps, null, { company_id: company.id, amount: Number.MAX_SAFE_INTEGER });
+    await distributeToEmployees(deps, scope, null, {
+      items: [{ employee_id: b.id, amount: Number.MAX_SAFE_INTEGER - 10 }],
+    });
+    await issueToCompany(deps, null, { company_id: company.id, amount: 100 });
+    const before = await count();
+    // b would reach 2^53 - 1 + 1; the company (110) has enough for both.
+    const refused = distributeToEmployees(deps, scope, null, {
+      items: [
+        { employee_id: a.id, amount: 1 },
+        { employee_id: b.id, amount: 11 },
+      ],
+    });
+    await expect(refused).rejects.toMatchObject({
+      code: 'AMOUNT_TOO_LARGE',
+      metadata: { items: 'v.balance_cap' },
+    });
+    expect(await count()).toBe(before);
+    // At the cap exactly, it goes through.
+    await distributeToEmployees(deps, scope, null, { items: [{ employee_id: b.id, amount: 10 }] });
+    expect((await getEmployee(deps, scope, b.id)).available_tokens).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it('refuses a distribution naming another company’s, an inactive or an unrenewed employee', async () => {
     const company = await newCompany(deps, { initToken: 100 });
     const other = await newCompany(deps, { initToken: 100 });

@@ -50,7 +50,8 @@ export async function applyTopUp(
 
 /**
  * A distribution from a company to its employees, all or nothing; one audit row (on the company)
- * records who got how much, in the transaction of the ledger rows.
+ * records who got how much, written by the ledger's own statement with the ledger rows (decision
+ * 0060), so the company's wallet is not held while a separate audit insert travels.
  */
 export async function applyDistribution(
   tx: Tx,
@@ -63,28 +64,15 @@ export async function applyDistribution(
   },
 ): Promise<DistributeResult> {
   const { actor, companyId, body, at } = input;
-  const result = await distributeTokens(tx, {
+  return distributeTokens(tx, {
     companyId,
     items: body.items,
     note: body.note,
     actorUserId: actorUserIdOf(actor),
     at,
-  });
-  await recordAudit(tx, {
-    actor,
-    action: 'distribute',
-    entityType: 'company',
-    entityId: companyId,
-    before: { token_balance: result.token_balance + result.total },
-    after: {
-      token_balance: result.token_balance,
-      total: result.total,
-      people: result.items.length,
-      note: body.note ?? null,
-      items: result.items.map(({ employee_id, amount }) => ({ employee_id, amount })),
-      ...(input.approvalId !== undefined ? { approval_id: input.approvalId } : {}),
+    audit: {
+      ip: typeof actor === 'number' || actor === null ? null : actor.ip,
+      ...(input.approvalId !== undefined ? { approvalId: input.approvalId } : {}),
     },
-    at,
   });
-  return result;
 }
