@@ -10,7 +10,8 @@ import { testDatabaseKinds } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, newEmployee, newTerminal, type TestTerminal } from '../../../test/ledger';
 import { queryRows } from '../../db/client';
-import { placeOrders, type OrderRequest } from '../ledger/ledger.service';
+import { placeOrder, placeOrders, type OrderRequest } from '../ledger/ledger.service';
+import { inTransaction, sqlState } from '../../lib/transaction';
 import { getEmployee } from '../employees/employees.service';
 import { placeTerminalOrder } from './orders.service';
 import { distributeToEmployees } from '../tokens/tokens.service';
@@ -255,5 +256,101 @@ describe.each(await testDatabaseKinds())('group commit of terminal orders on %s'
     } finally {
       await second.close();
     }
+  });
+});
+
+// A key claimed by another transaction while a batch waited: only PostgreSQL runs two
+// transactions at once.
+const postgresOnly = (await testDatabaseKinds()).filter((kind) => kind === 'postgres');
+describe.each(postgresOnly)('a batch whose key another request claims meanwhile on %s', (kind) => {
+  let t: TestApp;
+  let company: Company;
+  let terminal: TestTerminal;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    company = await newCompany(t.app.deps, { initToken: 100_000 });
+    terminal = await newTerminal(t.app.deps);
+  });
+  afterEach(async () => {
+    await assertLedgerInvariants(t.app.deps.database.db);
+  });
+  afterAll(() => t.close());
+
+  const funded = async (amount: number) => {
+    const employee = await newEmployee(t.app.deps, company.id);
+    await distributeToEmployees(t.app.deps, { kind: 'company', companyId: company.id }, null, {
+      items: [{ employee_id: employee.id, amount }],
+    });
+    return employee;
+  };
+  const request = (who: Employee, tokens: number, key: string): OrderRequest => ({
+    terminal: terminal.identity,
+    idempotencyKey: key,
+    requestHash: `hash-of-${who.employee_id}-${tokens}`,
+    companyCode: company.code,
+    staffNumber: who.employee_id,
+    orderType: 'takeaway',
+    items: [{ name: 'Rice', quantity: 1, unit_tokens: tokens }],
+    at: t.clock.now(),
+  });
+  const balance = async (employee: Employee) =>
+    (await getEmployee(t.app.deps, ALL, employee.id)).available_tokens;
+
+  /** Resolves once a statement of this database waits on another transaction. */
+  async function untilOneWaits() {
+    for (let tries = 0; tries < 200; tries += 1) {
+      const [row] = await queryRows<{ n: unknown }>(
+        t.app.deps.database.db,
+        sql`SELECT count(*) AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (Number(row!.n) > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('no statement came to wait on the other transaction');
+  }
+
+  it('fails as a whole with serialization_failure, writing nothing; placed again, each gets its answer', async () => {
+    const [holder, reuser, other] = [await funded(50), await funded(50), await funded(50)];
+    const key = crypto.randomUUID();
+    // Another request with this key (another payee: it locks no wallet of the batch) has
+    // claimed it and not committed yet.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let claimed!: () => void;
+    const isClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    const first = inTransaction(t.app.deps.database, async (tx) => {
+      const answer = await placeOrder(tx, request(holder, 10, key));
+      claimed();
+      await released;
+      return answer;
+    });
+    await isClaimed;
+    const batch = placeOrders(t.app.deps.database.db, [
+      request(reuser, 5, key),
+      request(other, 7, crypto.randomUUID()),
+    ]).then(
+      () => 'answered',
+      (error: unknown) => sqlState(error),
+    );
+    await untilOneWaits();
+    release();
+    expect((await first).status).toBe(201);
+    expect(await batch).toBe('40001');
+    expect([await balance(reuser), await balance(other)]).toEqual([50, 50]);
+
+    // The API places the orders of a failed batch again (lib/group-commit.ts): now the key has
+    // its answer, and the other order goes through.
+    const again = await placeOrders(t.app.deps.database.db, [
+      request(reuser, 5, key),
+      request(other, 7, crypto.randomUUID()),
+    ]);
+    expect(
+      again.map((r) => (r.ok ? String(r.value.status) : (r.error as { code: string }).code)),
+    ).toEqual(['IDEMPOTENCY_KEY_REUSED', '201']);
+    expect([await balance(holder), await balance(reuser), await balance(other)]).toEqual([
+      40, 50, 43,
+    ]);
   });
 });

@@ -134,38 +134,211 @@ BEGIN
 END $function$;
 
 -- Group commit (decision 0034): the orders that reached one API instance while its previous batch
--- was at the database, placed in one transaction, each by place_terminal_order exactly as alone,
--- so each keeps its own answer, its own key and its own refusal (a refusal writes nothing and
--- raises nothing, so it never undoes another order of the batch). `ord` is the order's position
--- in p_orders (from 1). The orders run in the ledger's one lock order, employees by id (payees
--- not found first: they lock nothing), so a batch never deadlocks with another batch or with a
--- distribution; the requests for one wallet keep their order of arrival.
+-- was at the database, placed in one transaction, each with its own answer, its own key and its
+-- own refusal (a refusal writes nothing and raises nothing, so it never undoes another order of
+-- the batch). `ord` is the order's position in p_orders (from 1).
+--
+-- Set-based (decision 0060): the batch's wallets are locked in the ledger's one lock order
+-- (employees by id, so a batch never deadlocks with another batch or with a distribution), each
+-- order is then decided in memory as place_terminal_order would decide it alone, in the order
+-- the wallets were locked (payees not found first; the requests for one wallet in their order of
+-- arrival, each seeing the balance the earlier ones left), and the accepted ones are written with
+-- one INSERT per table: the ledger's statement triggers run once per batch instead of once per
+-- order. A retry of a key already answered gets that answer, including a key placed earlier in
+-- the same batch. The keys are claimed last, with their answers; a key another transaction
+-- claimed meanwhile (a concurrent retry) fails the batch with serialization_failure, and the API
+-- places each order of the batch again alone (lib/group-commit.ts), where the order that lost the
+-- key gets the winner's answer.
 CREATE OR REPLACE FUNCTION public.place_terminal_orders(p_orders jsonb, OUT ord integer, OUT outcome text, OUT status integer, OUT body jsonb)
  RETURNS SETOF record
  LANGUAGE plpgsql
 AS $function$
 DECLARE
   o record;
+  wallet_ids bigint[] := '{}';
+  wallet_balances bigint[] := '{}';
+  w integer;
+  keys text[] := '{}';
+  key_hashes text[] := '{}';
+  k integer;
+  refusal text;
+  -- The accepted orders, in the lock order: position in p_orders, payee, balance before.
+  acc_ords integer[] := '{}';
+  acc_companies bigint[] := '{}';
+  acc_employees bigint[] := '{}';
+  acc_months text[] := '{}';
+  acc_balances bigint[] := '{}';
+  -- Repeats of a key accepted earlier in the batch: their position, the accepted one's index.
+  dup_ords integer[] := '{}';
+  dup_of integer[] := '{}';
+  dup_same boolean[] := '{}';
+  -- The answers decided before any write: refusals and retries.
+  res_ords integer[] := '{}';
+  res_outcomes text[] := '{}';
+  res_statuses integer[] := '{}';
+  res_bodies jsonb[] := '{}';
+  order_ids bigint[];
+  answers jsonb[];
 BEGIN
+  -- The batch's wallets, locked by id.
+  PERFORM 1
+     FROM employees e
+    WHERE e.id IN (SELECT p.id
+                     FROM jsonb_to_recordset(p_orders) AS x(company_code text, staff_number text)
+                     JOIN companies c ON upper(c.code) = upper(x.company_code)
+                     JOIN employees p ON p.company_id = c.id AND p.employee_id = x.staff_number)
+    ORDER BY e.id
+      FOR NO KEY UPDATE;
+
+  -- Each order decided as alone, in the lock order, from what the locks now hold.
   FOR o IN
-    SELECT e.n, x.*
+    SELECT e.n::integer AS n, x.terminal_id, x.key, x.request_hash, x.subtotal,
+           c.id AS company_id, c.status AS company_status,
+           p.id AS employee_id, p.status AS employee_status, p.available_tokens, p.token_month,
+           sk.request_hash AS stored_hash, sk.response_status AS stored_status,
+           sk.response_body AS stored_body, sk.terminal_id IS NOT NULL AS is_stored
       FROM jsonb_array_elements(p_orders) WITH ORDINALITY AS e(v, n)
-     CROSS JOIN LATERAL jsonb_to_record(e.v) AS x(terminal_id bigint, merchant_id bigint,
-                                                  key text, request_hash text,
+     CROSS JOIN LATERAL jsonb_to_record(e.v) AS x(terminal_id bigint, key text, request_hash text,
                                                   company_code text, staff_number text,
-                                                  order_type text, items jsonb, subtotal bigint,
-                                                  at timestamptz)
+                                                  subtotal bigint)
       LEFT JOIN companies c ON upper(c.code) = upper(x.company_code)
-      LEFT JOIN employees w ON w.company_id = c.id AND w.employee_id = x.staff_number
-     ORDER BY w.id NULLS FIRST, e.n
+      LEFT JOIN employees p ON p.company_id = c.id AND p.employee_id = x.staff_number
+      LEFT JOIN terminal_idempotency_keys sk
+             ON sk.terminal_id = x.terminal_id AND sk.idempotency_key = x.key
+     ORDER BY p.id NULLS FIRST, e.n
   LOOP
-    SELECT * INTO outcome, status, body
-      FROM place_terminal_order(o.terminal_id, o.merchant_id, o.key, o.request_hash,
-                                o.company_code, o.staff_number, o.order_type, o.items,
-                                o.subtotal, o.at);
-    ord := o.n;
-    RETURN NEXT;
+    -- A retry of a request already answered gets the first answer (terminal_key_answer).
+    IF o.is_stored THEN
+      res_ords := res_ords || o.n;
+      res_outcomes := res_outcomes
+        || CASE WHEN o.stored_hash = o.request_hash AND o.stored_status IS NOT NULL
+                THEN 'stored' ELSE 'reused' END;
+      res_statuses := res_statuses || o.stored_status;
+      res_bodies := res_bodies || o.stored_body;
+      CONTINUE;
+    END IF;
+    -- The key of an order accepted earlier in this batch: that order's answer.
+    k := array_position(keys, o.terminal_id || ':' || o.key);
+    IF k IS NOT NULL THEN
+      dup_ords := dup_ords || o.n;
+      dup_of := dup_of || k;
+      dup_same := dup_same || (key_hashes[k] = o.request_hash);
+      CONTINUE;
+    END IF;
+
+    refusal := NULL;
+    IF o.company_id IS NULL THEN
+      refusal := 'NO_PAYEE_FOUND';
+    ELSIF o.company_status <> 'active' THEN
+      refusal := 'COMPANY_INACTIVE';
+    ELSIF o.employee_id IS NULL THEN
+      refusal := 'NO_PAYEE_FOUND';
+    ELSIF o.employee_status <> 'active' THEN
+      refusal := 'USER_INACTIVE';
+    ELSE
+      w := array_position(wallet_ids, o.employee_id);
+      IF w IS NULL THEN
+        wallet_ids := wallet_ids || o.employee_id;
+        wallet_balances := wallet_balances || o.available_tokens;
+        w := array_length(wallet_ids, 1);
+      END IF;
+      IF wallet_balances[w] < o.subtotal THEN
+        refusal := 'INSUFFICIENT_TOKENS';
+      END IF;
+    END IF;
+
+    IF refusal IS NOT NULL THEN
+      res_ords := res_ords || o.n;
+      res_outcomes := res_outcomes || refusal;
+      res_statuses := res_statuses || NULL::integer;
+      res_bodies := res_bodies || NULL::jsonb;
+    ELSE
+      acc_ords := acc_ords || o.n;
+      acc_companies := acc_companies || o.company_id;
+      acc_employees := acc_employees || o.employee_id;
+      acc_months := acc_months || o.token_month;
+      acc_balances := acc_balances || wallet_balances[w];
+      wallet_balances[w] := wallet_balances[w] - o.subtotal;
+      keys := keys || (o.terminal_id || ':' || o.key);
+      key_hashes := key_hashes || o.request_hash;
+    END IF;
   END LOOP;
+
+  IF cardinality(acc_ords) > 0 THEN
+    SELECT array_agg(nextval(pg_get_serial_sequence('public.orders', 'id')))
+      INTO order_ids FROM generate_series(1, cardinality(acc_ords));
+
+    INSERT INTO orders (id, company_id, employee_id, merchant_id, terminal_id, order_type, items,
+                        subtotal, ordered_at)
+    OVERRIDING SYSTEM VALUE
+    SELECT order_ids[a.i], a.company_id, a.employee_id, x.merchant_id, x.terminal_id,
+           x.order_type, x.items, x.subtotal, x.at
+      FROM unnest(acc_ords, acc_companies, acc_employees) WITH ORDINALITY
+             AS a(n, company_id, employee_id, i)
+     CROSS JOIN LATERAL jsonb_to_record(p_orders -> (a.n - 1))
+             AS x(terminal_id bigint, merchant_id bigint, order_type text, items jsonb,
+                  subtotal bigint, at timestamptz)
+     ORDER BY a.i;
+
+    -- One INSERT for the batch's order_purchased rows, in the lock order: each wallet's rows
+    -- chain from its locked balance, and the ledger's statement triggers run once.
+    INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount,
+                                    balance_before, balance_after, period, order_id, terminal_id,
+                                    merchant_id)
+    SELECT x.at, 'order_purchased', a.company_id, a.employee_id, 'sent', x.subtotal,
+           a.balance, a.balance - x.subtotal, a.period, order_ids[a.i], x.terminal_id,
+           x.merchant_id
+      FROM unnest(acc_ords, acc_companies, acc_employees, acc_months, acc_balances) WITH ORDINALITY
+             AS a(n, company_id, employee_id, period, balance, i)
+     CROSS JOIN LATERAL jsonb_to_record(p_orders -> (a.n - 1))
+             AS x(terminal_id bigint, merchant_id bigint, subtotal bigint, at timestamptz)
+     ORDER BY a.i;
+
+    -- The keys, claimed with their answers (the order, plus the balance after), in key order.
+    WITH claimed AS (
+      INSERT INTO terminal_idempotency_keys (terminal_id, idempotency_key, request_hash, created_at,
+                                             response_status, response_body, order_id)
+      SELECT x.terminal_id, x.key, x.request_hash, x.at, 201,
+             jsonb_build_object('data', terminal_order_json(order_ids[a.i])
+               || jsonb_build_object('available_tokens', a.balance - x.subtotal)),
+             order_ids[a.i]
+        FROM unnest(acc_ords, acc_balances) WITH ORDINALITY AS a(n, balance, i)
+       CROSS JOIN LATERAL jsonb_to_record(p_orders -> (a.n - 1))
+               AS x(terminal_id bigint, key text, request_hash text, subtotal bigint,
+                    at timestamptz)
+       ORDER BY x.terminal_id, x.key
+      ON CONFLICT DO NOTHING
+      RETURNING terminal_idempotency_keys.order_id, terminal_idempotency_keys.response_body
+    )
+    SELECT array_agg(c.response_body ORDER BY a.i) INTO answers
+      FROM unnest(order_ids) WITH ORDINALITY AS a(id, i)
+      JOIN claimed c ON c.order_id = a.id;
+    IF coalesce(cardinality(answers), 0) <> cardinality(acc_ords) THEN
+      RAISE EXCEPTION 'an order''s Idempotency-Key was claimed by another request meanwhile'
+        USING ERRCODE = 'serialization_failure';
+    END IF;
+
+    -- The webhook outbox (decision 0038): each event commits with its order, or neither does.
+    PERFORM webhook_enqueue('order.created', a.company_id, x.merchant_id,
+                            webhook_order_data(order_ids[a.i]), x.at)
+       FROM unnest(acc_ords, acc_companies) WITH ORDINALITY AS a(n, company_id, i)
+      CROSS JOIN LATERAL jsonb_to_record(p_orders -> (a.n - 1))
+              AS x(merchant_id bigint, at timestamptz)
+      WHERE webhook_wanted('order.created', a.company_id, x.merchant_id)
+      ORDER BY a.i;
+  END IF;
+
+  -- Every order's answer: the refusals and retries, the placed orders, and the repeats of a key
+  -- placed in this batch (a retry of it, or another request reusing it).
+  RETURN QUERY
+    SELECT r.n, r.outcome, r.status, r.body
+      FROM unnest(res_ords, res_outcomes, res_statuses, res_bodies) AS r(n, outcome, status, body)
+    UNION ALL
+    SELECT a.n, 'placed'::text, 201, answers[a.i]
+      FROM unnest(acc_ords) WITH ORDINALITY AS a(n, i)
+    UNION ALL
+    SELECT d.n, CASE WHEN d.same THEN 'stored' ELSE 'reused' END, 201, answers[d.first]
+      FROM unnest(dup_ords, dup_of, dup_same) AS d(n, first, same);
 END $function$;
 
 -- The terminal-key checks of a batch of requests in one statement (decision 0014, batched by
