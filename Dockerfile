@@ -46,4 +46,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 # Node itself is PID 1's command (no npm, no shell): SIGTERM reaches the server, which drains
 # (decision 0019). It runs the API's bundle (decision 0041: ~75 MiB less resident memory than
 # loading the sources through tsx, which stays a production dependency for the ops scripts).
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "apps/api/dist/server.mjs"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "--heap-growing-percent=25", "apps/api/dist/server.mjs"]

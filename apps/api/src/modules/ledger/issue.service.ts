@@ -78,7 +78,7 @@ const DISTRIBUTION_REFUSALS = new Set<ErrorCode>([
 
 /**
  * A company admin distributes tokens to many employees (`employee_issued`), all or nothing: one
- * call of `distribute_tokens` (sql/distribution.sql, decision 0060) locks the company and then
+ * call of `distribute_tokens` (sql/distribution.sql, decision 0061) locks the company and then
  * every employee, checks every rule, writes the transfers, the event and, given `audit`, the
  * audit row, so the company's wallet is held for one statement and the commit.
  */

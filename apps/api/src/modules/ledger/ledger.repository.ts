@@ -335,7 +335,7 @@ export interface DistributionOutcome {
 }
 
 /**
- * One call of `distribute_tokens` (decision 0060): a company's whole distribution, its event and,
+ * One call of `distribute_tokens` (decision 0061): a company's whole distribution, its event and,
  * given `audit`, its audit row. `transfers` are by employee id, each id once.
  */
 export async function distributeTokensRow(
@@ -414,8 +414,10 @@ export async function placeTerminalOrderRow(
 
 /**
  * One call of `place_terminal_orders` (terminal-orders.sql): a batch of orders in one transaction
- * (group commit, decision 0034), each placed by `place_terminal_order` as alone. Answers each
- * order's outcome, in the order given.
+ * (group commit, decision 0034), each decided as `place_terminal_order` would decide it alone and
+ * all written with one statement per table (decision 0061). Answers each order's outcome, in the
+ * order given. Throws serialization_failure when another request claimed one of the batch's keys
+ * meanwhile: nothing of the batch was written, and each order may be placed again.
  */
 export async function placeTerminalOrderRows(
   executor: Executor,

@@ -51,7 +51,7 @@ export async function applyTopUp(
 /**
  * A distribution from a company to its employees, all or nothing; one audit row (on the company)
  * records who got how much, written by the ledger's own statement with the ledger rows (decision
- * 0060), so the company's wallet is not held while a separate audit insert travels.
+ * 0061), so the company's wallet is not held while a separate audit insert travels.
  */
 export async function applyDistribution(
   tx: Tx,

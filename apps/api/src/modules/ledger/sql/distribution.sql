@@ -1,5 +1,5 @@
 -- A company's distribution to its employees (DESIGN 3.2: employee_issued), all or nothing, in one
--- statement (decision 0060): the company's wallet and then its employees' wallets locked in id
+-- statement (decision 0061): the company's wallet and then its employees' wallets locked in id
 -- order (the ledger's one lock order, as the orders' batches take them), every rule checked, the
 -- transfers written with one INSERT (two rows each, the company's debit then the employee's
 -- credit, chained from the locked balances; the ledger's triggers check and apply them as any

@@ -138,7 +138,7 @@ END $function$;
 -- own refusal (a refusal writes nothing and raises nothing, so it never undoes another order of
 -- the batch). `ord` is the order's position in p_orders (from 1).
 --
--- Set-based (decision 0060): the batch's wallets are locked in the ledger's one lock order
+-- Set-based (decision 0061): the batch's wallets are locked in the ledger's one lock order
 -- (employees by id, so a batch never deadlocks with another batch or with a distribution), each
 -- order is then decided in memory as place_terminal_order would decide it alone, in the order
 -- the wallets were locked (payees not found first; the requests for one wallet in their order of
