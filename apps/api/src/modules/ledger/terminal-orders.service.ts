@@ -68,9 +68,12 @@ function orderRow(input: OrderRequest): Parameters<typeof placeTerminalOrderRow>
 
 /**
  * An order paid at a terminal (`order_purchased`), at most once per (terminal, Idempotency-Key):
- * one call of `place_terminal_order` (migration 0012, decision 0011), which finds a stored answer
- * for the key, locks the employee's wallet, checks it, claims the key, inserts the order and its
- * ledger row and stores the answer. A refusal writes nothing (the key may be retried).
+ * one call of `place_terminal_order`, a batch of one of `place_terminal_orders` (terminal-orders.sql,
+ * decisions 0011 and 0061), which finds a stored answer for the key, locks the employee's wallet,
+ * checks it, inserts the order and its ledger row and claims the key with the answer. A refusal
+ * writes nothing (the key may be retried). When another request claimed the key meanwhile it
+ * throws serialization_failure, having written nothing: run it again (`retrying`) and it gets
+ * that request's answer.
  */
 export async function placeOrder(executor: Executor, input: OrderRequest): Promise<TerminalAnswer> {
   return terminalAnswer(await placeTerminalOrderRow(executor, orderRow(input)), ORDER_REFUSALS);
@@ -78,9 +81,10 @@ export async function placeOrder(executor: Executor, input: OrderRequest): Promi
 
 /**
  * Several orders in one statement and one transaction (`place_terminal_orders`, group commit,
- * decision 0034), each placed exactly as `placeOrder` would place it alone: each answer or refusal
- * is its own, in the order given. Throws only when the statement fails as a whole (then nothing
- * of it committed).
+ * decision 0034, set-based since decision 0061), each decided exactly as `placeOrder` would decide
+ * it alone: each answer or refusal is its own, in the order given. Throws only when the statement
+ * fails as a whole (then nothing of it committed), as when another request claimed one of its
+ * keys meanwhile.
  */
 export async function placeOrders(
   executor: Executor,

@@ -56,81 +56,14 @@ CREATE OR REPLACE FUNCTION public.place_terminal_order(p_terminal_id bigint, p_m
  RETURNS record
  LANGUAGE plpgsql
 AS $function$
-DECLARE
-  company record;
-  employee record;
-  placed record;
-  refusal text;
 BEGIN
-  -- A retry of a request already answered gets the first answer, whatever happened since.
-  SELECT * INTO outcome, status, body FROM terminal_key_answer(p_terminal_id, p_key, p_request_hash);
-  IF FOUND THEN
-    RETURN;
-  END IF;
-
-  -- The payee: the company by its code (any case), then its employee's wallet, locked until commit
-  -- (FOR NO KEY UPDATE, as every wallet lock: see ledger.repository.ts).
-  SELECT c.id, c.code, c.status INTO company FROM companies c WHERE upper(c.code) = upper(p_company_code);
-  IF NOT FOUND THEN
-    refusal := 'NO_PAYEE_FOUND';
-  ELSIF company.status <> 'active' THEN
-    refusal := 'COMPANY_INACTIVE';
-  ELSE
-    SELECT e.id, e.employee_id, e.status, e.available_tokens, e.token_month INTO employee
-      FROM employees e
-     WHERE e.company_id = company.id AND e.employee_id = p_staff_number
-       FOR NO KEY UPDATE;
-    IF NOT FOUND THEN
-      refusal := 'NO_PAYEE_FOUND';
-    ELSIF employee.status <> 'active' THEN
-      refusal := 'USER_INACTIVE';
-    ELSIF employee.available_tokens < p_subtotal THEN
-      refusal := 'INSUFFICIENT_TOKENS';
-    END IF;
-  END IF;
-
-  IF refusal IS NULL THEN
-    -- Claim the key. A concurrent request with the same key waits here until the first commits
-    -- (then finds its answer below) or rolls back (then claims it).
-    INSERT INTO terminal_idempotency_keys (terminal_id, idempotency_key, request_hash, created_at)
-    VALUES (p_terminal_id, p_key, p_request_hash, p_at)
-    ON CONFLICT DO NOTHING;
-    IF FOUND THEN
-      INSERT INTO orders (company_id, employee_id, merchant_id, terminal_id, order_type, items,
-                          subtotal, ordered_at)
-      VALUES (company.id, employee.id, p_merchant_id, p_terminal_id, p_order_type, p_items,
-              p_subtotal, p_at)
-      RETURNING orders.id, orders.order_no, orders.subtotal, orders.refunded_amount, orders.status,
-                orders.items, orders.ordered_at INTO placed;
-      INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount,
-                                      balance_before, balance_after, period, order_id, terminal_id,
-                                      merchant_id)
-      VALUES (p_at, 'order_purchased', company.id, employee.id, 'sent', p_subtotal,
-              employee.available_tokens, employee.available_tokens - p_subtotal,
-              employee.token_month, placed.id, p_terminal_id, p_merchant_id);
-      -- The answer: the order, plus the balance after.
-      body := jsonb_build_object('data', terminal_order_json(placed.id)
-        || jsonb_build_object('available_tokens', employee.available_tokens - p_subtotal));
-      UPDATE terminal_idempotency_keys k
-         SET response_status = 201, response_body = body, order_id = placed.id
-       WHERE k.terminal_id = p_terminal_id AND k.idempotency_key = p_key;
-      -- The webhook outbox (decision 0038): the event commits with the order, or neither does.
-      -- Its data is built only when an endpoint takes the event.
-      IF webhook_wanted('order.created', company.id, p_merchant_id) THEN
-        PERFORM webhook_enqueue('order.created', company.id, p_merchant_id,
-                                webhook_order_data(placed.id), p_at);
-      END IF;
-      outcome := 'placed'; status := 201;
-      RETURN;
-    END IF;
-  END IF;
-
-  -- Refused, or the key was claimed meanwhile: a request with this key that committed while this
-  -- one waited for the wallet or the key wins, and its answer is the answer.
-  SELECT * INTO outcome, status, body FROM terminal_key_answer(p_terminal_id, p_key, p_request_hash);
-  IF NOT FOUND THEN
-    outcome := coalesce(refusal, 'reused');
-  END IF;
+  -- One order is a batch of one: the rules are written once, in place_terminal_orders.
+  SELECT p.outcome, p.status, p.body INTO outcome, status, body
+    FROM place_terminal_orders(jsonb_build_array(jsonb_build_object(
+           'terminal_id', p_terminal_id, 'merchant_id', p_merchant_id, 'key', p_key,
+           'request_hash', p_request_hash, 'company_code', p_company_code,
+           'staff_number', p_staff_number, 'order_type', p_order_type, 'items', p_items,
+           'subtotal', p_subtotal, 'at', p_at))) AS p;
 END $function$;
 
 -- Group commit (decision 0034): the orders that reached one API instance while its previous batch
@@ -195,24 +128,20 @@ BEGIN
     SELECT e.n::integer AS n, x.terminal_id, x.key, x.request_hash, x.subtotal,
            c.id AS company_id, c.status AS company_status,
            p.id AS employee_id, p.status AS employee_status, p.available_tokens, p.token_month,
-           sk.request_hash AS stored_hash, sk.response_status AS stored_status,
-           sk.response_body AS stored_body, sk.terminal_id IS NOT NULL AS is_stored
+           sk.outcome AS stored_outcome, sk.status AS stored_status, sk.body AS stored_body
       FROM jsonb_array_elements(p_orders) WITH ORDINALITY AS e(v, n)
      CROSS JOIN LATERAL jsonb_to_record(e.v) AS x(terminal_id bigint, key text, request_hash text,
                                                   company_code text, staff_number text,
                                                   subtotal bigint)
       LEFT JOIN companies c ON upper(c.code) = upper(x.company_code)
       LEFT JOIN employees p ON p.company_id = c.id AND p.employee_id = x.staff_number
-      LEFT JOIN terminal_idempotency_keys sk
-             ON sk.terminal_id = x.terminal_id AND sk.idempotency_key = x.key
+      LEFT JOIN LATERAL terminal_key_answer(x.terminal_id, x.key, x.request_hash) sk ON true
      ORDER BY p.id NULLS FIRST, e.n
   LOOP
     -- A retry of a request already answered gets the first answer (terminal_key_answer).
-    IF o.is_stored THEN
+    IF o.stored_outcome IS NOT NULL THEN
       res_ords := res_ords || o.n;
-      res_outcomes := res_outcomes
-        || CASE WHEN o.stored_hash = o.request_hash AND o.stored_status IS NOT NULL
-                THEN 'stored' ELSE 'reused' END;
+      res_outcomes := res_outcomes || o.stored_outcome;
       res_statuses := res_statuses || o.stored_status;
       res_bodies := res_bodies || o.stored_body;
       CONTINUE;
