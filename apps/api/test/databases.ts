@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { inject } from 'vitest';
-import { createDatabase, type Database } from '../src/db/client';
+import { createDatabase, queryRows, type Database } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import {
   adminQuery,
@@ -113,4 +113,21 @@ export async function createTestDatabase(kind: TestDatabaseKind): Promise<TestDa
       await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+/**
+ * Resolves once a statement of this PostgreSQL database waits on another transaction's lock (a
+ * row, a key, a transaction id): how a race test knows its second writer has reached the first.
+ */
+export async function untilAStatementWaits(database: Database): Promise<void> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const [row] = await queryRows<{ n: unknown }>(
+      database.db,
+      `SELECT count(*) AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    if (Number(row!.n) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('no statement came to wait on the other transaction');
 }

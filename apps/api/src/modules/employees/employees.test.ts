@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VALIDATION_MESSAGES, type Company, type ValidationMessageKey } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
 import { injectAs, type TestSession } from '../../../test/auth';
-import { testDatabaseKinds } from '../../../test/databases';
+import { testDatabaseKinds, untilAStatementWaits } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import {
   codeOf,
@@ -561,20 +561,6 @@ describe.each(postgresOnly)('employee emails written at the same moment on %s', 
     return { release, committed };
   }
 
-  /** Resolves once a statement of this database waits on another transaction's row or key. */
-  async function untilOneWaits() {
-    for (let tries = 0; tries < 200; tries += 1) {
-      const [row] = await queryRows<{ n: unknown }>(
-        t.app.deps.database.db,
-        sql`SELECT count(*) AS n FROM pg_stat_activity
-             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      );
-      if (Number(row!.n) > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('no statement came to wait on the first transaction');
-  }
-
   const count = async (email: string) => {
     const [row] = await queryRows<{ n: unknown }>(
       t.app.deps.database.db,
@@ -595,7 +581,7 @@ describe.each(postgresOnly)('employee emails written at the same moment on %s', 
     );
     second.catch(() => undefined);
     // Its check found no owner (the first is not committed); its INSERT waits on the index.
-    await untilOneWaits();
+    await untilAStatementWaits(t.app.deps.database);
     first.release();
     await first.committed;
     await expect(second).rejects.toMatchObject({ code: 'EMAIL_EXISTING_IN_OTHER_COMPANY' });
@@ -610,7 +596,7 @@ describe.each(postgresOnly)('employee emails written at the same moment on %s', 
     );
     const imported = importEmployees(t.app.deps, { kind: 'company', companyId: acme.id }, file);
     imported.catch(() => undefined);
-    await untilOneWaits();
+    await untilAStatementWaits(t.app.deps.database);
     first.release();
     await first.committed;
     await expect(imported).rejects.toMatchObject({ code: 'EMAIL_EXISTING_IN_OTHER_COMPANY' });

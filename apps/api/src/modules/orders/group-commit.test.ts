@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Company, Employee } from '@app/contract';
 import { buildTestApp, createSecondInstance, createTestApp, type TestApp } from '../../../test/app';
-import { testDatabaseKinds } from '../../../test/databases';
+import { testDatabaseKinds, untilAStatementWaits } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, newEmployee, newTerminal, type TestTerminal } from '../../../test/ledger';
 import { queryRows } from '../../db/client';
@@ -297,20 +297,6 @@ describe.each(postgresOnly)('a batch whose key another request claims meanwhile 
   const balance = async (employee: Employee) =>
     (await getEmployee(t.app.deps, ALL, employee.id)).available_tokens;
 
-  /** Resolves once a statement of this database waits on another transaction. */
-  async function untilOneWaits() {
-    for (let tries = 0; tries < 200; tries += 1) {
-      const [row] = await queryRows<{ n: unknown }>(
-        t.app.deps.database.db,
-        sql`SELECT count(*) AS n FROM pg_stat_activity
-             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      );
-      if (Number(row!.n) > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('no statement came to wait on the other transaction');
-  }
-
   it('fails as a whole with serialization_failure, writing nothing; placed again, each gets its answer', async () => {
     const [holder, reuser, other] = [await funded(50), await funded(50), await funded(50)];
     const key = crypto.randomUUID();
@@ -334,7 +320,7 @@ describe.each(postgresOnly)('a batch whose key another request claims meanwhile 
       () => 'answered',
       (error: unknown) => sqlState(error),
     );
-    await untilOneWaits();
+    await untilAStatementWaits(t.app.deps.database);
     release();
     expect((await first).status).toBe(201);
     expect(await batch).toBe('40001');
