@@ -1,7 +1,7 @@
 // Tokens issued to a company and distributed to its employees (DESIGN 3.2: company_issued,
 // employee_issued, and a new company's opening monthly_tokens_added).
 import type { DistributeResult, ErrorCode, TopupCompanyResult } from '@app/contract';
-import type { Tx } from '../../db/client';
+import type { Executor, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { recordEvent } from '../../lib/outbox';
 import { distributeTokensRow, lockCompany, type CompanyRow } from './ledger.repository';
@@ -83,7 +83,7 @@ const DISTRIBUTION_REFUSALS = new Set<ErrorCode>([
  * audit row, so the company's wallet is held for one statement and the commit.
  */
 export async function distributeTokens(
-  tx: Tx,
+  executor: Executor,
   input: {
     companyId: number;
     items: { employee_id: number; amount: number }[];
@@ -98,7 +98,7 @@ export async function distributeTokens(
   const ids = [...amounts.keys()].sort((a, b) => a - b);
   const total = ids.reduce((sum, id) => sum + amounts.get(id)!, 0);
   if (!Number.isSafeInteger(total)) throw new AppError('TOTAL_EXCEEDS_AVAILABLE');
-  const outcome = await distributeTokensRow(tx, {
+  const outcome = await distributeTokensRow(executor, {
     companyId: input.companyId,
     transfers: ids.map((id) => ({
       employeeId: id,

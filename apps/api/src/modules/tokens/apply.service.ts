@@ -6,7 +6,7 @@ import type {
   TopupCompanyBody,
   TopupCompanyResult,
 } from '@app/contract';
-import type { Tx } from '../../db/client';
+import type { Executor, Tx } from '../../db/client';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import { distributeTokens, issueCompanyTokens } from '../ledger/ledger.service';
 
@@ -54,7 +54,7 @@ export async function applyTopUp(
  * 0061), so the company's wallet is not held while a separate audit insert travels.
  */
 export async function applyDistribution(
-  tx: Tx,
+  executor: Executor,
   input: {
     actor: AuditActor | number | null;
     companyId: number;
@@ -64,7 +64,7 @@ export async function applyDistribution(
   },
 ): Promise<DistributeResult> {
   const { actor, companyId, body, at } = input;
-  return distributeTokens(tx, {
+  return distributeTokens(executor, {
     companyId,
     items: body.items,
     note: body.note,
