@@ -59,16 +59,62 @@ function contractCatalogues(): Plugin {
  * built app carried the developer warnings and their code (0.6 kB gzip) and printed them. The
  * production build is the same code with that flag off. `npm run dev` keeps the warnings.
  */
-const REACT_ROUTER_PRODUCTION = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
-  'dist/production/index.mjs',
+const REACT_ROUTER_DIR = path.dirname(
+  createRequire(import.meta.url).resolve('react-router/package.json'),
 );
+const REACT_ROUTER_PRODUCTION = path.join(REACT_ROUTER_DIR, 'dist/production/index.mjs');
+
+/**
+ * What Rollup may drop of the router's code (decision 0060). The router is one module, so whatever
+ * Rollup cannot prove unused stays in every first load:
+ * - its components and contexts are made by `React.forwardRef`, `memo` and `createContext` calls
+ *   its build does not mark pure, and named by `X.displayName = …` assignments: with the calls
+ *   marked and the names dropped, the components we never use (`NavLink`, `Form`, the fetchers'
+ *   form, `Await`…) go;
+ * - `<Link>` runs the framework mode's prefetching (`prefetch="intent|render|viewport"`, with the
+ *   route manifest of a React Router app) even for its default `prefetch="none"`, which keeps
+ *   that machinery: it never prefetches here (we pass no `prefetch`; first-load.test.ts checks).
+ * Each patch must match, so that an upgrade that changes the code fails the build, not silently
+ * keeps the weight. The patches keep every line where it was (`map: null` keeps the router's
+ * source map, a few columns off).
+ */
+export const REACT_ROUTER_PATCHES: { what: string; pattern: RegExp; replacement: string }[] = [
+  {
+    what: 'pure component and context factories',
+    pattern: /(?<!__PURE__ \*\/ )\bReact\d*\.(?:forwardRef|createContext|memo)\(/g,
+    replacement: '/* @__PURE__ */ $&',
+  },
+  {
+    what: 'displayName assignments',
+    pattern: /^[ \t]*[\w.]+\.displayName = "[^"]*";$/gm,
+    replacement: '',
+  },
+  {
+    what: "Link's prefetching",
+    pattern:
+      /let \[shouldPrefetch, prefetchRef, prefetchHandlers\] = usePrefetchBehavior\(\s*prefetch,\s*rest\s*\);/,
+    replacement: 'const shouldPrefetch = false, prefetchRef = null, prefetchHandlers = null;',
+  },
+];
+
 function reactRouterProduction(): Plugin {
   return {
     name: 'react-router-production',
     apply: 'build',
     enforce: 'pre',
     resolveId: (id) => (id === 'react-router' ? REACT_ROUTER_PRODUCTION : undefined),
+    transform(code, id) {
+      if (!id.startsWith(path.join(REACT_ROUTER_DIR, 'dist/production/chunk-'))) return undefined;
+      // The chunk with the router's React components (the other holds the server's code).
+      if (!code.includes('function LinkWithRef(')) return undefined;
+      let patched = code;
+      for (const { what, pattern, replacement } of REACT_ROUTER_PATCHES) {
+        const next = patched.replace(pattern, replacement);
+        if (next === patched) throw new Error(`React Router's code changed: no ${what} to patch`);
+        patched = next;
+      }
+      return { code: patched, map: null };
+    },
   };
 }
 

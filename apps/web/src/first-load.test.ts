@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import ts from 'typescript';
@@ -300,7 +300,28 @@ describe('React Router in the build (decision 0058)', () => {
     // ...without what only its development build holds.
     expect(code).not.toContain('You rendered descendant <Routes>');
     expect(code).not.toContain('Hey developer');
+    // ...nor the components we do not use, once their factories are marked pure (decision 0060):
+    // `NavLink` (its `aria-current`) and `Form` (its multipart encoding)...
+    expect(code).not.toContain('aria-current');
+    expect(code).not.toContain('multipart/form-data');
+    // ...nor `<Link>`'s framework-mode prefetching (its viewport observer).
+    expect(code).not.toContain('IntersectionObserver');
   }, 180_000);
+
+  it("is given no `prefetch` to a link: the build's router has no prefetching (decision 0060)", () => {
+    const offending: string[] = [];
+    const visit = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) visit(file);
+        else if (/\.tsx$/.test(entry.name) && /\bprefetch=/.test(readFileSync(file, 'utf8'))) {
+          offending.push(path.relative(SRC, file));
+        }
+      }
+    };
+    visit(SRC);
+    expect(offending).toEqual([]);
+  });
 });
 
 describe("the dashboard's page (decision 0049)", () => {
