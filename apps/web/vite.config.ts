@@ -12,6 +12,20 @@ import type * as PrerenderModule from './src/prerender';
 
 const SRC = fileURLToPath(new URL('./src', import.meta.url));
 /**
+ * Module aliases of both builds (the browser's and the server entry's): `@` for src, and React's
+ * own `useSyncExternalStore` for the shim react-i18next imports (src/lib/use-sync-external-store.ts).
+ */
+const ALIASES = [
+  { find: '@', replacement: SRC },
+  {
+    find: /^use-sync-external-store\/shim$/,
+    replacement: path.join(SRC, 'lib/use-sync-external-store.ts'),
+  },
+];
+/** TanStack Query's mutations and infinite lists, apart from its queries (decision 0060). */
+const QUERY_LATER =
+  /node_modules\/@tanstack\/(query-core|react-query)\/.*\/(mutationObserver|useMutation|infiniteQueryObserver|useInfiniteQuery|infiniteQueryOptions)\.js$/;
+/**
  * Where the server entry is built: in the build, in a dot directory, which the API does not serve
  * (nothing there is for the browser) and which goes with the build it belongs to.
  */
@@ -143,7 +157,7 @@ function serverRender(): Plugin {
       await build({
         configFile: false,
         root,
-        resolve: { alias: { '@': SRC } },
+        resolve: { alias: ALIASES },
         // Production React whatever NODE_ENV the API runs with, bundled with every package the
         // page imports: one self-contained module.
         define: { __BUILD_ID__: '""', 'process.env.NODE_ENV': '"production"' },
@@ -248,7 +262,7 @@ export default defineConfig({
       logLevel: 'silent',
     }),
   ],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: { alias: ALIASES },
   define: {
     // Busts the browser cache of /locales/*.json after each deployment.
     __BUILD_ID__: JSON.stringify(Date.now().toString(36)),
@@ -274,8 +288,11 @@ export default defineConfig({
         // TanStack Query is a chunk of its own too (decision 0044): the signed-in screens load it,
         // the sign-in page does not, and left to the merging above its modules went into chunks
         // with the app's own code the sign-in page needs.
+        // Its mutations and infinite lists are a third (decision 0060): the screens that change
+        // or page through data use them, the dashboard's first load does not.
         manualChunks: (id) => {
           if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return 'react';
+          if (QUERY_LATER.test(id)) return 'query-later';
           if (/node_modules\/@tanstack\/(query-core|react-query)\//.test(id)) return 'query';
           return undefined;
         },

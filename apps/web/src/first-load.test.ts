@@ -324,6 +324,31 @@ describe('React Router in the build (decision 0058)', () => {
   });
 });
 
+describe('what the first load leaves to later chunks (decision 0060)', () => {
+  it("sends React's own useSyncExternalStore, not the shim react-i18next imports for React 17", async () => {
+    await buildWebIfNeeded();
+    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
+    const code = firstLoadFiles(manifest, [])
+      .map((file) => readFileSync(path.join(DIST_DIR, file), 'utf8'))
+      .join('\n');
+    // react-i18next is there (its hook's warning for a missing instance)...
+    expect(code).toContain('useTranslation');
+    // ...without the shim's own store (`useState({ inst: { value, getSnapshot } })`).
+    expect(code).not.toContain('inst:{value:');
+  }, 180_000);
+
+  it("keeps TanStack Query's mutations and infinite lists out of the dashboard's first load", async () => {
+    await buildWebIfNeeded();
+    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
+    const files = firstLoadFiles(manifest, ROUTE_MODULES['src/routes/app/dashboard.tsx']);
+    const chunks = Object.values(manifest).map((chunk) => chunk.file);
+    // The queries' chunk is there; the mutations' exists and is not.
+    expect(files.some((file) => /\/query-[\w-]+\.js$/.test(file))).toBe(true);
+    expect(chunks.some((file) => file.includes('/query-later-'))).toBe(true);
+    expect(files.filter((file) => file.includes('/query-later-'))).toEqual([]);
+  }, 180_000);
+});
+
 describe("the dashboard's page (decision 0049)", () => {
   it('preloads every chunk of its first load beyond the entry, and nothing else', async () => {
     await buildWebIfNeeded();
