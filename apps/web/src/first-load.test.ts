@@ -325,7 +325,7 @@ describe('React Router in the build (decision 0058)', () => {
 });
 
 describe('what the first load leaves to later chunks (decision 0060)', () => {
-  it("sends React's own useSyncExternalStore, not the shim react-i18next imports for React 17", async () => {
+  it("sends React's own useSyncExternalStore, not the shim react-i18next imports for React before 18", async () => {
     await buildWebIfNeeded();
     const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
     const code = firstLoadFiles(manifest, [])
