@@ -12,6 +12,20 @@ import type * as PrerenderModule from './src/prerender';
 
 const SRC = fileURLToPath(new URL('./src', import.meta.url));
 /**
+ * Module aliases of both builds (the browser's and the server entry's): `@` for src, and React's
+ * own `useSyncExternalStore` for the shim react-i18next imports (src/lib/use-sync-external-store.ts).
+ */
+const ALIASES = [
+  { find: '@', replacement: SRC },
+  {
+    find: /^use-sync-external-store\/shim$/,
+    replacement: path.join(SRC, 'lib/use-sync-external-store.ts'),
+  },
+];
+/** TanStack Query's mutations and infinite lists, apart from its queries (decision 0060). */
+const QUERY_LATER =
+  /node_modules\/@tanstack\/(query-core|react-query)\/.*\/(mutationObserver|useMutation|infiniteQueryObserver|useInfiniteQuery|infiniteQueryOptions)\.js$/;
+/**
  * Where the server entry is built: in the build, in a dot directory, which the API does not serve
  * (nothing there is for the browser) and which goes with the build it belongs to.
  */
@@ -59,16 +73,62 @@ function contractCatalogues(): Plugin {
  * built app carried the developer warnings and their code (0.6 kB gzip) and printed them. The
  * production build is the same code with that flag off. `npm run dev` keeps the warnings.
  */
-const REACT_ROUTER_PRODUCTION = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
-  'dist/production/index.mjs',
+const REACT_ROUTER_DIR = path.dirname(
+  createRequire(import.meta.url).resolve('react-router/package.json'),
 );
+const REACT_ROUTER_PRODUCTION = path.join(REACT_ROUTER_DIR, 'dist/production/index.mjs');
+
+/**
+ * What Rollup may drop of the router's code (decision 0060). The router is one module, so whatever
+ * Rollup cannot prove unused stays in every first load:
+ * - its components and contexts are made by `React.forwardRef`, `memo` and `createContext` calls
+ *   its build does not mark pure, and named by `X.displayName = …` assignments: with the calls
+ *   marked and the names dropped, the components we never use (`NavLink`, `Form`, the fetchers'
+ *   form, `Await`…) go;
+ * - `<Link>` runs the framework mode's prefetching (`prefetch="intent|render|viewport"`, with the
+ *   route manifest of a React Router app) even for its default `prefetch="none"`, which keeps
+ *   that machinery: it never prefetches here (we pass no `prefetch`; first-load.test.ts checks).
+ * Each patch must match, so that an upgrade that changes the code fails the build, not silently
+ * keeps the weight. The patches keep every line where it was (`map: null` keeps the router's
+ * source map, a few columns off).
+ */
+export const REACT_ROUTER_PATCHES: { what: string; pattern: RegExp; replacement: string }[] = [
+  {
+    what: 'pure component and context factories',
+    pattern: /(?<!__PURE__ \*\/ )\bReact\d*\.(?:forwardRef|createContext|memo)\(/g,
+    replacement: '/* @__PURE__ */ $&',
+  },
+  {
+    what: 'displayName assignments',
+    pattern: /^[ \t]*[\w.]+\.displayName = "[^"]*";$/gm,
+    replacement: '',
+  },
+  {
+    what: "Link's prefetching",
+    pattern:
+      /let \[shouldPrefetch, prefetchRef, prefetchHandlers\] = usePrefetchBehavior\(\s*prefetch,\s*rest\s*\);/,
+    replacement: 'const shouldPrefetch = false, prefetchRef = null, prefetchHandlers = null;',
+  },
+];
+
 function reactRouterProduction(): Plugin {
   return {
     name: 'react-router-production',
     apply: 'build',
     enforce: 'pre',
     resolveId: (id) => (id === 'react-router' ? REACT_ROUTER_PRODUCTION : undefined),
+    transform(code, id) {
+      if (!id.startsWith(path.join(REACT_ROUTER_DIR, 'dist/production/chunk-'))) return undefined;
+      // The chunk with the router's React components (the other holds the server's code).
+      if (!code.includes('function LinkWithRef(')) return undefined;
+      let patched = code;
+      for (const { what, pattern, replacement } of REACT_ROUTER_PATCHES) {
+        const next = patched.replace(pattern, replacement);
+        if (next === patched) throw new Error(`React Router's code changed: no ${what} to patch`);
+        patched = next;
+      }
+      return { code: patched, map: null };
+    },
   };
 }
 
@@ -97,7 +157,7 @@ function serverRender(): Plugin {
       await build({
         configFile: false,
         root,
-        resolve: { alias: { '@': SRC } },
+        resolve: { alias: ALIASES },
         // Production React whatever NODE_ENV the API runs with, bundled with every package the
         // page imports: one self-contained module.
         define: { __BUILD_ID__: '""', 'process.env.NODE_ENV': '"production"' },
@@ -202,7 +262,7 @@ export default defineConfig({
       logLevel: 'silent',
     }),
   ],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: { alias: ALIASES },
   define: {
     // Busts the browser cache of /locales/*.json after each deployment.
     __BUILD_ID__: JSON.stringify(Date.now().toString(36)),
@@ -228,8 +288,11 @@ export default defineConfig({
         // TanStack Query is a chunk of its own too (decision 0044): the signed-in screens load it,
         // the sign-in page does not, and left to the merging above its modules went into chunks
         // with the app's own code the sign-in page needs.
+        // Its mutations and infinite lists are a third (decision 0060): the screens that change
+        // or page through data use them, the dashboard's first load does not.
         manualChunks: (id) => {
           if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return 'react';
+          if (QUERY_LATER.test(id)) return 'query-later';
           if (/node_modules\/@tanstack\/(query-core|react-query)\//.test(id)) return 'query';
           return undefined;
         },

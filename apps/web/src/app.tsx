@@ -65,8 +65,9 @@ export function AppFrame({ children }: { children: ReactNode }) {
 export function App({ router }: { router: AppRouter }) {
   return (
     <AppFrame>
-      {/* TanStack Query's provider is the signed-in layout's and the set-password page's, not
-          the sign-in page's: that page loads no query library (decision 0044). */}
+      {/* TanStack Query's provider is the set-password page's and, around each signed-in screen
+          but the dashboard, `signedIn`'s (routes/index.tsx): the sign-in page and the dashboard
+          load no query library before their first paint (decisions 0044, 0060). */}
       <RouterProvider router={router} />
     </AppFrame>
   );

@@ -13,6 +13,7 @@ import { installClassMerge } from '@/lib/class-merge';
 import { cn, setClassMerge } from '@/lib/cn';
 import { formatDayWords } from '@/lib/format';
 import { queryClient } from '@/lib/query-client';
+import { seededData } from '@/lib/query-client-registry';
 import { i18n } from '@/locales/i18n';
 import { buildDashboard, buildDashboardSummary, buildUser } from '@/test/fixtures';
 import { renderDashboard, renderPage, renderSignIn } from './prerender';
@@ -224,5 +225,6 @@ describe("a signed-in user's dashboard rendered by the API (decision 0050)", () 
     expect(useAuthStore.getState()).toMatchObject({ user: null, isAuthenticated: false });
     expect(useAuthStore.getInitialState()).toMatchObject({ user: null, isAuthenticated: false });
     expect(queryClient.getQueryCache().getAll()).toEqual([]);
+    expect(seededData(['self-info'])).toBeUndefined();
   });
 });

@@ -25,7 +25,7 @@ import { dashboardQueryOf } from './features/dashboard/search';
 import { useAuthStore } from './lib/auth-store';
 import { setDrawnPage, wrapDrawnPage } from './lib/drawn-page';
 import { setServerCookieHeader } from './lib/cookies';
-import { queryClient } from './lib/query-client';
+import { clearQueryCache, seedQueries } from './lib/query-client-registry';
 import type { ServerQueries } from './lib/server-queries';
 import { bundledContractResources } from './locales/contract-resources';
 import { baseOptions, type Language } from './locales/i18n';
@@ -86,8 +86,9 @@ export async function renderPage(
  * #server-queries script), which the app's cache starts with so that its first render is the
  * same page.
  *
- * The layout reads the app's one query client and session store; they hold this user's data only
- * for the synchronous render below and are emptied after it, so that no other request can see it.
+ * The layout reads the page's answers (the late queries' seeds) and the session store; they hold
+ * this user's data only for the synchronous render below and are emptied after it, so that no
+ * other request can see it.
  */
 export async function renderDashboard(input: DashboardRenderInput): Promise<DashboardRenderOutput> {
   const i18n = await catalogueInstance(input.lng, input.common);
@@ -107,7 +108,9 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Dash
   };
   // The session store's hook reads the current state on the server too (lib/auth-store.ts).
   useAuthStore.setState({ user: input.user, isAuthenticated: true });
-  for (const { queryKey, data } of state.queries) queryClient.setQueryData(queryKey, data);
+  // The page's queries read them as the browser's first render does, before TanStack Query has
+  // loaded (lib/late-query.tsx, decision 0060).
+  seedQueries(state.queries);
   setServerCookieHeader(input.cookie);
   const drawn = { phone: input.mobile === true };
   setDrawnPage(drawn);
@@ -116,11 +119,9 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Dash
     // boundaries are the app's.
     const html = renderToString(
       <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={queryClient}>
-          <AppFrame>
-            <StaticRouterProvider router={router} context={context} hydrate={false} />
-          </AppFrame>
-        </QueryClientProvider>
+        <AppFrame>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </AppFrame>
       </I18nextProvider>,
     );
     return {
@@ -129,7 +130,8 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Dash
       state: JSON.stringify(state),
     };
   } finally {
-    queryClient.clear();
+    // The seeds, and the client's cache if one has loaded (not on the server; in the tests).
+    clearQueryCache();
     useAuthStore.setState({ user: null, isAuthenticated: false });
     setServerCookieHeader(undefined);
     setDrawnPage(null);

@@ -1,7 +1,14 @@
-import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import {
+  MutationCache,
+  notifyManager,
+  QueryCache,
+  QueryClient,
+  QueryClientProvider,
+  QueryObserver,
+} from '@tanstack/react-query';
 import type { ApiError } from './api-error';
 import { showErrorToast } from './error-display';
-import { registerQueryClient } from './query-client-registry';
+import { registerQueryRuntime, type QueryRuntime } from './query-client-registry';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -32,4 +39,12 @@ export const queryClient = new QueryClient({
   },
 });
 
-registerQueryClient(queryClient);
+/** What the first load's late queries and providers need of the library (decision 0060). */
+export const queryRuntime: QueryRuntime = {
+  queryClient,
+  QueryObserver,
+  QueryClientProvider,
+  notifyManager,
+};
+
+registerQueryRuntime(queryRuntime);

@@ -4,6 +4,7 @@ import { LoadingScreen } from '@/components/layout/loading-screen';
 import { RouteError } from '@/components/errors/route-error';
 import { DEFAULT_HOME, paths } from '@/config/paths';
 import { withClassMerge } from '@/lib/class-merge-ready';
+import { loadWithQueryClient } from '@/lib/with-query-client';
 import { RootRoute } from './root';
 import type { RouteHandle } from './route-handle';
 
@@ -14,12 +15,13 @@ const guarded = (permission: ScreenPermission): { handle: RouteHandle } => ({
 /**
  * The signed-in screens, each drawn once tailwind-merge is there, but the dashboard: the API draws
  * it and the app hydrates it before tailwind-merge arrives (decision 0058), which the dashboard and
- * the shell allow by passing no class that overrides another (prerender.test.tsx).
+ * the shell allow by passing no class that overrides another (prerender.test.tsx). Likewise inside
+ * TanStack Query's provider, which the dashboard's first load does not have (decision 0060).
  */
 const signedIn = (children: RouteObject[]): RouteObject[] =>
   children.map((route) =>
     typeof route.lazy === 'function' && route.path !== paths.dashboard.path
-      ? { ...route, lazy: withClassMerge(route.lazy) }
+      ? { ...route, lazy: withClassMerge(loadWithQueryClient(route.lazy, 'Component')) }
       : route,
   );
 

@@ -6,14 +6,20 @@ import { DashboardPage } from '@/features/dashboard/pages/dashboard-page';
 import { useDashboardSearch } from '@/features/dashboard/search';
 import { useAuthStore } from '@/lib/auth-store';
 import { withClassMerge } from '@/lib/class-merge-ready';
+import { loadWithQueryClient } from '@/lib/with-query-client';
 
 // The employee's home (decision 0033) is its own chunk: the other roles never load it or its QR code.
 // Drawn once tailwind-merge is there: only the dashboard is drawn without it (decision 0058).
+// Inside TanStack Query's provider, which the dashboard's first load does not have (decision 0060).
 const WalletHomePage = lazy(
-  withClassMerge(() =>
-    import('@/features/self-service/pages/wallet-home-page').then((m) => ({
-      default: m.WalletHomePage,
-    })),
+  withClassMerge(
+    loadWithQueryClient(
+      () =>
+        import('@/features/self-service/pages/wallet-home-page').then((m) => ({
+          default: m.WalletHomePage,
+        })),
+      'default',
+    ),
   ),
 );
 

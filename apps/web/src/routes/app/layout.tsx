@@ -1,5 +1,4 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { QueryClientProvider, useIsFetching } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation, useMatch, useMatches, useNavigate } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
 import type { SelfUser } from '@app/contract';
@@ -16,16 +15,21 @@ import { useCompanyDetails } from '@/features/companies/api/get-company';
 import { useStatementCrumbs } from '@/features/settlements/api/get-settlement-statement';
 import { useAuthStore } from '@/lib/auth-store';
 import { warmClassMergeSoon, withClassMerge } from '@/lib/class-merge-ready';
-import { queryClient } from '@/lib/query-client';
+import { loadWithQueryClient } from '@/lib/with-query-client';
+import { useQueriesFetching } from '@/lib/query-client-registry';
 import type { RouteHandle } from '../route-handle';
 
 // Only a user who must enrol in two-factor sign-in sees it: not in every signed-in page's first load.
 // Its classes override each other: drawn once tailwind-merge is there (decision 0058).
 const EnrolmentRequiredScreen = lazy(
-  withClassMerge(() =>
-    import('@/features/auth/pages/enrolment-required-screen').then((module) => ({
-      default: module.EnrolmentRequiredScreen,
-    })),
+  withClassMerge(
+    loadWithQueryClient(
+      () =>
+        import('@/features/auth/pages/enrolment-required-screen').then((module) => ({
+          default: module.EnrolmentRequiredScreen,
+        })),
+      'default',
+    ),
   ),
 );
 
@@ -35,7 +39,7 @@ const EnrolmentRequiredScreen = lazy(
  * not the whole shell at every request.
  */
 function ReleaseMenusWhenIdle() {
-  const fetching = useIsFetching();
+  const fetching = useQueriesFetching();
   useEffect(() => (fetching > 0 ? undefined : afterNextPaint(releaseDeferredMenus)), [fetching]);
   return null;
 }
@@ -123,13 +127,10 @@ function Guards() {
 }
 
 /**
- * The signed-in screens and TanStack Query's provider around them: the query library comes with
- * this layout, not with the entry, which the sign-in page shares (decision 0044).
+ * The signed-in screens. TanStack Query is not in this layout's first load (decision 0060): the
+ * shell's and the dashboard's queries are late (lib/late-query.tsx), and the other screens come
+ * inside its provider (`signedIn` in routes/index.tsx).
  */
 export function Component() {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <Guards />
-    </QueryClientProvider>
-  );
+  return <Guards />;
 }

@@ -1,6 +1,6 @@
 import type { DayRange } from '@/components/date-picker';
 import { dashboardQueryOptions } from '@/features/dashboard/api/get-dashboard';
-import { queryClient } from '@/lib/query-client';
+import { loadQueryRuntime } from '@/lib/load-query-runtime';
 
 /**
  * The current token month of a view (one company, or the caller's own scope), as the dashboard
@@ -8,6 +8,7 @@ import { queryClient } from '@/lib/query-client';
  * then cached with the dashboard's own answer.
  */
 export async function loadTokenMonth(companyId: number | undefined): Promise<DayRange> {
+  const { queryClient } = await loadQueryRuntime();
   const dashboard = await queryClient.fetchQuery(
     dashboardQueryOptions(companyId === undefined ? {} : { company_id: companyId }),
   );

@@ -1,4 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import type { Approval, ApprovalKind } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 
@@ -41,11 +42,11 @@ export const approvalsQueryOptions = (query: ApprovalsQuery) =>
     meta: { silentError: true },
   });
 
-export const useApprovals = (query: ApprovalsQuery) => useQuery(approvalsQueryOptions(query));
+export const useApprovals = (query: ApprovalsQuery) => useLateQuery(approvalsQueryOptions(query));
 
 /** How many requests wait for the caller's decision (the sidebar badge); refreshed every minute. */
 export function usePendingApprovalCount(enabled: boolean) {
-  return useQuery({
+  return useLateQuery({
     queryKey: approvalsKeys.pendingCount,
     queryFn: async () =>
       (await getApprovals({ status: 'pending', to_decide: 'true', page_size: 10 })).total,

@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { queryOptions } from '@/lib/query-options';
 import type { SelfInfoResponse, SelfUser } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth-store';
@@ -35,5 +36,5 @@ export const selfInfoQueryOptions = (isAuthenticated: boolean) =>
 
 export function useSelfInfo() {
   const isAuthenticated = useAuthStore((state) => state.isAuthenticated);
-  return useQuery(selfInfoQueryOptions(isAuthenticated));
+  return useLateQuery(selfInfoQueryOptions(isAuthenticated));
 }

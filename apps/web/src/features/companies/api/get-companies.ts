@@ -1,4 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import type { Company, CompanyListQuery } from '@app/contract';
 import type { ListResult } from '@/components/data-table';
 import { api, API_PREFIX } from '@/lib/api-client';
@@ -26,4 +27,4 @@ export const companiesQueryOptions = (query: Partial<CompanyListQuery>) =>
   });
 
 export const useCompanies = (query: Partial<CompanyListQuery>) =>
-  useQuery(companiesQueryOptions(query));
+  useLateQuery(companiesQueryOptions(query));

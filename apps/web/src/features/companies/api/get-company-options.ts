@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { queryOptions } from '@/lib/query-options';
 import type { Option } from '@/components/data-table';
 import { fetchAllPages } from '@/lib/fetch-all';
 import { companiesKeys, getCompanies } from './get-companies';
@@ -17,5 +18,5 @@ export const companyOptionsQueryOptions = (enabled = true) =>
   });
 
 export function useCompanyOptions({ enabled = true }: { enabled?: boolean } = {}): Option[] {
-  return useQuery(companyOptionsQueryOptions(enabled)).data ?? [];
+  return useLateQuery(companyOptionsQueryOptions(enabled)).data ?? [];
 }

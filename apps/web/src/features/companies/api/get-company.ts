@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { queryOptions } from '@/lib/query-options';
 import type { Company } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 
@@ -19,7 +20,7 @@ export const companyDetailsQueryOptions = (id: string | undefined) =>
   });
 
 export function useCompanyDetails(id: string | undefined, options: { silentError?: boolean } = {}) {
-  return useQuery({
+  return useLateQuery({
     ...companyDetailsQueryOptions(id),
     meta: { silentError: options.silentError },
   });

@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { queryOptions } from '@/lib/query-options';
 import type { DashboardSummary } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 import { DASHBOARD_STALE_MS, dashboardKeys } from './get-dashboard';
@@ -22,4 +23,4 @@ export const dashboardSummaryQueryOptions = (month: string | undefined, enabled 
   });
 
 export const useDashboardSummary = (month: string | undefined, { enabled = true } = {}) =>
-  useQuery(dashboardSummaryQueryOptions(month, enabled));
+  useLateQuery(dashboardSummaryQueryOptions(month, enabled));

@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { queryOptions } from '@/lib/query-options';
 import type { Dashboard, DashboardQuery } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 
@@ -35,4 +36,4 @@ export const dashboardQueryOptions = (query: DashboardQuery) =>
     meta: { silentError: true },
   });
 
-export const useDashboard = (query: DashboardQuery) => useQuery(dashboardQueryOptions(query));
+export const useDashboard = (query: DashboardQuery) => useLateQuery(dashboardQueryOptions(query));

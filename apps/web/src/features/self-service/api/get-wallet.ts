@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { queryOptions } from '@/lib/query-options';
 import type { TokenTransaction, Wallet } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 
@@ -17,7 +18,7 @@ export async function getWallet(): Promise<Wallet> {
 export const walletQueryOptions = () =>
   queryOptions({ queryKey: walletKeys.wallet, queryFn: getWallet, staleTime: 30_000 });
 
-export const useWallet = () => useQuery(walletQueryOptions());
+export const useWallet = () => useLateQuery(walletQueryOptions());
 
 /** How many of its own ledger rows the home screen shows. */
 export const RECENT_LIMIT = 10;
@@ -37,4 +38,4 @@ export async function getRecentTransactions(): Promise<TokenTransaction[]> {
 export const recentTransactionsQueryOptions = () =>
   queryOptions({ queryKey: walletKeys.recent, queryFn: getRecentTransactions, staleTime: 30_000 });
 
-export const useRecentTransactions = () => useQuery(recentTransactionsQueryOptions());
+export const useRecentTransactions = () => useLateQuery(recentTransactionsQueryOptions());

@@ -1,4 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import { paths } from '@/config/paths';
 import type { SettlementStatement } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
@@ -37,7 +38,7 @@ export const useSettlementStatement = (
   periodStart: string,
   page = 1,
   pageSize = 10,
-) => useQuery(settlementStatementQueryOptions(merchantId, periodStart, page, pageSize));
+) => useLateQuery(settlementStatementQueryOptions(merchantId, periodStart, page, pageSize));
 
 /**
  * The breadcrumb's words for a statement's address (the layout composes it): the merchant's code
@@ -49,7 +50,7 @@ export function useStatementCrumbs(
 ): Record<string, string> | undefined {
   const id = Number(merchantId);
   const isStatement = Number.isSafeInteger(id) && id > 0 && periodStart !== undefined;
-  const { data } = useQuery({
+  const { data } = useLateQuery({
     ...settlementStatementQueryOptions(isStatement ? id : 0, periodStart ?? ''),
     enabled: isStatement,
   });

@@ -1,4 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useLateQuery } from '@/lib/late-query';
+import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import type { SettlementList, SettlementListQuery } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 
@@ -25,4 +26,4 @@ export const settlementsQueryOptions = (query: Partial<SettlementListQuery>) =>
   });
 
 export const useSettlements = (query: Partial<SettlementListQuery>) =>
-  useQuery(settlementsQueryOptions(query));
+  useLateQuery(settlementsQueryOptions(query));
