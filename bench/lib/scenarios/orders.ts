@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CpuSampler } from '../cpu';
-import { databaseName, withClient } from '../database';
+import { databaseName, vacuumRollupQueue, withClient } from '../database';
 import { runLoad, type LoadResult } from '../load';
 import { terminalKey, type ProgrammeInfo } from '../programme';
 import { percentile, round } from '../stats';
@@ -311,6 +311,7 @@ export async function runOrderScenario(options: {
   if (options.readsUnderLoad) {
     const rate = Math.max(1, Math.round(Math.max(...runs.map((r) => r.http.okPerSecond)) / 2));
     log(`  reads while orders run at ${rate}/s (half the highest rate measured)`);
+    await vacuumRollupQueue(databaseUrl);
     const reading = options.readsUnderLoad();
     const [background, reads] = await Promise.all([
       runLoad({ ...orderLoad(32), rate, until: reading }),

@@ -2,7 +2,7 @@
  * Scenario 2: the back-office's heavy reads at scale, one call at a time (so the figures are the
  * latency of one request, not of a queue): p50 and p95 over many calls of each.
  */
-import { withClient } from '../database';
+import { vacuumRollupQueue, withClient } from '../database';
 import type { Session } from '../http';
 import { runLoad } from '../load';
 import type { ProgrammeInfo } from '../programme';
@@ -40,6 +40,7 @@ export async function runReadScenario(options: {
   log: (message: string) => void;
 }): Promise<ReadResult[]> {
   const { info, admin, companyAdmin } = options;
+  await vacuumRollupQueue(options.databaseUrl);
   const big = info.bigCompany;
   const deepPage = info.ledgerRows > 400_000 ? 10_000 : 10;
   const cursor = await transactionsCursor(options.databaseUrl, deepPage, 20);
