@@ -13,12 +13,12 @@ import type { ServiceDeps } from '../../lib/deps';
 import { iso } from '../../lib/numbers';
 import { nextResetAfterChange } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
-import { inTransaction, retrying } from '../../lib/transaction';
+import { inTransaction } from '../../lib/transaction';
 import type { AuthUser } from '../../lib/principal';
 import { findCompany, updateCompany } from '../companies/companies.service';
 import type { CompanyRow } from '../../db/schema';
 import { lockCompany } from '../ledger/ledger.service';
-import { isApprovalDue, requestApprovalIfDue } from '../approvals/approvals.service';
+import { requestApprovalIfDue } from '../approvals/approvals.service';
 import { applyDistribution, applyTopUp } from './apply.service';
 
 /** The company a token request acts on: the caller's own, or the one admin and HR name. */
@@ -108,13 +108,6 @@ export async function distributeOrRequestApproval(
   const companyId = targetCompany(scope, body.company_id);
   const at = clock.now();
   const total = body.items.reduce((sum, item) => sum + item.amount, 0);
-  if (!(await isApprovalDue(database.db, 'distribution', total))) {
-    // One statement (decision 0061) and no transaction around it: the company's wallet is held
-    // only while the statement runs, not until a COMMIT comes back from the API.
-    return {
-      applied: await retrying(() => applyDistribution(database.db, { actor, companyId, body, at })),
-    };
-  }
   return inTransaction(database, async (tx) => {
     const approval = await requestApprovalIfDue(tx, {
       kind: 'distribution',
