@@ -72,11 +72,15 @@ const asRecord = (value: unknown): Record<string, unknown> | null => {
  * Appends one row to the audit log. Call it inside the transaction that makes the change, so the
  * change and its record commit or roll back together. Secrets are stripped from before and after.
  */
+/** An audit row's actor as its user and address: a bare user id has no address, null neither. */
+export const auditActorFrom = (actor: AuditActor | number | null): AuditActor =>
+  typeof actor === 'number' ? { userId: actor, ip: null } : (actor ?? { userId: null, ip: null });
+
+/** An address as the audit log keeps it: at most 100 characters. */
+export const auditIp = (ip: string | null): string | null => ip?.slice(0, 100) ?? null;
+
 export async function recordAudit(executor: Executor, record: AuditRecord): Promise<void> {
-  const actor =
-    typeof record.actor === 'number'
-      ? { userId: record.actor, ip: null }
-      : (record.actor ?? { userId: null, ip: null });
+  const actor = auditActorFrom(record.actor);
   const ip = record.ip !== undefined ? record.ip : actor.ip;
   await executor.insert(auditLog).values({
     ...(record.at ? { occurredAt: record.at } : {}),
@@ -86,6 +90,6 @@ export async function recordAudit(executor: Executor, record: AuditRecord): Prom
     entityId: record.entityId === null ? null : String(record.entityId),
     before: asRecord(record.before),
     after: asRecord(record.after),
-    ip: ip?.slice(0, 100) ?? null,
+    ip: auditIp(ip),
   });
 }

@@ -10,7 +10,7 @@ import {
   type ApprovalStatus,
   type RejectApprovalBody,
 } from '@app/contract';
-import type { Executor, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
@@ -150,22 +150,6 @@ export interface ApprovalRequest {
 }
 
 /**
- * Whether the policy sends a request of this kind and total for approval (what
- * `requestApprovalIfDue` decides first): a request that is not due may be applied without a
- * transaction of its own around it.
- */
-export async function isApprovalDue(
-  executor: Executor,
-  kind: ApprovalRequest['kind'],
-  total: number,
-): Promise<boolean> {
-  const policy = await readPolicy(executor);
-  const threshold = kind === 'top_up' ? policy.topUpThreshold : policy.distributionThreshold;
-  if (!Number.isSafeInteger(total)) throw new AppError('TOTAL_EXCEEDS_AVAILABLE');
-  return threshold !== null && total >= threshold;
-}
-
-/**
  * Inside the request's transaction: when the policy's threshold for this kind is on and the total
  * reaches it, records a pending approval (no token moves) and returns it; otherwise returns null
  * and the caller applies the request at once. Refused with 409 APPROVAL_NOT_CONFIGURED when no
@@ -175,7 +159,11 @@ export async function requestApprovalIfDue(
   tx: Tx,
   request: ApprovalRequest,
 ): Promise<Approval | null> {
-  if (!(await isApprovalDue(tx, request.kind, request.total))) return null;
+  const policy = await readPolicy(tx);
+  const threshold =
+    request.kind === 'top_up' ? policy.topUpThreshold : policy.distributionThreshold;
+  if (!Number.isSafeInteger(request.total)) throw new AppError('TOTAL_EXCEEDS_AVAILABLE');
+  if (threshold === null || request.total < threshold) return null;
 
   const companyName = await findCompanyName(tx, request.companyId);
   if (companyName === undefined) throw new AppError('RECORD_NOT_FOUND');

@@ -1,8 +1,9 @@
 // Tokens issued to a company and distributed to its employees (DESIGN 3.2: company_issued,
 // employee_issued, and a new company's opening monthly_tokens_added).
 import type { DistributeResult, ErrorCode, TopupCompanyResult } from '@app/contract';
-import type { Executor, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { auditIp } from '../../lib/audit';
 import { recordEvent } from '../../lib/outbox';
 import { distributeTokensRow, lockCompany, type CompanyRow } from './ledger.repository';
 import { companyWallet, fitsBalance, Postings, timeOrderedUuid } from './postings';
@@ -83,7 +84,7 @@ const DISTRIBUTION_REFUSALS = new Set<ErrorCode>([
  * audit row, so the company's wallet is held for one statement and the commit.
  */
 export async function distributeTokens(
-  executor: Executor,
+  tx: Tx,
   input: {
     companyId: number;
     items: { employee_id: number; amount: number }[];
@@ -98,7 +99,7 @@ export async function distributeTokens(
   const ids = [...amounts.keys()].sort((a, b) => a - b);
   const total = ids.reduce((sum, id) => sum + amounts.get(id)!, 0);
   if (!Number.isSafeInteger(total)) throw new AppError('TOTAL_EXCEEDS_AVAILABLE');
-  const outcome = await distributeTokensRow(executor, {
+  const outcome = await distributeTokensRow(tx, {
     companyId: input.companyId,
     transfers: ids.map((id) => ({
       employeeId: id,
@@ -110,7 +111,7 @@ export async function distributeTokens(
     at: input.at,
     audit: input.audit
       ? {
-          ip: input.audit.ip?.slice(0, 100) ?? null,
+          ip: auditIp(input.audit.ip),
           ...(input.audit.approvalId !== undefined ? { approval_id: input.audit.approvalId } : {}),
         }
       : null,

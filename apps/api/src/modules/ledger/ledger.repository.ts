@@ -339,7 +339,7 @@ export interface DistributionOutcome {
  * given `audit`, its audit row. `transfers` are by employee id, each id once.
  */
 export async function distributeTokensRow(
-  executor: Executor,
+  tx: Tx,
   values: {
     companyId: number;
     transfers: { employeeId: number; amount: number; transferId: string }[];
@@ -352,7 +352,7 @@ export async function distributeTokensRow(
   const column = (pick: (t: (typeof values.transfers)[number]) => string | number) =>
     sql.param(values.transfers.map(pick));
   const [row] = await queryRows<Record<string, unknown>>(
-    executor,
+    tx,
     sql`SELECT outcome, token_balance, total, items
           FROM distribute_tokens(${values.companyId}::bigint,
                                  ${column((t) => t.employeeId)}::bigint[],

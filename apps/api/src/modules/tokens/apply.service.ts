@@ -6,12 +6,12 @@ import type {
   TopupCompanyBody,
   TopupCompanyResult,
 } from '@app/contract';
-import type { Executor, Tx } from '../../db/client';
-import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { Tx } from '../../db/client';
+import { auditActorFrom, recordAudit, type AuditActor } from '../../lib/audit';
 import { distributeTokens, issueCompanyTokens } from '../ledger/ledger.service';
 
 export const actorUserIdOf = (actor: AuditActor | number | null): number | null =>
-  typeof actor === 'number' ? actor : (actor?.userId ?? null);
+  auditActorFrom(actor).userId;
 
 /** An admin's top-up of a company (`company_issued`) and its audit row on the company. */
 export async function applyTopUp(
@@ -54,7 +54,7 @@ export async function applyTopUp(
  * 0061), so the company's wallet is not held while a separate audit insert travels.
  */
 export async function applyDistribution(
-  executor: Executor,
+  tx: Tx,
   input: {
     actor: AuditActor | number | null;
     companyId: number;
@@ -64,14 +64,14 @@ export async function applyDistribution(
   },
 ): Promise<DistributeResult> {
   const { actor, companyId, body, at } = input;
-  return distributeTokens(executor, {
+  return distributeTokens(tx, {
     companyId,
     items: body.items,
     note: body.note,
     actorUserId: actorUserIdOf(actor),
     at,
     audit: {
-      ip: typeof actor === 'number' || actor === null ? null : actor.ip,
+      ip: auditActorFrom(actor).ip,
       ...(input.approvalId !== undefined ? { approvalId: input.approvalId } : {}),
     },
   });
