@@ -72,6 +72,14 @@ export async function runReadScenario(options: {
       session: admin,
     },
     {
+      // A company wallet's rows come at the month's start and weeks of orders follow them: the
+      // page the planner once found by reading the ledger backwards (decision 0063).
+      name: `transactions, one company's wallet (${big.employees.toLocaleString('en')} employees)`,
+      path: '/api/v1/tokens/transactions?scope=company&limit=20',
+      as: 'company admin',
+      session: companyAdmin,
+    },
+    {
       name: 'order history, first page',
       path: '/api/v1/orders/admin?page=1&page_size=20',
       as: 'admin',

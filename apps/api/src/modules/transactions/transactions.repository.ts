@@ -151,6 +151,12 @@ export async function findTransactions(
   executor: Executor,
   f: TransactionFilter,
 ): Promise<TokenTransaction[]> {
+  const rows = await queryRows<Row>(executor, transactionPageQuery(f));
+  return rows.map(toTransaction);
+}
+
+/** The statement of `findTransactions`, apart so that a test can read its plan. */
+export function transactionPageQuery(f: TransactionFilter): SQL {
   const where = f.cursor
     ? sql`${transactionWhere(f)} AND t.seq < ${f.cursor.seq}`
     : transactionWhere(f);
@@ -158,9 +164,7 @@ export async function findTransactions(
   const balances = f.merchantView
     ? sql`NULL AS balance_before, NULL AS balance_after`
     : sql`t.balance_before, t.balance_after`;
-  const rows = await queryRows<Row>(
-    executor,
-    sql`SELECT t.id, t.seq, t.occurred_at, t.event, t.company_id,
+  return sql`SELECT t.id, t.seq, t.occurred_at, t.event, t.company_id,
                c.code AS company_code, c.name AS company_name, t.employee_id,
                e.employee_id AS employee_number, e.name AS employee_name,
                t.direction, t.amount, ${balances}, t.period,
@@ -177,10 +181,19 @@ export async function findTransactions(
           -- row estimates were the ledger's, and PostgreSQL sized the hash tables of its four
           -- Memoize nodes for them at every execution (~25 ms of a 27 ms first page, decision
           -- 0048); the joins below add no row and drop none.
-          FROM (SELECT * FROM token_transactions t
-                 WHERE ${where}
-                 ORDER BY t.seq DESC
-                 LIMIT ${f.limit + 1}) t
+          --
+          -- The page's positions first, then its rows (decision 0063): asked for whole rows, the
+          -- planner priced reading the ledger backwards by seq and filtering as cheaper than the
+          -- wallet's own index, as if a company's wallet rows were spread evenly over time. They
+          -- are not: they come at the month's allocation and distributions, and weeks of orders
+          -- follow them. A big company's wallet page then read 720,000 rows to find 51 (70 to
+          -- 130 ms). Asked for seq alone, the scope's partial index answers by itself (an index
+          -- only scan: no row outside the page is read), and the page's rows come by seq.
+          FROM (SELECT t.* FROM (SELECT t.seq FROM token_transactions t
+                                  WHERE ${where}
+                                  ORDER BY t.seq DESC
+                                  LIMIT ${f.limit + 1}) page
+                  JOIN token_transactions t ON t.seq = page.seq) t
           JOIN companies c ON c.id = t.company_id
           LEFT JOIN employees e ON e.id = t.employee_id
           LEFT JOIN orders o ON o.id = t.order_id
@@ -189,9 +202,7 @@ export async function findTransactions(
           LEFT JOIN token_transactions p
             ON t.transfer_id IS NOT NULL AND p.transfer_id = t.transfer_id AND p.id <> t.id
           LEFT JOIN employees pe ON pe.id = p.employee_id
-         ORDER BY t.seq DESC`,
-  );
-  return rows.map(toTransaction);
+         ORDER BY t.seq DESC`;
 }
 
 /** How many rows a filter holds, counting no further than `max` (the export cap). */
