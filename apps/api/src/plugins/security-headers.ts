@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 
 /**
  * The Content-Security-Policy of the SPA and of /api/docs. Both load only their own external
@@ -50,11 +50,17 @@ export function setBareSecurityHeaders(
 /** Security headers on every answer: API, SPA, static files, docs and 404s. */
 export default fp(
   async function securityHeadersPlugin(app: FastifyInstance) {
-    await app.register(helmet, {
+    // Helmet's middleware, built once. @fastify/helmet built it again for every request (its
+    // `helmet(configuration)` in an onRequest hook), parsing the policy's directives each time:
+    // 1 % of the API's CPU in the soak (decision 0063).
+    const setHelmetHeaders = helmet({
       contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
       strictTransportSecurity: false,
       xFrameOptions: { action: 'deny' },
       referrerPolicy: { policy: 'same-origin' },
+    });
+    app.addHook('onRequest', (request, reply, done) => {
+      setHelmetHeaders(request.raw, reply.raw, done);
     });
     app.addHook('onRequest', async (request, reply) => {
       // request.protocol honours X-Forwarded-Proto only with TRUST_PROXY.
