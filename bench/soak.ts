@@ -1,12 +1,13 @@
 /**
- * npm run bench:soak [-- --minutes 10 --connections 32 --rate 150]
+ * npm run bench:soak [-- --minutes 10 --connections 32 --rate 150 [--arrivals poisson|autocannon]]
  *
  * Issue 7's load soak, widened for issue 16: mixed traffic (terminal orders and refunds,
  * distributions, lists, dashboards, reports, CSV exports, sign-ins) for a bounded time against the
  * API on the programme `npm run bench:data` generated. Without `--rate`, at the highest rate the
  * machine sustains (autocannon keeps every connection busy: the latencies are then mostly
- * queueing); with `--rate N`, at N requests a second in all, the load issue 16's "p99 of every
- * read and write" is judged at. Reports requests served, answers by kind and status, latency by
+ * queueing); with `--rate N`, N requests a second on average arriving as a Poisson process (an open
+ * load, lib/paced-load.ts), the load issue 16's "p99 of every read and write" is judged at;
+ * `--arrivals autocannon` sends them with autocannon's `overallRate` instead, as stops up to 37 did. Reports requests served, answers by kind and status, latency by
  * kind, the API's memory over time, then checks the six ledger invariants. Writes
  * bench/soak.json and bench/SOAK.md.
  */
@@ -29,6 +30,7 @@ import { argument } from './lib/options';
 import { terminalKey } from './lib/programme';
 import { loadProgramme } from './lib/saved-programme';
 import { startCpuMeter, startMachineMeter } from './lib/cpu';
+import { runPacedLoad } from './lib/paced-load';
 import { startApi, residentMemory } from './lib/server';
 import { mib, percentile, round } from './lib/stats';
 
@@ -60,6 +62,15 @@ interface Context {
   orderKey?: string;
 }
 
+/** A request of the mix: its kind, the terminal of an order (for its refund), what to send. */
+interface Request extends Context {
+  kind: Kind;
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
 function pickKind(): Kind {
@@ -75,6 +86,12 @@ async function main() {
   const minutes = Number(argument('minutes') ?? 10);
   const connections = Number(argument('connections') ?? 32);
   const rate = argument('rate') === undefined ? undefined : Number(argument('rate'));
+  // With --rate: Poisson arrivals (lib/paced-load.ts) unless --arrivals autocannon asks for
+  // autocannon's overallRate, each connection's share of a second sent at the second's start.
+  const arrivals = argument('arrivals') ?? 'poisson';
+  if (arrivals !== 'poisson' && arrivals !== 'autocannon') {
+    throw new Error(`--arrivals must be poisson or autocannon, not ${arrivals}`);
+  }
   const databaseUrl = BENCH_DATABASE_URL;
   const { info } = await loadProgramme(databaseUrl);
   const log = (message: string) => console.log(message);
@@ -147,16 +164,15 @@ async function main() {
     const latencies: number[] = [];
     const latenciesByKind = new Map<Kind, number[]>();
 
-    const setupRequest = (request: autocannon.Request, context: object): autocannon.Request => {
-      const ctx = context as Context;
+    /** The next request of the mix, whichever load sends it. */
+    const nextRequest = (): Request => {
       let kind = pickKind();
       if (kind === 'refund' && refundable.length === 0) kind = 'order';
-      ctx.kind = kind;
       const json = { 'content-type': 'application/json' };
       switch (kind) {
         case 'sign_in':
           return {
-            ...request,
+            kind,
             method: 'POST',
             path: '/api/v1/iam/login',
             headers: json,
@@ -197,7 +213,7 @@ async function main() {
           };
           const [path, session] = pick(reads[kind]);
           return {
-            ...request,
+            kind,
             method: 'GET',
             path,
             headers: session.headers(),
@@ -208,7 +224,7 @@ async function main() {
           const ids = new Set<number>();
           while (ids.size < 3) ids.add(pick(distributable));
           return {
-            ...request,
+            kind,
             method: 'POST',
             path: '/api/v1/tokens/topup-token/employees',
             headers: { ...companyAdmin.headers(true), ...json },
@@ -218,7 +234,7 @@ async function main() {
         case 'refund': {
           const order = refundable.splice(Math.floor(Math.random() * refundable.length), 1)[0]!;
           return {
-            ...request,
+            kind,
             method: 'POST',
             path: `/api/v1/orders/${order.id}/refund`,
             headers: {
@@ -232,9 +248,9 @@ async function main() {
         default: {
           const payee = pick(payees);
           const terminal = pick(terminals);
-          ctx.orderKey = terminal.key;
           return {
-            ...request,
+            kind,
+            orderKey: terminal.key,
             method: 'POST',
             path: '/api/v1/orders',
             headers: {
@@ -252,14 +268,17 @@ async function main() {
       }
     };
 
-    const onResponse = (status: number, body: string, context: object) => {
-      const ctx = context as Context;
-      if (!ctx.kind) return;
-      count(ctx.kind, status);
-      if (ctx.kind === 'order' && status === 201 && refundable.length < 50_000) {
+    const onAnswer = (request: Context, status: number, body: string) => {
+      if (!request.kind) return;
+      count(request.kind, status);
+      if (request.kind === 'order' && status === 201 && refundable.length < 50_000) {
         const id = (JSON.parse(body) as { data: { id: number } }).data.id;
-        refundable.push({ id, key: ctx.orderKey! });
+        refundable.push({ id, key: request.orderKey! });
       }
+    };
+    const recordLatency = (kind: Kind | undefined, ms: number) => {
+      latencies.push(ms);
+      if (kind) (latenciesByKind.get(kind) ?? latenciesByKind.set(kind, []).get(kind)!).push(ms);
     };
 
     // Where the two cores went: the API, the database's backends, this process (the load), and
@@ -267,29 +286,54 @@ async function main() {
     const apiAndDatabase = startCpuMeter(databaseName(databaseUrl), server.pid);
     const machine = startMachineMeter();
     const loadStart = process.cpuUsage();
-    const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon(
-        {
-          url: server.baseUrl,
-          connections,
-          ...(rate ? { overallRate: rate } : {}),
-          duration: minutes * 60,
-          timeout: 30,
-          requests: [{ setupRequest, onResponse }],
-        },
-        (error, done) => (error ? reject(error as Error) : resolve(done)),
-      );
-      instance.on('response', (client, _status, _bytes, responseTime) => {
-        latencies.push(responseTime);
-        // The connection's context is the request's: one request in flight per connection.
-        const kind = (client as unknown as { requestIterator: { context: Context } })
-          .requestIterator.context.kind;
-        if (kind)
-          (latenciesByKind.get(kind) ?? latenciesByKind.set(kind, []).get(kind)!).push(
-            responseTime,
-          );
-      });
-    });
+    const result =
+      rate && arrivals === 'poisson'
+        ? await runPacedLoad({
+            url: server.baseUrl,
+            ratePerSecond: rate,
+            seconds: minutes * 60,
+            maxConnections: connections,
+            timeoutMs: 30_000,
+            next: () => {
+              const { kind, orderKey, ...request } = nextRequest();
+              return {
+                ...request,
+                onAnswer: (status, body, latencyMs) => {
+                  onAnswer({ kind, orderKey }, status, body);
+                  recordLatency(kind, latencyMs);
+                },
+              };
+            },
+          }).then((r) => ({ duration: r.durationSeconds, errors: r.errors, timeouts: r.timeouts }))
+        : await new Promise<autocannon.Result>((resolve, reject) => {
+            const instance = autocannon(
+              {
+                url: server.baseUrl,
+                connections,
+                ...(rate ? { overallRate: rate } : {}),
+                duration: minutes * 60,
+                timeout: 30,
+                requests: [
+                  {
+                    setupRequest: (request, context) => {
+                      const { kind, orderKey, ...next } = nextRequest();
+                      Object.assign(context, { kind, orderKey });
+                      return { ...request, ...next };
+                    },
+                    onResponse: (status, body, context) =>
+                      onAnswer(context as Context, status, body),
+                  },
+                ],
+              },
+              (error, done) => (error ? reject(error as Error) : resolve(done)),
+            );
+            instance.on('response', (client, _status, _bytes, responseTime) => {
+              // The connection's context is the request's: one request in flight per connection.
+              const { kind } = (client as unknown as { requestIterator: { context: Context } })
+                .requestIterator.context;
+              recordLatency(kind, responseTime);
+            });
+          });
     const cpuSeconds = apiAndDatabase();
     const load = process.cpuUsage(loadStart);
     const cpu = {
@@ -330,6 +374,7 @@ async function main() {
       minutes,
       connections,
       rate: rate ?? null,
+      arrivals: rate ? arrivals : null,
       mix: Object.fromEntries(MIX),
       served,
       perSecond: round(served / result.duration, 1),
@@ -396,6 +441,7 @@ function soakMarkdown(s: {
   minutes: number;
   connections: number;
   rate: number | null;
+  arrivals: string | null;
   served: number;
   perSecond: number;
   transportErrors: number;
@@ -429,7 +475,13 @@ function soakMarkdown(s: {
     s.rate === null
       ? `from ${s.connections} autocannon connections, each sending its next request as soon as the last is
 answered (the highest rate this machine sustains: the latencies are mostly time in the queue)`
-      : `at ${s.rate} requests a second in all (autocannon \`overallRate\`, ${s.connections} connections)`;
+      : s.arrivals === 'poisson'
+        ? `at ${s.rate} requests a second on average, arriving as a Poisson process whatever the answers
+take (an open load, \`lib/paced-load.ts\`), on at most ${s.connections} keep-alive connections; a latency
+runs from the request's arrival`
+        : `at ${s.rate} requests a second in all (autocannon \`overallRate\`, ${s.connections} connections: each
+connection sends its share of a second back to back from the second's start, so the second's requests
+arrive as one burst)`;
   return `# Load soak (issues 7 and 16)
 
 Generated by \`npm run bench:soak\` on ${s.ranAt}. Machine: ${s.machine.cpus} cores, ${s.machine.memoryGiB} GiB,
