@@ -1,0 +1,91 @@
+// The soak's open load (bench/lib/paced-load.ts): requests arrive spread over time, not as one
+// burst a second, and a request that waits for a connection has the wait in its latency.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runPacedLoad } from '../../../bench/lib/paced-load';
+
+let server: http.Server | undefined;
+
+async function listen(handler: http.RequestListener): Promise<string> {
+  server = http.createServer(handler);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+describe('the paced load', () => {
+  it('spreads its arrivals over each second, and answers each request with its own body', async () => {
+    const seen: number[] = [];
+    const started = performance.now();
+    const url = await listen((req, res) => {
+      seen.push(performance.now() - started);
+      res.end(req.url);
+    });
+    const answers: string[] = [];
+    let n = 0;
+    const result = await runPacedLoad({
+      url,
+      ratePerSecond: 200,
+      seconds: 2,
+      maxConnections: 32,
+      timeoutMs: 5_000,
+      next: () => {
+        const path = `/r/${(n += 1)}`;
+        return {
+          method: 'GET',
+          path,
+          headers: {},
+          onAnswer: (status, body) => {
+            expect(status).toBe(200);
+            answers.push(body === path ? 'same' : `${path} answered ${body}`);
+          },
+        };
+      },
+    });
+    // About 400 arrivals (a Poisson count: 400 ± 20 for one standard deviation).
+    expect(result.arrived).toBeGreaterThan(300);
+    expect(result.arrived).toBeLessThan(500);
+    expect(result).toMatchObject({ errors: 0, timeouts: 0 });
+    expect(answers).toEqual(Array.from({ length: result.arrived }, () => 'same'));
+    // Each quarter of a second gets about a quarter of the requests. autocannon's overallRate
+    // sent a second's share of each connection at the second's start: every request of a
+    // second in its first quarter.
+    for (let quarter = 0; quarter < 8; quarter += 1) {
+      const inQuarter = seen.filter((t) => t >= quarter * 250 && t < (quarter + 1) * 250).length;
+      expect(inQuarter, `quarter ${quarter}`).toBeGreaterThan(15);
+      expect(inQuarter, `quarter ${quarter}`).toBeLessThan(100);
+    }
+  });
+
+  it('counts the wait for a busy connection in the latency, from the arrival', async () => {
+    const url = await listen((_req, res) => {
+      setTimeout(() => res.end('ok'), 50);
+    });
+    const latencies: number[] = [];
+    const result = await runPacedLoad({
+      url,
+      ratePerSecond: 100,
+      seconds: 1,
+      // Two connections of 50 ms answers carry 40 requests a second: the rest queue.
+      maxConnections: 2,
+      timeoutMs: 10_000,
+      next: () => ({
+        method: 'POST',
+        path: '/',
+        headers: { 'content-type': 'text/plain' },
+        body: 'x',
+        onAnswer: (_status, _body, latencyMs) => latencies.push(latencyMs),
+      }),
+    });
+    expect(latencies).toHaveLength(result.arrived);
+    expect(Math.min(...latencies)).toBeGreaterThanOrEqual(45);
+    // The last of ~100 arrivals within a second is answered after ~2.5 s of 50 ms answers two
+    // at a time: it waited more than a second, and its latency says so.
+    expect(Math.max(...latencies)).toBeGreaterThan(1_000);
+  });
+});
