@@ -297,6 +297,34 @@ describe.each(await testDatabaseKinds())('sign-in and sessions on %s', (kind) =>
     });
   });
 
+  describe('housekeeping at sign-in', () => {
+    it("deletes the user's idle and expired sessions as it opens a new one, and nobody else's", async () => {
+      const user = await createUser(db(), { type: 'admin' });
+      const other = await createUser(db(), { type: 'admin' });
+      const idle = await signIn(t.app, user.username, user.password);
+      const othersIdle = await signIn(t.app, other.username, other.password);
+      t.clock.advance(20 * MINUTE);
+      const live = await signIn(t.app, user.username, user.password);
+      // The first session has been idle for SESSION_IDLE_MINUTES (30), the second for 10.
+      t.clock.advance(10 * MINUTE);
+      const fresh = await signIn(t.app, user.username, user.password);
+      const rows = await queryRows<{ id_hash: string; user_id: unknown }>(
+        db(),
+        sql`SELECT id_hash, user_id FROM sessions WHERE user_id IN (${user.id}, ${other.id})`,
+      );
+      const hashes = rows.map((r) => r.id_hash);
+      expect(hashes).not.toContain(hashToken(idle.sessionCookie.value));
+      expect(hashes).toContain(hashToken(live.sessionCookie.value));
+      expect(hashes).toContain(hashToken(fresh.sessionCookie.value));
+      // Another user's dead session waits for its own user's sign-in (or its own next use).
+      expect(hashes).toContain(hashToken(othersIdle.sessionCookie.value));
+      // And the new session works, answering self-info with TOTP off.
+      const self = await selfInfo(t, fresh);
+      expect(self.statusCode).toBe(200);
+      expect(self.json().data).toMatchObject({ user_id: user.id, mfa_enabled: false });
+    });
+  });
+
   describe('ending sessions and setting passwords', () => {
     it('revokeUserSessions ends every session of the user and no other', async () => {
       const user = await createUser(db(), { type: 'admin' });

@@ -152,8 +152,13 @@ export const hasTotpEnabled = (executor: Executor, userId: number) =>
   isTotpEnabled(executor, userId);
 
 /** The signed-in user as login and self-info show it, with its second factor's state. */
-export async function sessionUserOf(deps: MfaDeps, user: AuthUser): Promise<SelfUser> {
-  const isEnabled = await isTotpEnabled(deps.database.db, user.id);
+export async function sessionUserOf(
+  deps: MfaDeps,
+  user: AuthUser,
+  /** Already known: a password sign-in that opened a session found TOTP off. */
+  knownTotpEnabled?: boolean,
+): Promise<SelfUser> {
+  const isEnabled = knownTotpEnabled ?? (await isTotpEnabled(deps.database.db, user.id));
   return {
     ...toSelfUser(user),
     mfa_enabled: isEnabled,

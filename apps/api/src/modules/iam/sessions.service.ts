@@ -4,10 +4,9 @@ import type { Clock } from '../../lib/clock';
 import type { AuthUser } from '../../lib/principal';
 import { toAuthUser } from './iam.repository';
 import {
-  deleteExpiredUserSessions,
   deleteSession,
   findSessionWithUser,
-  insertSession,
+  insertSessionDeletingExpired,
   touchSession,
 } from './sessions.repository';
 import { csrfTokenFor, hashToken, isTokenShaped, newToken } from './session-tokens';
@@ -44,16 +43,20 @@ export async function openSession(
   config: SessionConfig,
 ): Promise<IssuedSession> {
   const token = newToken();
-  await deleteExpiredUserSessions(executor, input.userId, input.now, idleCutoff(input.now, config));
-  await insertSession(executor, {
-    idHash: hashToken(token),
-    userId: input.userId,
-    createdAt: input.now,
-    lastSeenAt: input.now,
-    expiresAt: new Date(input.now.getTime() + config.SESSION_ABSOLUTE_HOURS * 3_600_000),
-    ip: input.ip,
-    userAgent: input.userAgent?.slice(0, 512) ?? null,
-  });
+  // The user's dead sessions go in the same statement (housekeeping at sign-in).
+  await insertSessionDeletingExpired(
+    executor,
+    {
+      idHash: hashToken(token),
+      userId: input.userId,
+      createdAt: input.now,
+      lastSeenAt: input.now,
+      expiresAt: new Date(input.now.getTime() + config.SESSION_ABSOLUTE_HOURS * 3_600_000),
+      ip: input.ip,
+      userAgent: input.userAgent?.slice(0, 512) ?? null,
+    },
+    idleCutoff(input.now, config),
+  );
   return { token, csrfToken: csrfTokenFor(token) };
 }
 
