@@ -60,7 +60,7 @@ export default fp(
       referrerPolicy: { policy: 'same-origin' },
     });
     app.addHook('onRequest', (request, reply, done) => {
-      setHelmetHeaders(request.raw, reply.raw, done);
+      setHelmetHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
     });
     app.addHook('onRequest', async (request, reply) => {
       // request.protocol honours X-Forwarded-Proto only with TRUST_PROXY.

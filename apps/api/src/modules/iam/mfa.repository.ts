@@ -5,11 +5,6 @@ import { mfaChallenges, userRecoveryCodes, userTotp, users } from '../../db/sche
 export type TotpRow = typeof userTotp.$inferSelect;
 export type ChallengeRow = typeof mfaChallenges.$inferSelect;
 
-export async function findTotp(executor: Executor, userId: number): Promise<TotpRow | null> {
-  const rows = await executor.select().from(userTotp).where(eq(userTotp.userId, userId));
-  return rows[0] ?? null;
-}
-
 /** The TOTP row, held until the transaction ends (serialises code checks: one use per step). */
 export async function findTotpForUpdate(
   executor: Executor,

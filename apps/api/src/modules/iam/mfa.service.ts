@@ -24,7 +24,6 @@ import {
   enableTotp,
   findChallengeForUpdate,
   findLiveUserId,
-  findTotp,
   findTotpForUpdate,
   insertChallenge,
   isTotpEnabled,
@@ -375,15 +374,13 @@ export async function resetUserMfa(deps: MfaDeps, userId: number, actor: AuditAc
 }
 
 /**
- * Inside the password step's transaction: when the user has TOTP on, opens a pending second step
- * and returns its token (for an HttpOnly cookie), else null.
+ * Inside the password step's transaction, for a user with TOTP on: opens a pending second step
+ * and returns its token (for an HttpOnly cookie).
  */
-export async function beginMfaChallengeIfEnabled(
+export async function beginMfaChallenge(
   tx: Executor,
   input: { userId: number; login: string; now: Date; ip: string | null; userAgent: string | null },
-): Promise<string | null> {
-  const row = await findTotp(tx, input.userId);
-  if (!row?.enabledAt) return null;
+): Promise<string> {
   const token = newToken();
   await insertChallenge(tx, {
     idHash: hashToken(token),
