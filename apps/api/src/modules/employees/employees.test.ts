@@ -410,6 +410,36 @@ describe.each(await testDatabaseKinds())('employees on %s', (kind) => {
       // The search is the stored text's test alone: no lower() of a column left to compute.
       expect(everyCompany).not.toMatch(/lower\((e\.)?(employee_id|name|email)\)/);
     });
+
+    it("counts a search too short for trigrams from the company's live index alone", async () => {
+      // One or two characters have no trigram to look up: the company's entries are read, and
+      // their search text is in the index (migration 0029), so no row of the table is.
+      const plan = await t.app.deps.database.db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        await tx.execute(sql`SET LOCAL enable_bitmapscan = off`);
+        const rows = await queryRows<Record<string, string>>(
+          tx,
+          sql`EXPLAIN SELECT count(*) FROM employees e
+               WHERE e.company_id = ${acme.id} AND e.deleted_at IS NULL
+                 AND ${searchMatches(likePattern('a'))}`,
+        );
+        return rows.map((r) => Object.values(r)[0]).join('\n');
+      });
+      expect(plan).toMatch(/Index Only Scan using employees_company_live_idx/);
+      // And the answer is the search's: a two-letter term finds what ILIKE finds.
+      await create({ name: 'Azq Short' });
+      await create({ name: 'Bzq Short' });
+      const [expected] = await queryRows<{ n: unknown }>(
+        t.app.deps.database.db,
+        sql`SELECT count(*) AS n FROM employees
+             WHERE company_id = ${acme.id} AND deleted_at IS NULL
+               AND (employee_id ILIKE '%ZQ%' OR name ILIKE '%ZQ%' OR email ILIKE '%ZQ%')`,
+      );
+      const found = await call(acmeAdmin, 'GET', '?search=ZQ');
+      expect(found.statusCode, found.body).toBe(200);
+      expect(found.json().total).toBe(Number(expected!.n));
+      expect(Number(expected!.n)).toBeGreaterThan(1);
+    });
   });
 
   describe('tenant isolation', () => {
