@@ -118,14 +118,15 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
     throw new AppError('USER_INACTIVE');
   }
 
-  const outcome = await db.transaction(async (tx): Promise<SignInResult> => {
-    if (isTokenShaped(input.previousToken)) {
-      await deleteSession(tx, hashToken(input.previousToken));
-    }
-    // TOTP on (DESIGN 4.1): the right password opens only a pending second step, no session.
-    // The attempt stays counted until the second step succeeds, so guessing codes through
-    // fresh challenges still meets the password throttle.
-    if (isTotpOn) {
+  const endPrevious = async (tx: Executor) => {
+    if (isTokenShaped(input.previousToken)) await deleteSession(tx, hashToken(input.previousToken));
+  };
+  // TOTP on (DESIGN 4.1): the right password opens only a pending second step, no session.
+  // The attempt stays counted until the second step succeeds, so guessing codes through
+  // fresh challenges still meets the password throttle.
+  if (isTotpOn) {
+    return db.transaction(async (tx): Promise<SignInResult> => {
+      await endPrevious(tx);
       const mfaChallenge = await beginMfaChallenge(tx, {
         userId: found.id,
         login: submitted,
@@ -142,26 +143,33 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
         at: now,
       });
       return { mfaChallenge };
-    }
-    const session = await openSession(
-      tx,
-      { userId: found.id, now, ip: input.ip, userAgent: input.userAgent },
-      config,
-    );
-    await recordAudit(tx, {
-      actor: { userId: found.id, ip: input.ip },
-      action: 'sign_in',
-      entityType: 'sign_in',
-      entityId: found.id,
-      after: { username: submitted },
-      at: now,
     });
-    // Last: the counters' rows stay locked until the commit, and every attempt from the same
-    // address waits on its row meanwhile.
-    await clearSignInFailures(tx, attempt);
-    return { user: toAuthUser(found), session };
-  });
-  return outcome;
+  }
+  // The session is written while, on another connection, the attempt taken before the password
+  // check is given back (two statements, in takeAttempt's lock order). They touch different
+  // tables. Given back inside the session's transaction, the counters' rows stayed locked until
+  // its commit, and the next attempt from the same address waited that long (decision 0063).
+  const [session] = await Promise.all([
+    db.transaction(async (tx) => {
+      await endPrevious(tx);
+      const opened = await openSession(
+        tx,
+        { userId: found.id, now, ip: input.ip, userAgent: input.userAgent },
+        config,
+      );
+      await recordAudit(tx, {
+        actor: { userId: found.id, ip: input.ip },
+        action: 'sign_in',
+        entityType: 'sign_in',
+        entityId: found.id,
+        after: { username: submitted },
+        at: now,
+      });
+      return opened;
+    }),
+    clearSignInFailures(db, attempt),
+  ]);
+  return { user: toAuthUser(found), session };
 }
 
 /**
