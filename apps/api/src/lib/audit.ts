@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/client';
 import { auditLog } from '../db/schema';
@@ -79,10 +80,11 @@ export const auditActorFrom = (actor: AuditActor | number | null): AuditActor =>
 /** An address as the audit log keeps it: at most 100 characters. */
 export const auditIp = (ip: string | null): string | null => ip?.slice(0, 100) ?? null;
 
-export async function recordAudit(executor: Executor, record: AuditRecord): Promise<void> {
+/** The row an audit record becomes: the actor normalised, secrets stripped, the address cut. */
+function auditRow(record: AuditRecord) {
   const actor = auditActorFrom(record.actor);
   const ip = record.ip !== undefined ? record.ip : actor.ip;
-  await executor.insert(auditLog).values({
+  return {
     ...(record.at ? { occurredAt: record.at } : {}),
     actorUserId: actor.userId,
     action: record.action,
@@ -91,5 +93,25 @@ export async function recordAudit(executor: Executor, record: AuditRecord): Prom
     before: asRecord(record.before),
     after: asRecord(record.after),
     ip: auditIp(ip),
-  });
+  };
+}
+
+export async function recordAudit(executor: Executor, record: AuditRecord): Promise<void> {
+  await executor.insert(auditLog).values(auditRow(record));
+}
+
+/**
+ * `recordAudit`'s INSERT as a statement to put in a WITH, so that one statement makes a change
+ * and writes its record (a sign-in's session, iam/sessions.repository.ts): atomic as the
+ * statement is, with a round trip fewer than a transaction of two.
+ */
+export function auditInsert(record: AuditRecord): SQL {
+  const row = auditRow(record);
+  const json = (value: Record<string, unknown> | null) =>
+    value === null ? sql`NULL` : sql`${JSON.stringify(value)}::jsonb`;
+  return sql`INSERT INTO audit_log (occurred_at, actor_user_id, action, entity_type, entity_id,
+                                    before, after, ip)
+             VALUES (${row.occurredAt ? sql`${row.occurredAt.toISOString()}::timestamptz` : sql`now()`},
+                     ${row.actorUserId}, ${row.action}, ${row.entityType}, ${row.entityId},
+                     ${json(row.before)}, ${json(row.after)}, ${row.ip})`;
 }

@@ -118,15 +118,14 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
     throw new AppError('USER_INACTIVE');
   }
 
-  const endPrevious = async (tx: Executor) => {
-    if (isTokenShaped(input.previousToken)) await deleteSession(tx, hashToken(input.previousToken));
-  };
   // TOTP on (DESIGN 4.1): the right password opens only a pending second step, no session.
   // The attempt stays counted until the second step succeeds, so guessing codes through
   // fresh challenges still meets the password throttle.
   if (isTotpOn) {
     return db.transaction(async (tx): Promise<SignInResult> => {
-      await endPrevious(tx);
+      if (isTokenShaped(input.previousToken)) {
+        await deleteSession(tx, hashToken(input.previousToken));
+      }
       const mfaChallenge = await beginMfaChallenge(tx, {
         userId: found.id,
         login: submitted,
@@ -145,28 +144,31 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
       return { mfaChallenge };
     });
   }
-  // The session is written while, on another connection, the attempt taken before the password
-  // check is given back (two statements, in takeAttempt's lock order). They touch different
-  // tables. Given back inside the session's transaction, the counters' rows stayed locked until
-  // its commit, and the next attempt from the same address waited that long (decision 0063).
+  // One statement opens the session, ends the one presented and writes the audit row, while on
+  // another connection the attempt taken before the password check is given back (two
+  // statements, in takeAttempt's lock order). Given back last inside a transaction of the
+  // session, the counters' rows stayed locked until its commit, and the next attempt from the
+  // same address waited that long (decision 0063).
   const [session] = await Promise.all([
-    db.transaction(async (tx) => {
-      await endPrevious(tx);
-      const opened = await openSession(
-        tx,
-        { userId: found.id, now, ip: input.ip, userAgent: input.userAgent },
-        config,
-      );
-      await recordAudit(tx, {
-        actor: { userId: found.id, ip: input.ip },
-        action: 'sign_in',
-        entityType: 'sign_in',
-        entityId: found.id,
-        after: { username: submitted },
-        at: now,
-      });
-      return opened;
-    }),
+    openSession(
+      db,
+      {
+        userId: found.id,
+        now,
+        ip: input.ip,
+        userAgent: input.userAgent,
+        previousToken: input.previousToken,
+        audit: {
+          actor: { userId: found.id, ip: input.ip },
+          action: 'sign_in',
+          entityType: 'sign_in',
+          entityId: found.id,
+          after: { username: submitted },
+          at: now,
+        },
+      },
+      config,
+    ),
     clearSignInFailures(db, attempt),
   ]);
   return { user: toAuthUser(found), session };

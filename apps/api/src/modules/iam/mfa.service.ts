@@ -468,17 +468,22 @@ export async function completeMfaSignIn(
     await clearSignInFailures(tx, { login: challenge.login, ip: input.ip });
     const session = await openSession(
       tx,
-      { userId: user.id, now, ip: input.ip, userAgent: input.userAgent },
+      {
+        userId: user.id,
+        now,
+        ip: input.ip,
+        userAgent: input.userAgent,
+        audit: {
+          actor: actorOf(user.id),
+          action: 'sign_in_mfa',
+          entityType: 'user',
+          entityId: user.id,
+          after: { via: result.via },
+          at: now,
+        },
+      },
       deps.config,
     );
-    await recordAudit(tx, {
-      actor: actorOf(user.id),
-      action: 'sign_in_mfa',
-      entityType: 'user',
-      entityId: user.id,
-      after: { via: result.via },
-      at: now,
-    });
     if (result.via === 'recovery_code') {
       await recordAudit(tx, {
         actor: actorOf(user.id),

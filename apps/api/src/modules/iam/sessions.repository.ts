@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { auditInsert, type AuditRecord } from '../../lib/audit';
 import { sessions, users } from '../../db/schema';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -16,21 +17,25 @@ export interface NewSession {
 }
 
 /**
- * A new session, and the user's dead ones (past their absolute expiry or idle since
- * `idleCutoff`) deleted in the same statement: one round trip of a sign-in instead of two. The
- * delete's snapshot is the statement's, so it never sees the session inserted beside it.
+ * A new session in one statement (a data-modifying WITH): the user's dead sessions (past their
+ * absolute expiry or idle since `idleCutoff`) deleted, the session presented at sign-in (if any)
+ * ended, and the sign-in's audit row written, atomic as the statement is. A sign-in's one round
+ * trip instead of a transaction of four (decision 0063). The deletes' snapshot is the
+ * statement's, so they never see the session inserted beside them.
  */
-export async function insertSessionDeletingExpired(
+export async function insertSessionWithAudit(
   executor: Executor,
-  session: NewSession,
-  idleCutoff: Date,
+  input: { session: NewSession; idleCutoff: Date; endedIdHash: string | null; audit: AuditRecord },
 ): Promise<void> {
+  const { session } = input;
   const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
   await executor.execute(
     sql`WITH expired AS (
           DELETE FROM sessions
            WHERE user_id = ${session.userId}
-             AND (expires_at <= ${at(session.createdAt)} OR last_seen_at <= ${at(idleCutoff)}))
+             AND (expires_at <= ${at(session.createdAt)} OR last_seen_at <= ${at(input.idleCutoff)})),
+        ended AS (DELETE FROM sessions WHERE id_hash = ${input.endedIdHash}),
+        audit AS (${auditInsert(input.audit)})
         INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, ip, user_agent)
         VALUES (${session.idHash}, ${session.userId}, ${at(session.createdAt)},
                 ${at(session.lastSeenAt)}, ${at(session.expiresAt)}, ${session.ip},

@@ -1,12 +1,13 @@
 import type { Config } from '../../config';
 import type { Executor } from '../../db/client';
+import type { AuditRecord } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
 import type { AuthUser } from '../../lib/principal';
 import { toAuthUser } from './iam.repository';
 import {
   deleteSession,
   findSessionWithUser,
-  insertSessionDeletingExpired,
+  insertSessionWithAudit,
   touchSession,
 } from './sessions.repository';
 import { csrfTokenFor, hashToken, isTokenShaped, newToken } from './session-tokens';
@@ -36,17 +37,26 @@ export interface IssuedSession {
 const idleCutoff = (now: Date, config: SessionConfig) =>
   new Date(now.getTime() - config.SESSION_IDLE_MINUTES * 60_000);
 
-/** Opens a new session for a user who just proved who they are. */
+/**
+ * Opens a new session for a user who just proved who they are, with its audit row, in one
+ * statement: the user's dead sessions go (housekeeping at sign-in), and so does the session
+ * presented at sign-in, if any (`previousToken`).
+ */
 export async function openSession(
   executor: Executor,
-  input: { userId: number; now: Date; ip: string | null; userAgent: string | null },
+  input: {
+    userId: number;
+    now: Date;
+    ip: string | null;
+    userAgent: string | null;
+    previousToken?: string | undefined;
+    audit: AuditRecord;
+  },
   config: SessionConfig,
 ): Promise<IssuedSession> {
   const token = newToken();
-  // The user's dead sessions go in the same statement (housekeeping at sign-in).
-  await insertSessionDeletingExpired(
-    executor,
-    {
+  await insertSessionWithAudit(executor, {
+    session: {
       idHash: hashToken(token),
       userId: input.userId,
       createdAt: input.now,
@@ -55,8 +65,10 @@ export async function openSession(
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 512) ?? null,
     },
-    idleCutoff(input.now, config),
-  );
+    idleCutoff: idleCutoff(input.now, config),
+    endedIdHash: isTokenShaped(input.previousToken) ? hashToken(input.previousToken) : null,
+    audit: input.audit,
+  });
   return { token, csrfToken: csrfTokenFor(token) };
 }
 
