@@ -22,6 +22,7 @@ import {
   checkInvariants,
   databaseName,
   serverVersion,
+  startAutovacuumRule,
   vacuumRollupQueue,
   withClient,
 } from './lib/database';
@@ -283,6 +284,8 @@ async function main() {
 
     // Where the two cores went: the API, the database's backends, this process (the load), and
     // the machine as a whole (a tail that every kind shares is mostly waiting for a core).
+    // The server has autovacuum off; its rule is applied as the load runs (lib/database.ts).
+    const stopAutovacuumRule = startAutovacuumRule(databaseUrl);
     const apiAndDatabase = startCpuMeter(databaseName(databaseUrl), server.pid);
     const machine = startMachineMeter();
     const loadStart = process.cpuUsage();
@@ -335,6 +338,7 @@ async function main() {
             });
           });
     const cpuSeconds = apiAndDatabase();
+    const vacuumed = await stopAutovacuumRule();
     const load = process.cpuUsage(loadStart);
     const cpu = {
       apiSeconds: cpuSeconds.api,
@@ -414,6 +418,7 @@ async function main() {
         vmHwm: mib(server.peakResidentBytes()),
       },
       cpu,
+      vacuumed,
       memory,
       invariants,
     };
@@ -455,6 +460,7 @@ function soakMarkdown(s: {
   >;
   memoryMiB: Record<string, number | undefined>;
   cpu: { apiSeconds: number; databaseSeconds: number; loadSeconds: number; machineBusy: number };
+  vacuumed: Record<string, number>;
   invariants: object;
 }): string {
   const rows = Object.entries(s.answers)
@@ -502,6 +508,11 @@ orders), and sign-ins.
 | API resident memory: start / first-minute max / last-minute max / peak | ${s.memoryMiB.start} / ${s.memoryMiB.firstMinuteMax} / ${s.memoryMiB.lastMinuteMax} / ${s.memoryMiB.peak} MiB |
 | CPU seconds: API / database backends / load generator | ${s.cpu.apiSeconds} / ${s.cpu.databaseSeconds} / ${s.cpu.loadSeconds} s (of ${s.minutes * 60 * s.machine.cpus} core-seconds) |
 | the machine's cores busy over the run | ${Math.round(s.cpu.machineBusy * 100)} % |
+| vacuumed by autovacuum's rule during the run (the server has autovacuum off) | ${
+    Object.entries(s.vacuumed)
+      .map(([table, n]) => `${table} ×${n}`)
+      .join(', ') || 'nothing'
+  } |
 
 Latency by kind (ms):
 

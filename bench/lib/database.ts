@@ -157,3 +157,45 @@ export async function readDatabaseComment(url: string): Promise<unknown> {
 export async function vacuumRollupQueue(url: string): Promise<void> {
   await withClient(url, (client) => client.query('VACUUM (FULL, ANALYZE) ledger_rollup_pending'));
 }
+
+/**
+ * Autovacuum's rule, applied by the bench while a load runs (the soak): every `intervalMs`
+ * (autovacuum's naptime, a minute), each table with more dead rows than the server's
+ * `autovacuum_vacuum_threshold` + `autovacuum_vacuum_scale_factor` × its live rows is vacuumed, as
+ * autovacuum would have done. The bench's server runs with autovacuum off, which no production
+ * server does: the small tables every request rewrites (the sign-in throttle's and the rate
+ * limits' counters, the rollups' queue, the companies) then kept every dead version of their few
+ * rows for the whole run, and each read of them scanned the pile (decision 0063). Returns a stop
+ * function that waits for a vacuum in progress, and the tables vacuumed, by name and times.
+ */
+export function startAutovacuumRule(
+  url: string,
+  intervalMs = 60_000,
+): () => Promise<Record<string, number>> {
+  const vacuumed: Record<string, number> = {};
+  let current: Promise<void> = Promise.resolve();
+  const sweep = () =>
+    withClient(url, async (client) => {
+      const due = await client.query<{ name: string }>(
+        `SELECT format('%I.%I', schemaname, relname) AS name
+           FROM pg_stat_user_tables
+          WHERE n_dead_tup > current_setting('autovacuum_vacuum_threshold')::float8
+                  + current_setting('autovacuum_vacuum_scale_factor')::float8 * n_live_tup
+          ORDER BY n_dead_tup DESC`,
+      );
+      for (const { name } of due.rows) {
+        await client.query(`VACUUM (ANALYZE) ${name}`);
+        vacuumed[name] = (vacuumed[name] ?? 0) + 1;
+      }
+    });
+  const tick = () => {
+    current = current.then(sweep).catch(() => undefined);
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  return async () => {
+    clearInterval(timer);
+    await current;
+    return vacuumed;
+  };
+}
