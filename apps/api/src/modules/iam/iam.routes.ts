@@ -73,7 +73,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       }
       request.log.info({ userId: result.user.id }, 'signed in');
       setSessionCookies(request, reply, result.session);
-      // TOTP is off: signIn's transaction read it, else it would have answered the challenge.
+      // TOTP is off: signIn read it, else it would have answered the challenge.
       return { data: { user: await sessionUserOf(app.deps, result.user, false) } };
     },
   );
