@@ -87,7 +87,7 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
       orders.runs.reduce((sum, run) => sum + run.http.ok, 0),
     );
 
-    expect(reads).toHaveLength(8);
+    expect(reads).toHaveLength(9);
     for (const read of reads) expect(read).toMatchObject({ calls: 10, failed: 0 });
     // The same reads again while orders run at half the highest rate measured (issue 16).
     const underLoad = orders.underLoad!;
@@ -97,7 +97,7 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
     expect(underLoad.orders.otherStatuses).toEqual({});
     expect(underLoad.reads.map((read) => read.name)).toEqual(reads.map((read) => read.name));
     for (const read of underLoad.reads) expect(read).toMatchObject({ calls: 5, failed: 0 });
-    expect(results.targets.filter((t) => t.scenario === '10. reads under load')).toHaveLength(8);
+    expect(results.targets.filter((t) => t.scenario === '10. reads under load')).toHaveLength(9);
 
     expect(employeeImport.summary).toEqual({
       create: importRows,
@@ -175,7 +175,7 @@ describe.runIf(hasPostgres)('the benchmark at smoke scale', () => {
   it('measures the reads on two databases for the growth row (here the same one twice)', async () => {
     const growth = await runGrowth({ one: url, three: url, calls: 5, passesEach: 1, log });
     expect(growth.databases.one).toEqual(growth.databases.three);
-    expect(growth.reads).toHaveLength(8);
+    expect(growth.reads).toHaveLength(9);
     for (const read of growth.reads) {
       expect(read.p95Ms.one).toHaveLength(1);
       expect(read.p95Ms.three).toHaveLength(1);
