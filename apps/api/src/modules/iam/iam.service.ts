@@ -2,7 +2,7 @@ import type { Role, Status } from '@app/contract';
 import type { Config } from '../../config';
 import type { Database, Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { recordAudit, type AuditActor } from '../../lib/audit';
+import { recordAudit, type AuditActor, type AuditRecord } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
 import type { AuthUser } from '../../lib/principal';
 import { countRequest } from '../../lib/rate-limits';
@@ -118,6 +118,15 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
     throw new AppError('USER_INACTIVE');
   }
 
+  // The audit row of a right password, by the user it proved.
+  const signedInAs = (action: string): AuditRecord => ({
+    actor: { userId: found.id, ip: input.ip },
+    action,
+    entityType: 'sign_in',
+    entityId: found.id,
+    after: { username: submitted },
+    at: now,
+  });
   // TOTP on (DESIGN 4.1): the right password opens only a pending second step, no session.
   // The attempt stays counted until the second step succeeds, so guessing codes through
   // fresh challenges still meets the password throttle.
@@ -133,14 +142,7 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
         ip: input.ip,
         userAgent: input.userAgent,
       });
-      await recordAudit(tx, {
-        actor: { userId: found.id, ip: input.ip },
-        action: 'sign_in_mfa_required',
-        entityType: 'sign_in',
-        entityId: found.id,
-        after: { username: submitted },
-        at: now,
-      });
+      await recordAudit(tx, signedInAs('sign_in_mfa_required'));
       return { mfaChallenge };
     });
   }
@@ -158,14 +160,7 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
         ip: input.ip,
         userAgent: input.userAgent,
         previousToken: input.previousToken,
-        audit: {
-          actor: { userId: found.id, ip: input.ip },
-          action: 'sign_in',
-          entityType: 'sign_in',
-          entityId: found.id,
-          after: { username: submitted },
-          at: now,
-        },
+        audit: signedInAs('sign_in'),
       },
       config,
     ),
