@@ -7,9 +7,10 @@
  * machine sustains (autocannon keeps every connection busy: the latencies are then mostly
  * queueing); with `--rate N`, N requests a second on average arriving as a Poisson process (an open
  * load, lib/paced-load.ts), the load issue 16's "p99 of every read and write" is judged at;
- * `--arrivals autocannon` sends them with autocannon's `overallRate` instead, as stops up to 37 did. Reports requests served, answers by kind and status, latency by
- * kind, the API's memory over time, then checks the six ledger invariants. Writes
- * bench/soak.json and bench/SOAK.md.
+ * `--arrivals autocannon` sends them with autocannon's `overallRate` instead, as stops up to 37
+ * did. Autovacuum's rule is applied as the load runs (the bench's server has autovacuum off).
+ * Reports requests served, answers by kind and status, latency by kind, the API's memory over
+ * time, then checks the six ledger invariants. Writes bench/soak.json and bench/SOAK.md.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -189,7 +189,10 @@ export function startAutovacuumRule(
       }
     });
   const tick = () => {
-    current = current.then(sweep).catch(() => undefined);
+    // A failed sweep is said, and the next minute's tries again.
+    current = current.then(sweep).catch((error: unknown) => {
+      console.warn("autovacuum's rule:", error);
+    });
   };
   tick();
   const timer = setInterval(tick, intervalMs);

@@ -69,10 +69,6 @@ const asRecord = (value: unknown): Record<string, unknown> | null => {
     : { value: redacted };
 };
 
-/**
- * Appends one row to the audit log. Call it inside the transaction that makes the change, so the
- * change and its record commit or roll back together. Secrets are stripped from before and after.
- */
 /** An audit row's actor as its user and address: a bare user id has no address, null neither. */
 export const auditActorFrom = (actor: AuditActor | number | null): AuditActor =>
   typeof actor === 'number' ? { userId: actor, ip: null } : (actor ?? { userId: null, ip: null });
@@ -96,6 +92,10 @@ function auditRow(record: AuditRecord) {
   };
 }
 
+/**
+ * Appends one row to the audit log. Call it inside the transaction that makes the change, so the
+ * change and its record commit or roll back together. Secrets are stripped from before and after.
+ */
 export async function recordAudit(executor: Executor, record: AuditRecord): Promise<void> {
   await executor.insert(auditLog).values(auditRow(record));
 }
