@@ -1,12 +1,12 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { createMemoryRouter } from 'react-router';
+import { createMemoryAppRouter } from '@/lib/router';
 import { describe, expect, it } from 'vitest';
 import { App } from '@/app';
 import { showAlert } from '@/lib/alert-store';
 
 describe('the app around the router (decision 0037)', () => {
   it('mounts the toaster at the first press and the alert dialog at the first alert', async () => {
-    const router = createMemoryRouter([{ path: '/', Component: () => <p>Home</p> }]);
+    const router = createMemoryAppRouter([{ path: '/', Component: () => <p>Home</p> }]);
     render(<App router={router} />);
     expect(await screen.findByText('Home')).toBeInTheDocument();
     // Give lazy parts every chance to arrive: nothing asked for them yet.

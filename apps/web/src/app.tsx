@@ -1,11 +1,9 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { RouterProvider, type createBrowserRouter } from 'react-router';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { useAlertStore } from '@/lib/alert-store';
+import { RouterProvider, type AppRouter } from '@/lib/router';
 import { onToasterWanted, wantToaster } from '@/lib/toaster-demand';
-
-type AppRouter = ReturnType<typeof createBrowserRouter>;
 
 // Fetched when first needed, not with the first load (issue 6) nor right after it (decision
 // 0037): the toast library and the alert dialog. A toast or an alert asked for before they arrive

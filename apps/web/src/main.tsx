@@ -1,15 +1,13 @@
 import { StrictMode, startTransition, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
 import { App } from './app';
 import { findDrawnPage, openDrawnPage, setDrawnPage } from './lib/drawn-page';
 import { keepPrerenderedInput } from './lib/prerendered';
+import { createBrowserAppRouter } from './lib/router';
 import { hasTakenServerQueries } from './lib/server-queries';
 import { initI18n } from './locales/i18n';
 import { routes } from './routes';
 import './index.css';
-
-type Router = ReturnType<typeof createBrowserRouter>;
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html.');
@@ -21,17 +19,6 @@ if (!container) throw new Error('The #root element is missing from index.html.')
  * the main thread for long (decision 0049).
  */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/** Resolves once the router has loaded the route modules (and data) of the page. */
-const routerReady = (router: Router) =>
-  new Promise<void>((resolve) => {
-    if (router.state.initialized) return resolve();
-    const stop = router.subscribe((state) => {
-      if (!state.initialized) return;
-      stop();
-      resolve();
-    });
-  });
 
 /** Calls `onCommit` once its children are on screen: for a hydration, once it is done. */
 function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
@@ -47,7 +34,8 @@ async function start(root: HTMLElement) {
   // entry, keep the main thread busy (compiled as they arrive), and the requests waited behind them.
   const i18nReady = initI18n();
   await nextTask();
-  const router = createBrowserRouter(routes);
+  // It starts loading the route modules and running the loaders of the page at once.
+  const router = createBrowserAppRouter(routes);
   // A transition renders in slices that yield to the browser every few milliseconds, where a
   // plain first render is one long task: on a phone that task held the main thread for hundreds
   // of milliseconds (decision 0037).
@@ -64,7 +52,7 @@ async function start(root: HTMLElement) {
     // The sign-in page came pre-rendered (decision 0037), or the dashboard drawn by the API
     // (decision 0050): it stays on screen until the app can draw the same page whole (catalogue
     // and route module there).
-    await Promise.allSettled([i18nReady, routerReady(router)]);
+    await Promise.allSettled([i18nReady, router.ready]);
     if (drawn && hasTakenServerQueries()) {
       // The dashboard, drawn with the figures the cache now starts with: the app's first render
       // is that same markup, so React adopts the nodes on screen instead of building new ones

@@ -15,7 +15,7 @@
 import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
 import i18next, { type i18n as I18n } from 'i18next';
 import type { DashboardRenderInput, DashboardRenderOutput } from '@app/contract';
 import { AppFrame } from './app';
@@ -25,6 +25,7 @@ import { dashboardQueryOf } from './features/dashboard/search';
 import { useAuthStore } from './lib/auth-store';
 import { setDrawnPage, wrapDrawnPage } from './lib/drawn-page';
 import { setServerCookieHeader } from './lib/cookies';
+import { prepare, RouteTree, type RouterState } from './lib/router';
 import { clearQueryCache, seedQueries } from './lib/query-client-registry';
 import type { ServerQueries } from './lib/server-queries';
 import { bundledContractResources } from './locales/contract-resources';
@@ -46,13 +47,25 @@ async function catalogueInstance(lng: Language, common: Record<string, unknown>)
   return i18n;
 }
 
-/** The route table's answer for `url`: the matched routes with their modules loaded. */
-async function staticRouter(url: string) {
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(url, 'http://localhost')));
-  if (context instanceof Response) throw new Error(`${url} answered ${context.status}`);
-  return { router: createStaticRouter(handler.dataRoutes, context), context };
+/** The route table at `url`, its modules loaded and its loaders run (lib/router.tsx). */
+async function routesAt(url: string): Promise<{ url: string; state: RouterState }> {
+  const { matches, failures } = await prepare(routes, url);
+  const [failure] = failures.values();
+  if (failures.size > 0) throw failure;
+  const { pathname, search, hash } = new URL(url, 'http://localhost');
+  const location = { pathname, search, hash, state: null, key: 'default' };
+  return {
+    url,
+    state: { initialized: true, location, navigating: false, matches, failures },
+  };
 }
+
+/** The routes of `at`, drawn as the browser's router draws them. */
+const StaticRoutes = ({ at }: { at: { url: string; state: RouterState } }) => (
+  <StaticRouter location={at.url}>
+    <RouteTree routes={routes} state={at.state} />
+  </StaticRouter>
+);
 
 /** The sign-in page's markup (the content of #root) and its title, in `lng`. */
 export function renderSignIn(
@@ -69,11 +82,11 @@ export async function renderPage(
   pathname: string,
 ): Promise<{ html: string; title: string }> {
   const i18n = await catalogueInstance(lng, common);
-  const { router, context } = await staticRouter(pathname);
+  const at = await routesAt(pathname);
   const html = renderToString(
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={new QueryClient()}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <StaticRoutes at={at} />
       </QueryClientProvider>
     </I18nextProvider>,
   );
@@ -93,7 +106,7 @@ export async function renderPage(
 export async function renderDashboard(input: DashboardRenderInput): Promise<DashboardRenderOutput> {
   const i18n = await catalogueInstance(input.lng, input.common);
   // The loaders run here, signed out: the dashboard's asks for nothing (its figures are below).
-  const { router, context } = await staticRouter(input.url);
+  const at = await routesAt(input.url);
   const search = new URL(input.url, 'http://localhost').searchParams;
   const query = dashboardQueryOf(search.get('month'), search.get('company_id'));
   const state: ServerQueries = {
@@ -120,7 +133,7 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Dash
     const html = renderToString(
       <I18nextProvider i18n={i18n}>
         <AppFrame>
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
+          <StaticRoutes at={at} />
         </AppFrame>
       </I18nextProvider>,
     );

@@ -1,5 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, type NonIndexRouteObject, type RouteObject } from 'react-router';
+import type { NonIndexRouteObject, RouteObject } from 'react-router';
+import { createMemoryAppRouter } from '@/lib/router';
 import { describe, expect, it, vi } from 'vitest';
 import { App } from '@/app';
 import { browser } from '@/lib/browser';
@@ -15,7 +16,7 @@ describe('the root route', () => {
   it('shows the updated-application message when a route chunk fails to load', async () => {
     const reload = vi.spyOn(browser, 'reload').mockImplementation(() => {});
     localStorage.setItem(CHUNK_LOAD_COUNTER_KEY, '1');
-    const router = createMemoryRouter(
+    const router = createMemoryAppRouter(
       rootWith([
         {
           path: '/broken',
@@ -23,7 +24,7 @@ describe('the root route', () => {
             Promise.reject(new TypeError('Failed to fetch dynamically imported module: /b.js')),
         },
       ]),
-      { initialEntries: ['/broken'] },
+      ['/broken'],
     );
     render(<App router={router} />);
     expect(
@@ -37,9 +38,9 @@ describe('the root route', () => {
 
   it('resets the chunk-load counter once a page has loaded', async () => {
     localStorage.setItem(CHUNK_LOAD_COUNTER_KEY, '1');
-    const router = createMemoryRouter(
+    const router = createMemoryAppRouter(
       rootWith([{ path: '/fine', lazy: async () => ({ Component: () => <p>Loaded</p> }) }]),
-      { initialEntries: ['/fine'] },
+      ['/fine'],
     );
     render(<App router={router} />);
     expect(await screen.findByText('Loaded')).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { useRouteError } from 'react-router';
+import { useRouteError } from '@/lib/router';
 import { browser } from '@/lib/browser';
 import { ErrorScreen } from './error-screen';
 

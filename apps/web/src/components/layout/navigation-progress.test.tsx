@@ -1,5 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, Link, type NonIndexRouteObject } from 'react-router';
+import { Link, type NonIndexRouteObject } from 'react-router';
+import { createMemoryAppRouter } from '@/lib/router';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { App } from '@/app';
@@ -9,7 +10,7 @@ describe('the navigation progress bar', () => {
   it('shows while the next route is on its way, and goes when it has arrived', async () => {
     let arrive: () => void = () => undefined;
     const pending = new Promise<void>((resolve) => (arrive = resolve));
-    const router = createMemoryRouter(
+    const router = createMemoryAppRouter(
       [
         {
           ...(routes[0] as NonIndexRouteObject),
@@ -25,7 +26,7 @@ describe('the navigation progress bar', () => {
           ],
         },
       ],
-      { initialEntries: ['/here'] },
+      ['/here'],
     );
     render(<App router={router} />);
     await userEvent.click(await screen.findByRole('link', { name: 'Go' }));

@@ -1,6 +1,6 @@
-import { useNavigation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueriesFetching } from '@/lib/query-client-registry';
+import { useNavigating } from '@/lib/router';
 
 /**
  * A thin bar across the top while a screen is on its way (issue 19 item 5): the router loading
@@ -8,11 +8,11 @@ import { useQueriesFetching } from '@/lib/query-client-registry';
  */
 export function NavigationProgress() {
   const { t } = useTranslation();
-  const navigation = useNavigation();
+  const navigating = useNavigating();
   // Not TanStack Query's useIsFetching: the root route is on the sign-in page, which does not
   // load the query library (decision 0044).
   const fetching = useQueriesFetching();
-  const isBusy = navigation.state !== 'idle' || fetching > 0;
+  const isBusy = navigating || fetching > 0;
   if (!isBusy) return null;
   return (
     <div

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useMatch, useMatches, useNavigate } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
 import type { SelfUser } from '@app/contract';
 import { can } from '@app/contract/permissions';
@@ -17,6 +17,7 @@ import { useAuthStore } from '@/lib/auth-store';
 import { warmClassMergeSoon, withClassMerge } from '@/lib/class-merge-ready';
 import { loadWithQueryClient } from '@/lib/with-query-client';
 import { useQueriesFetching } from '@/lib/query-client-registry';
+import { useRouteHandles } from '@/lib/router';
 import type { RouteHandle } from '../route-handle';
 
 // Only a user who must enrol in two-factor sign-in sees it: not in every signed-in page's first load.
@@ -85,7 +86,7 @@ function Shell({ user }: { user: SelfUser }) {
 function Guards() {
   const location = useLocation();
   const navigate = useNavigate();
-  const matches = useMatches();
+  const handles = useRouteHandles<RouteHandle>();
   const { isAuthenticated, user, rememberLocation } = useAuthStore(
     useShallow((state) => ({
       isAuthenticated: state.isAuthenticated,
@@ -117,8 +118,8 @@ function Guards() {
       </Suspense>
     );
   }
-  const denied = matches.some((match) => {
-    const permission = (match.handle as RouteHandle | undefined)?.permission;
+  const denied = handles.some((handle) => {
+    const permission = handle?.permission;
     return permission !== undefined && !can(user.type, permission);
   });
   if (denied) return <Navigate to={paths.errors.forbidden.getHref()} replace />;
