@@ -18,9 +18,10 @@ const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 /**
  * The upsert that counts one request against `key`: it returns `hits` and
  * `retry_after_seconds`. `key` is a query giving the key. (The terminal key check counts its
- * requests in SQL of its own: check_terminal_keys, modules/ledger/sql/terminal-orders.sql.)
+ * requests in SQL of its own: check_terminal_keys, modules/ledger/sql/terminal-orders.sql; the
+ * sign-in counts its address's requests inside its throttle's statement, `takeAttempt`.)
  */
-function countRequestSql(options: { key: SQL; now: Date; windowMs: number }): SQL {
+export function countRequestSql(options: { key: SQL; now: Date; windowMs: number }): SQL {
   const { key, now, windowMs } = options;
   const ends = sql`${at(now)} + ${windowMs}::double precision * interval '1 millisecond'`;
   return sql`INSERT INTO rate_limits AS r (key, hits, expires_at)

@@ -5,7 +5,6 @@ import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor, type AuditRecord } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
 import type { AuthUser } from '../../lib/principal';
-import { countRequest } from '../../lib/rate-limits';
 import {
   closeSetPasswordLinks,
   findUserById,
@@ -81,25 +80,25 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
       at: now,
     });
 
-  const perAddress = await countRequest(db, {
-    key: `sign-in:${input.ip ?? ''}`,
-    now,
-    windowMs: MINUTE,
-  });
-  if (perAddress.hits > config.LOGIN_RATE_LIMIT_PER_MINUTE) {
-    // Not audited: past this limit an address could fill the audit log as fast as it can send.
-    throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: perAddress.retryAfterSeconds });
-  }
-
-  // The attempt is taken and the user read at once, on two connections: a throttled attempt
-  // drops what was read. Then the password's hash is checked (7 ms of argon2, off the event loop)
-  // while the database answers whether the user has TOTP on. A sign-in waited for each of these
-  // one after another (decision 0063).
+  // The address's requests are counted and the attempt taken in one statement (decision 0064),
+  // and the user read at once on another connection: a refused attempt drops what was read. Then
+  // the password's hash is checked (7 ms of argon2, off the event loop) while the database
+  // answers whether the user has TOTP on. A sign-in waited for each of these one after another
+  // (decision 0063).
   const attempt = { login: submitted, ip: input.ip, now };
+  const perAddress = {
+    key: `sign-in:${input.ip ?? ''}`,
+    windowMs: MINUTE,
+    max: config.LOGIN_RATE_LIMIT_PER_MINUTE,
+  };
   const [wait, found] = await Promise.all([
-    checkSignInThrottle(db, signInThrottlePolicy(config), attempt),
+    checkSignInThrottle(db, signInThrottlePolicy(config), attempt, perAddress),
     findUserByLogin(db, submitted),
   ]);
+  if (wait?.rateLimited) {
+    // Not audited: past this limit an address could fill the audit log as fast as it can send.
+    throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: wait.retryAfterSeconds });
+  }
   if (wait) {
     await audit('sign_in_throttled', null, { retry_after_seconds: wait.retryAfterSeconds });
     throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: wait.retryAfterSeconds });

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client';
+import { countRequestSql } from '../../lib/rate-limits';
 
 /** How failures turn into waits; built from the configuration by the service. */
 export interface SignInThrottlePolicy {
@@ -44,25 +45,48 @@ const rowsOf = (k: ThrottleKey) =>
   sql`((t.scope = 'login_address' AND t.login = ${k.login}) OR (t.scope = 'address' AND t.login = ''))
       AND t.ip = ${k.ip}`;
 
+/** A fixed-window limit on the requests of `key` (lib/rate-limits.ts), counted with the attempt. */
+export interface RequestLimit {
+  key: string;
+  windowMs: number;
+  /** Requests let through in a window; past it, the attempt is refused and not taken. */
+  max: number;
+}
+
+/** What taking an attempt answered: null, or the seconds to wait and why. */
+export type Refusal = { seconds: number; reason: 'throttled' | 'rate_limited' } | null;
+
 const secondsUntil = (until: SQL, now: Date) =>
   sql`greatest(1, ceil(extract(epoch FROM ${until} - ${at(now)})))::int`;
 
 /**
  * Takes one sign-in attempt in one statement: unless either row makes it wait, both counters go
  * up by one *before* the password is checked (so parallel guesses cannot all slip through at the
- * end of a wait) and the caller clears them on success. Answers the seconds to wait, or null when
- * the attempt may go ahead.
+ * end of a wait) and the caller clears them on success. With a `limit`, the same statement first
+ * counts the request against it (`rate_limits`), and past it takes no attempt: one round trip
+ * where the sign-in made two, one after the other (decision 0064). Answers null when the attempt
+ * may go ahead, else the seconds to wait and why.
  */
 export async function takeAttempt(
   executor: Executor,
   policy: SignInThrottlePolicy,
   key: ThrottleKey,
-): Promise<number | null> {
+  limit?: RequestLimit,
+): Promise<Refusal> {
   const { now } = key;
   const expires = sql`${at(now)} + ${ms(policy.memoryMs)}`;
-  const [row] = await queryRows<{ wait_seconds: number | null; charged: number }>(
+  const counted = limit
+    ? countRequestSql({ key: sql`SELECT ${limit.key}::text`, now, windowMs: limit.windowMs })
+    : sql`SELECT 0 AS hits, 0 AS retry_after_seconds`;
+  const max = limit?.max ?? 0;
+  const [row] = await queryRows<{
+    wait_seconds: number | null;
+    charged: number;
+    hits: number;
+    limit_seconds: number;
+  }>(
     executor,
-    sql`WITH waiting AS (
+    sql`WITH counted AS (${counted}), waiting AS (
           SELECT max(${waitEndOf(policy)}) AS until
             FROM sign_in_throttles t
            WHERE ${rowsOf(key)} AND ${isWaiting(policy, now)}
@@ -71,6 +95,7 @@ export async function takeAttempt(
           SELECT v.login, ${key.ip}, v.scope, 1, ${at(now)}, ${expires}
             FROM (VALUES (${key.login}::text, 'login_address'), ('', 'address')) AS v(login, scope)
            WHERE (SELECT until FROM waiting) IS NULL
+             AND ${limit ? sql`(SELECT hits FROM counted) <= ${max}::int` : sql`true`}
           ON CONFLICT (login, ip, scope) DO UPDATE
              SET failures = CASE WHEN t.expires_at <= ${at(now)} THEN 1 ELSE t.failures + 1 END,
                  last_failed_at = excluded.last_failed_at,
@@ -81,12 +106,18 @@ export async function takeAttempt(
         )
         SELECT (SELECT ${secondsUntil(sql`until`, now)} FROM waiting WHERE until IS NOT NULL)
                  AS wait_seconds,
-               (SELECT count(*)::int FROM charged) AS charged`,
+               (SELECT count(*)::int FROM charged) AS charged,
+               (SELECT hits FROM counted)::int AS hits,
+               (SELECT retry_after_seconds FROM counted)::int AS limit_seconds`,
   );
-  if (row?.wait_seconds != null) return Number(row.wait_seconds);
+  if (limit && Number(row?.hits) > limit.max) {
+    return { seconds: Number(row!.limit_seconds), reason: 'rate_limited' };
+  }
+  if (row?.wait_seconds != null) return { seconds: Number(row.wait_seconds), reason: 'throttled' };
   if (Number(row?.charged) === 2) return null;
   // A parallel attempt started the wait between this statement's snapshot and its write.
-  return (await readWait(executor, policy, key)) ?? Math.ceil(policy.baseDelayMs / 1000);
+  const wait = (await readWait(executor, policy, key)) ?? Math.ceil(policy.baseDelayMs / 1000);
+  return { seconds: wait, reason: 'throttled' };
 }
 
 /** The seconds an attempt would wait now, or null (reads only). */

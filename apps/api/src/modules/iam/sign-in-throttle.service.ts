@@ -17,10 +17,11 @@ import {
   deleteLoginCounters,
   settleSuccess,
   takeAttempt,
+  type RequestLimit,
   type SignInThrottlePolicy,
 } from './sign-in-throttle.repository';
 
-export type { SignInThrottlePolicy } from './sign-in-throttle.repository';
+export type { RequestLimit, SignInThrottlePolicy } from './sign-in-throttle.repository';
 
 export type ThrottleConfig = Pick<
   Config,
@@ -57,19 +58,25 @@ export interface AttemptInput {
 
 /**
  * Takes a sign-in attempt: `{ retryAfterSeconds }` when it must wait (nothing was counted), null
- * when it may go ahead (it is counted as a failure until `clearSignInFailures`).
+ * when it may go ahead (it is counted as a failure until `clearSignInFailures`). With a `limit`,
+ * the request is counted against it in the same statement; past it, `rateLimited` is true and no
+ * attempt is taken.
  */
 export async function checkSignInThrottle(
   executor: Executor,
   policy: SignInThrottlePolicy,
   input: AttemptInput,
-): Promise<{ retryAfterSeconds: number } | null> {
-  const wait = await takeAttempt(executor, policy, {
-    login: normaliseLogin(input.login),
-    ip: normaliseIp(input.ip),
-    now: input.now,
-  });
-  return wait === null ? null : { retryAfterSeconds: wait };
+  limit?: RequestLimit,
+): Promise<{ retryAfterSeconds: number; rateLimited: boolean } | null> {
+  const refusal = await takeAttempt(
+    executor,
+    policy,
+    { login: normaliseLogin(input.login), ip: normaliseIp(input.ip), now: input.now },
+    limit,
+  );
+  return refusal === null
+    ? null
+    : { retryAfterSeconds: refusal.seconds, rateLimited: refusal.reason === 'rate_limited' };
 }
 
 /** A successful sign-in: clears its (login, address) counter, gives back the address's attempt. */

@@ -272,6 +272,39 @@ describe.each(await testDatabaseKinds())('sign-in rate per address on %s', (kind
     t.clock.advance(MINUTE);
     expect((await login(t, user.username, user.password, '10.8.0.1')).statusCode).toBe(200);
   });
+
+  // The address's count and the attempt are one statement (decision 0064): past the limit, the
+  // statement must take no attempt, nor the sign-in write an audit row.
+  it('takes no attempt and writes no audit row for a sign-in past the limit', async () => {
+    const user = await createUser(t.db.database.db, { type: 'admin' });
+    const address = '10.8.1.1';
+    for (let i = 0; i < 4; i += 1) {
+      expect((await login(t, user.username, WRONG, address)).statusCode).toBe(401);
+    }
+    const counters = () =>
+      queryRows<{ scope: string; failures: number }>(
+        t.db.database.db,
+        sql`SELECT scope, failures FROM sign_in_throttles WHERE ip = ${address} ORDER BY scope`,
+      );
+    const audited = async () =>
+      (
+        await queryRows<{ n: number }>(
+          t.db.database.db,
+          sql`SELECT count(*)::int AS n FROM audit_log WHERE ip = ${address}`,
+        )
+      )[0]!.n;
+    const before = await counters();
+    expect(before).toEqual([
+      { scope: 'address', failures: 4 },
+      { scope: 'login_address', failures: 4 },
+    ]);
+    expect(await audited()).toBe(4);
+    // Past the limit, with a wrong and with a right password.
+    expect((await login(t, user.username, WRONG, address)).statusCode).toBe(429);
+    expect((await login(t, user.username, user.password, address)).statusCode).toBe(429);
+    expect(await counters()).toEqual(before);
+    expect(await audited()).toBe(4);
+  });
 });
 
 const postgresOnly = (await testDatabaseKinds()).filter((kind) => kind === 'postgres');
