@@ -282,6 +282,14 @@ async function main() {
       latencies.push(ms);
       if (kind) (latenciesByKind.get(kind) ?? latenciesByKind.set(kind, []).get(kind)!).push(ms);
     };
+    // The reads (lists, dashboards, reports, exports) also by request, its numbers as N: which
+    // of a kind's requests makes its tail.
+    const latenciesByRead = new Map<string, number[]>();
+    const recordRead = (kind: Kind | undefined, path: string, ms: number) => {
+      if (!kind || !['list', 'dashboard', 'report', 'export'].includes(kind)) return;
+      const read = `${kind} ${path.replace(/\d+/g, 'N')}`;
+      (latenciesByRead.get(read) ?? latenciesByRead.set(read, []).get(read)!).push(ms);
+    };
 
     // Where the two cores went: the API, the database's backends, this process (the load), and
     // the machine as a whole (a tail that every kind shares is mostly waiting for a core).
@@ -305,6 +313,7 @@ async function main() {
                 onAnswer: (status, body, latencyMs) => {
                   onAnswer({ kind, orderKey }, status, body);
                   recordLatency(kind, latencyMs);
+                  recordRead(kind, request.path, latencyMs);
                 },
               };
             },
@@ -402,6 +411,21 @@ async function main() {
           },
         ]),
       ),
+      latencyByReadMs: Object.fromEntries(
+        [...latenciesByRead].sort().map(([read, values]) => [
+          read,
+          {
+            served: values.length,
+            p50: round(percentile(values, 50), 1),
+            p95: round(percentile(values, 95), 1),
+            p99: round(percentile(values, 99), 1),
+            max: round(
+              values.reduce((a, b) => Math.max(a, b), 0),
+              1,
+            ),
+          },
+        ]),
+      ),
       latencyMs: {
         p50: round(percentile(latencies, 50), 1),
         p99: round(percentile(latencies, 99), 1),
@@ -459,6 +483,10 @@ function soakMarkdown(s: {
     string,
     { served: number; p50: number; p95: number; p99: number; max: number }
   >;
+  latencyByReadMs: Record<
+    string,
+    { served: number; p50: number; p95: number; p99: number; max: number }
+  >;
   memoryMiB: Record<string, number | undefined>;
   cpu: { apiSeconds: number; databaseSeconds: number; loadSeconds: number; machineBusy: number };
   vacuumed: Record<string, number>;
@@ -472,12 +500,15 @@ function soakMarkdown(s: {
       return `| ${kind} | ${list} |`;
     })
     .join('\n');
-  const byKind = Object.entries(s.latencyByKindMs)
-    .map(
-      ([kind, l]) =>
-        `| ${kind} | ${l.served.toLocaleString('en')} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.max} |`,
-    )
-    .join('\n');
+  const latencyRows = (by: typeof s.latencyByKindMs) =>
+    Object.entries(by)
+      .map(
+        ([what, l]) =>
+          `| ${what} | ${l.served.toLocaleString('en')} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.max} |`,
+      )
+      .join('\n');
+  const byKind = latencyRows(s.latencyByKindMs);
+  const byRead = latencyRows(s.latencyByReadMs);
   const pace =
     s.rate === null
       ? `from ${s.connections} autocannon connections, each sending its next request as soon as the last is
@@ -520,6 +551,12 @@ Latency by kind (ms):
 | kind | served | p50 | p95 | p99 | max |
 |---|---|---|---|---|---|
 ${byKind}
+
+The reads by request (numbers as N; the open load only):
+
+| kind and request | served | p50 | p95 | p99 | max |
+|---|---|---|---|---|---|
+${byRead || '| (not recorded) | | | | | |'}
 
 Answers by kind and status (409s are the refusals the traffic invites: a payee whose balance ran
 out, \`INSUFFICIENT_TOKENS\`; none may be 5xx):

@@ -40,6 +40,8 @@ export async function runPacedLoad(options: {
   /** The next request to send, built at its arrival. */
   next: () => PacedRequest;
   random?: () => number;
+  /** Ends the arrivals when it settles, if before `seconds` (the answers due are awaited). */
+  until?: Promise<unknown>;
 }): Promise<PacedLoadResult> {
   const base = new URL(options.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxConnections });
@@ -96,10 +98,14 @@ export async function runPacedLoad(options: {
       req.end(request.body);
     });
 
+  let stopped = false;
+  void options.until?.finally(() => {
+    stopped = true;
+  });
   let nextAt = started;
   for (;;) {
     const now = performance.now();
-    if (nextAt >= end) break;
+    if (nextAt >= end || stopped) break;
     if (nextAt > now) {
       await new Promise((r) => setTimeout(r, nextAt - now));
       continue;

@@ -1111,6 +1111,8 @@ export async function generateProgramme(
       const t0 = performance.now();
       await client.query('SELECT rebuild_ledger_rollups()');
       log(`  rebuild_ledger_rollups(): ${seconds(performance.now() - t0)} s`);
+      // Nor the companies' employee counters (migration 0030).
+      await client.query('SELECT refresh_company_employee_counts()');
       for (const table of [
         'users',
         'companies',

@@ -88,4 +88,32 @@ describe('the paced load', () => {
     // at a time: it waited more than a second, and its latency says so.
     expect(Math.max(...latencies)).toBeGreaterThan(1_000);
   });
+
+  // The reads-under-load scenario sends orders until its reads are done (bench/lib/scenarios/orders.ts).
+  it('stops its arrivals when `until` settles, and waits for the answers due', async () => {
+    const url = await listen((_req, res) => {
+      setTimeout(() => res.end('ok'), 20);
+    });
+    let answered = 0;
+    const until = new Promise((resolve) => setTimeout(resolve, 300));
+    const result = await runPacedLoad({
+      url,
+      ratePerSecond: 100,
+      seconds: 60,
+      until,
+      maxConnections: 8,
+      timeoutMs: 5_000,
+      next: () => ({
+        method: 'GET',
+        path: '/',
+        headers: {},
+        onAnswer: () => (answered += 1),
+      }),
+    });
+    // About 30 arrivals in 0.3 s, not 6,000 in a minute; each answered before it returned.
+    expect(result.arrived).toBeGreaterThan(5);
+    expect(result.arrived).toBeLessThan(200);
+    expect(result.durationSeconds).toBeLessThan(30);
+    expect(answered).toBe(result.arrived);
+  });
 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CpuSampler } from '../cpu';
 import { databaseName, vacuumRollupQueue, withClient } from '../database';
 import { runLoad, type LoadResult } from '../load';
+import { runPacedLoad } from '../paced-load';
 import { terminalKey, type ProgrammeInfo } from '../programme';
 import { percentile, round } from '../stats';
 import type { ReadResult } from './reads';
@@ -259,6 +260,59 @@ export async function runOrderScenario(options: {
   });
   const placeOrders = (connections: number, seconds: number) =>
     runLoad({ ...orderLoad(connections), seconds });
+  /**
+   * Orders arriving at `rate` a second as a Poisson process (an open load, lib/paced-load.ts), on
+   * at most 32 connections, until `until` settles; latencies from each arrival. autocannon's
+   * `overallRate` sent each second's orders as one burst at its start (decision 0063).
+   */
+  const pacedOrders = async (rate: number, until: Promise<unknown>): Promise<LoadResult> => {
+    const latencies: number[] = [];
+    const statuses = new Map<number, number>();
+    const paced = await runPacedLoad({
+      url: options.baseUrl,
+      ratePerSecond: rate,
+      seconds: 3600,
+      until,
+      maxConnections: 32,
+      timeoutMs: 30_000,
+      next: () => {
+        sequence += 1;
+        return {
+          method: 'POST',
+          path: '/api/v1/orders',
+          headers: {
+            'content-type': 'application/json',
+            authorization: keys[sequence % keys.length]!,
+            'idempotency-key': `bench-${run}-${sequence}`,
+          },
+          body: body(candidates[(sequence * 7919) % candidates.length]!),
+          onAnswer: (status, _body, latencyMs) => {
+            latencies.push(latencyMs);
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          },
+        };
+      },
+    });
+    const ok = statuses.get(201) ?? 0;
+    return {
+      connections: 32,
+      seconds: round(paced.durationSeconds, 1),
+      requests: latencies.length,
+      ok,
+      otherStatuses: Object.fromEntries(
+        [...statuses].filter(([status]) => status !== 201).map(([s, n]) => [String(s), n]),
+      ),
+      errors: paced.errors,
+      timeouts: paced.timeouts,
+      okPerSecond: round(ok / paced.durationSeconds, 1),
+      latencyMs: {
+        p50: round(percentile(latencies, 50), 1),
+        p95: round(percentile(latencies, 95), 1),
+        p99: round(percentile(latencies, 99), 1),
+        max: round(Math.max(0, ...latencies), 1),
+      },
+    };
+  };
 
   const pgbench = options.withCeiling === false ? undefined : findPgbench();
   const terminalsPerMerchant = info.merchants[0]!.terminals.length;
@@ -313,10 +367,7 @@ export async function runOrderScenario(options: {
     log(`  reads while orders run at ${rate}/s (half the highest rate measured)`);
     await vacuumRollupQueue(databaseUrl);
     const reading = options.readsUnderLoad();
-    const [background, reads] = await Promise.all([
-      runLoad({ ...orderLoad(32), rate, until: reading }),
-      reading,
-    ]);
+    const [background, reads] = await Promise.all([pacedOrders(rate, reading), reading]);
     log(
       `  orders meanwhile: ${background.okPerSecond}/s, p99 ${background.latencyMs.p99} ms, ${background.requests - background.ok} not 201`,
     );
