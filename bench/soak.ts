@@ -32,6 +32,7 @@ import { argument } from './lib/options';
 import { terminalKey } from './lib/programme';
 import { loadProgramme } from './lib/saved-programme';
 import { startCpuMeter, startMachineMeter } from './lib/cpu';
+import { latencySummary } from './lib/load';
 import { runPacedLoad } from './lib/paced-load';
 import { startApi, residentMemory } from './lib/server';
 import { mib, percentile, round } from './lib/stats';
@@ -377,6 +378,13 @@ async function main() {
             });
           });
     const cpuSeconds = apiAndDatabase();
+    const byName = (latenciesOf: Map<string, number[]>) =>
+      Object.fromEntries(
+        [...latenciesOf].map(([name, values]) => [
+          name,
+          { served: values.length, ...latencySummary(values) },
+        ]),
+      );
     const vacuumed = await stopAutovacuumRule();
     const load = process.cpuUsage(loadStart);
     const cpu = {
@@ -426,36 +434,8 @@ async function main() {
       timeouts: result.timeouts,
       unexpectedAnswers: unexpected,
       answers,
-      latencyByKindMs: Object.fromEntries(
-        [...latenciesByKind].map(([kind, values]) => [
-          kind,
-          {
-            served: values.length,
-            p50: round(percentile(values, 50), 1),
-            p95: round(percentile(values, 95), 1),
-            p99: round(percentile(values, 99), 1),
-            max: round(
-              values.reduce((a, b) => Math.max(a, b), 0),
-              1,
-            ),
-          },
-        ]),
-      ),
-      latencyByReadMs: Object.fromEntries(
-        [...latenciesByRead].sort().map(([read, values]) => [
-          read,
-          {
-            served: values.length,
-            p50: round(percentile(values, 50), 1),
-            p95: round(percentile(values, 95), 1),
-            p99: round(percentile(values, 99), 1),
-            max: round(
-              values.reduce((a, b) => Math.max(a, b), 0),
-              1,
-            ),
-          },
-        ]),
-      ),
+      latencyByKindMs: byName(latenciesByKind),
+      latencyByReadMs: byName(new Map([...latenciesByRead].sort())),
       latencyMs: {
         p50: round(percentile(latencies, 50), 1),
         p99: round(percentile(latencies, 99), 1),

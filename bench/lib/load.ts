@@ -61,29 +61,60 @@ export async function runLoad(options: {
       statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
     });
   });
-  const ok = statuses.get(options.expectedStatus) ?? 0;
+  return loadResultOf({
+    connections: options.connections,
+    seconds: result.duration,
+    expectedStatus: options.expectedStatus,
+    latencies,
+    statuses,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  });
+}
+
+/** A load's answers (every latency, the count of each status) as a `LoadResult`. */
+export function loadResultOf(run: {
+  connections: number;
+  seconds: number;
+  expectedStatus: number;
+  latencies: number[];
+  statuses: Map<number, number>;
+  errors: number;
+  timeouts: number;
+}): LoadResult {
+  const ok = run.statuses.get(run.expectedStatus) ?? 0;
   const otherStatuses = Object.fromEntries(
-    [...statuses]
-      .filter(([status]) => status !== options.expectedStatus)
+    [...run.statuses]
+      .filter(([status]) => status !== run.expectedStatus)
       .map(([s, n]) => [String(s), n]),
   );
   return {
-    connections: options.connections,
-    seconds: result.duration,
-    requests: latencies.length,
+    connections: run.connections,
+    seconds: run.seconds,
+    requests: run.latencies.length,
     ok,
     otherStatuses,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    okPerSecond: round(ok / result.duration, 1),
-    latencyMs: {
-      p50: round(percentile(latencies, 50), 1),
-      p95: round(percentile(latencies, 95), 1),
-      p99: round(percentile(latencies, 99), 1),
-      max: round(
-        latencies.reduce((a, b) => Math.max(a, b), 0),
-        1,
-      ),
-    },
+    errors: run.errors,
+    timeouts: run.timeouts,
+    okPerSecond: round(ok / run.seconds, 1),
+    latencyMs: latencySummary(run.latencies),
+  };
+}
+
+/** p50, p95, p99 and max of `latencies` (ms, one decimal). */
+export function latencySummary(latencies: number[]): {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+} {
+  return {
+    p50: round(percentile(latencies, 50), 1),
+    p95: round(percentile(latencies, 95), 1),
+    p99: round(percentile(latencies, 99), 1),
+    max: round(
+      latencies.reduce((a, b) => Math.max(a, b), 0),
+      1,
+    ),
   };
 }

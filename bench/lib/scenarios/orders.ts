@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CpuSampler } from '../cpu';
 import { databaseName, vacuumRollupQueue, withClient } from '../database';
-import { runLoad, type LoadResult } from '../load';
+import { loadResultOf, runLoad, type LoadResult } from '../load';
 import { runPacedLoad } from '../paced-load';
 import { terminalKey, type ProgrammeInfo } from '../programme';
 import { percentile, round } from '../stats';
@@ -293,25 +293,15 @@ export async function runOrderScenario(options: {
         };
       },
     });
-    const ok = statuses.get(201) ?? 0;
-    return {
+    return loadResultOf({
       connections: 32,
-      seconds: round(paced.durationSeconds, 1),
-      requests: latencies.length,
-      ok,
-      otherStatuses: Object.fromEntries(
-        [...statuses].filter(([status]) => status !== 201).map(([s, n]) => [String(s), n]),
-      ),
+      seconds: paced.durationSeconds,
+      expectedStatus: 201,
+      latencies,
+      statuses,
       errors: paced.errors,
       timeouts: paced.timeouts,
-      okPerSecond: round(ok / paced.durationSeconds, 1),
-      latencyMs: {
-        p50: round(percentile(latencies, 50), 1),
-        p95: round(percentile(latencies, 95), 1),
-        p99: round(percentile(latencies, 99), 1),
-        max: round(Math.max(0, ...latencies), 1),
-      },
-    };
+    });
   };
 
   const pgbench = options.withCeiling === false ? undefined : findPgbench();
