@@ -276,13 +276,17 @@ async function main() {
       }
     };
 
-    const onAnswer = (request: Context, status: number, body: string) => {
-      if (!request.kind) return;
-      count(request.kind, status);
+    /** An order placed (in the run or its warm-up) may be refunded later in the run. */
+    const keepRefundable = (request: Context, status: number, body: string) => {
       if (request.kind === 'order' && status === 201 && refundable.length < 50_000) {
         const id = (JSON.parse(body) as { data: { id: number } }).data.id;
         refundable.push({ id, key: request.orderKey! });
       }
+    };
+    const onAnswer = (request: Context, status: number, body: string) => {
+      if (!request.kind) return;
+      count(request.kind, status);
+      keepRefundable(request, status, body);
     };
     const recordLatency = (kind: Kind | undefined, ms: number) => {
       latencies.push(ms);
@@ -297,28 +301,31 @@ async function main() {
       (latenciesByRead.get(read) ?? latenciesByRead.set(read, []).get(read)!).push(ms);
     };
 
-    if (rate && arrivals === 'poisson' && warmUpSeconds > 0) {
-      log(`warming up: ${warmUpSeconds} s of the same load, not counted`);
-      await runPacedLoad({
+    /** The mix as an open load for `seconds`; `counted`: its answers are the run's figures. */
+    const pacedMix = (ratePerSecond: number, seconds: number, counted: boolean) =>
+      runPacedLoad({
         url: server.baseUrl,
-        ratePerSecond: rate,
-        seconds: warmUpSeconds,
+        ratePerSecond,
+        seconds,
         maxConnections: connections,
         timeoutMs: 30_000,
         next: () => {
           const { kind, orderKey, ...request } = nextRequest();
           return {
             ...request,
-            onAnswer: (status, body) => {
-              // Its orders may be refunded in the run; nothing else of it is kept.
-              if (kind === 'order' && status === 201 && refundable.length < 50_000) {
-                const id = (JSON.parse(body) as { data: { id: number } }).data.id;
-                refundable.push({ id, key: orderKey! });
-              }
+            onAnswer: (status, body, latencyMs) => {
+              if (!counted) return keepRefundable({ kind, orderKey }, status, body);
+              onAnswer({ kind, orderKey }, status, body);
+              recordLatency(kind, latencyMs);
+              recordRead(kind, request.path, latencyMs);
             },
           };
         },
       });
+
+    if (rate && arrivals === 'poisson' && warmUpSeconds > 0) {
+      log(`warming up: ${warmUpSeconds} s of the same load, not counted`);
+      await pacedMix(rate, warmUpSeconds, false);
     }
 
     // Where the two cores went: the API, the database's backends, this process (the load), and
@@ -330,24 +337,11 @@ async function main() {
     const loadStart = process.cpuUsage();
     const result =
       rate && arrivals === 'poisson'
-        ? await runPacedLoad({
-            url: server.baseUrl,
-            ratePerSecond: rate,
-            seconds: minutes * 60,
-            maxConnections: connections,
-            timeoutMs: 30_000,
-            next: () => {
-              const { kind, orderKey, ...request } = nextRequest();
-              return {
-                ...request,
-                onAnswer: (status, body, latencyMs) => {
-                  onAnswer({ kind, orderKey }, status, body);
-                  recordLatency(kind, latencyMs);
-                  recordRead(kind, request.path, latencyMs);
-                },
-              };
-            },
-          }).then((r) => ({ duration: r.durationSeconds, errors: r.errors, timeouts: r.timeouts }))
+        ? await pacedMix(rate, minutes * 60, true).then((r) => ({
+            duration: r.durationSeconds,
+            errors: r.errors,
+            timeouts: r.timeouts,
+          }))
         : await new Promise<autocannon.Result>((resolve, reject) => {
             const instance = autocannon(
               {
