@@ -34,6 +34,7 @@ import { loadProgramme } from './lib/saved-programme';
 import { startCpuMeter, startMachineMeter } from './lib/cpu';
 import { latencySummary } from './lib/load';
 import { runPacedLoad } from './lib/paced-load';
+import { startTimeline, type TimelineWindow } from './lib/timeline';
 import { startApi, residentMemory } from './lib/server';
 import { mib, percentile, round } from './lib/stats';
 
@@ -288,8 +289,11 @@ async function main() {
       count(request.kind, status);
       keepRefundable(request, status, body);
     };
+    // Latency by 10-second window of the counted run, with what the API and database showed then.
+    let timeline: ReturnType<typeof startTimeline> | undefined;
     const recordLatency = (kind: Kind | undefined, ms: number) => {
       latencies.push(ms);
+      timeline?.record(ms);
       if (kind) (latenciesByKind.get(kind) ?? latenciesByKind.set(kind, []).get(kind)!).push(ms);
     };
     // The reads (lists, dashboards, reports, exports) also by request, its numbers as N: which
@@ -335,6 +339,7 @@ async function main() {
     const apiAndDatabase = startCpuMeter(databaseName(databaseUrl), server.pid);
     const machine = startMachineMeter();
     const loadStart = process.cpuUsage();
+    timeline = startTimeline({ apiUrl: server.baseUrl, databaseUrl, windowSeconds: 10 });
     const result =
       rate && arrivals === 'poisson'
         ? await pacedMix(rate, minutes * 60, true).then((r) => ({
@@ -372,6 +377,7 @@ async function main() {
             });
           });
     const cpuSeconds = apiAndDatabase();
+    const windows = timeline.stop();
     const byName = (latenciesOf: Map<string, number[]>) =>
       Object.fromEntries(
         [...latenciesOf].map(([name, values]) => [
@@ -449,6 +455,7 @@ async function main() {
       cpu,
       vacuumed,
       memory,
+      timeline: windows,
       invariants,
     };
     fs.writeFileSync(path.join(here, 'soak.json'), `${JSON.stringify(summary, null, 2)}\n`);
@@ -495,6 +502,7 @@ function soakMarkdown(s: {
   memoryMiB: Record<string, number | undefined>;
   cpu: { apiSeconds: number; databaseSeconds: number; loadSeconds: number; machineBusy: number };
   vacuumed: Record<string, number>;
+  timeline: TimelineWindow[];
   invariants: object;
 }): string {
   const rows = Object.entries(s.answers)
@@ -514,6 +522,13 @@ function soakMarkdown(s: {
       .join('\n');
   const byKind = latencyRows(s.latencyByKindMs);
   const byRead = latencyRows(s.latencyByReadMs);
+  const dash = (value: number | null) => (value === null ? '–' : String(value));
+  const timelineRows = s.timeline
+    .map(
+      (w) =>
+        `| ${w.second} | ${w.served.toLocaleString('en')} | ${w.p50} | ${w.p99} | ${w.max} | ${dash(w.loopDelayMaxMs)} | ${dash(w.gcMs)} | ${dash(w.poolWaiting)} | ${dash(w.lockWaits)} | ${dash(w.checkpoints)} |`,
+    )
+    .join('\n');
   const pace =
     s.rate === null
       ? `from ${s.connections} autocannon connections, each sending its next request as soon as the last is
@@ -562,6 +577,14 @@ The reads by request (numbers as N; the open load only):
 | kind and request | served | p50 | p95 | p99 | max |
 |---|---|---|---|---|---|
 ${byRead || '| (not recorded) | | | | | |'}
+
+Over time, by 10-second window of arrival (latency in ms; the API's largest event-loop delay and
+its GC time in the window, the queries waiting for a pool connection, the database's backends
+waiting for a lock and the checkpoints begun, read at the window's end):
+
+| second | served | p50 | p99 | max | event-loop delay max | GC ms | pool waiting | lock waits | checkpoints |
+|---|---|---|---|---|---|---|---|---|---|
+${timelineRows || '| (not recorded) | | | | | | | | | |'}
 
 Answers by kind and status (409s are the refusals the traffic invites: a payee whose balance ran
 out, \`INSUFFICIENT_TOKENS\`; none may be 5xx):
