@@ -1,4 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { LRUCache } from 'lru-cache';
 import type { Employee, EmployeeSort, SortOrder, Status } from '@app/contract';
 import type { Executor, Tx } from '../../db/client';
 import { queryRows } from '../../db/client';
@@ -154,6 +155,12 @@ const EMPLOYEE_SORT_COLUMNS: Record<EmployeeSort, SQL> = {
   created_at: sql`e.created_at`,
 };
 
+/**
+ * Counts of filtered lists (a search, a status) by filter and company version (decision 0065):
+ * `${companyId}|${status}|${search}|${version}`.
+ */
+export type EmployeeCounts = LRUCache<string, number>;
+
 export async function findEmployeeViews(
   executor: Executor,
   scope: TenantScope,
@@ -163,6 +170,7 @@ export async function findEmployeeViews(
     sort?: EmployeeSort | undefined;
     order?: SortOrder | undefined;
   },
+  counts?: EmployeeCounts,
 ): Promise<{ data: Employee[]; total: number }> {
   const where = employeesWhere(scope, query);
   const orderBy = query.sort
@@ -173,15 +181,17 @@ export async function findEmployeeViews(
     : sql`e.id`;
   const offset = (query.page - 1) * query.pageSize;
   // A list of every live employee of a company (or of all) reads its total from the companies'
-  // counters (decision 0064); a filtered list counts, beside the page on another connection
-  // unless it searches (a search's page that is not full needs no count, and its count scans
-  // every match again).
+  // counters (decision 0064); a filtered list of one company reads the count kept for its filter
+  // at the company's version, or counts (decision 0065); either beside the page on another
+  // connection unless it searches (a search's page that is not full needs no count, and its
+  // count scans every match again).
   const plain = liveCountOf(scope, query);
-  const counting = plain
-    ? countLiveEmployees(executor, plain)
-    : query.search
-      ? undefined
+  const company = counts ? countedCompanyOf(scope, query) : undefined;
+  const count = () =>
+    company !== undefined
+      ? countEmployeesKept(executor, where, counts!, company, query)
       : countEmployees(executor, where);
+  const counting = plain ? countLiveEmployees(executor, plain) : query.search ? undefined : count();
   // A count not needed may fail unheard; a needed one's failure is thrown below.
   counting?.catch(() => undefined);
   // The page's employees first, from employees alone, then the view's month totals (a sum over
@@ -201,8 +211,54 @@ export async function findEmployeeViews(
       ? offset + rows.length
       : rows.length === 0 && offset === 0
         ? 0
-        : await (counting ?? countEmployees(executor, where));
+        : await (counting ?? count());
   return { data: rows.map(toEmployee), total };
+}
+
+/**
+ * The one company a filtered list's rows all belong to (its scope's, or the platform's filter),
+ * whose version its count may be kept under; undefined otherwise (every company: no version).
+ */
+function countedCompanyOf(scope: TenantScope, query: EmployeeFilter): number | undefined {
+  if (scope.kind === 'company') {
+    return query.companyId === undefined || query.companyId === scope.companyId
+      ? scope.companyId
+      : undefined;
+  }
+  return scope.kind === 'all' ? query.companyId : undefined;
+}
+
+/**
+ * The count of a company's filtered list, kept by filter and the company's version (decision
+ * 0065): the version read first, and the count kept at it returned; else counted, with the
+ * version in the same statement (one snapshot: the version names exactly the rows counted), and
+ * kept. A version moves with every change a count reads (employee-counts.sql), and never returns.
+ */
+async function countEmployeesKept(
+  executor: Executor,
+  where: SQL,
+  counts: EmployeeCounts,
+  companyId: number,
+  filter: EmployeeFilter,
+): Promise<number> {
+  const version = sql`(SELECT version FROM company_employee_counts WHERE company_id = ${companyId})`;
+  const keyAt = (at: unknown) =>
+    `${companyId}|${filter.status ?? ''}|${filter.search ?? ''}|${String(at)}`;
+  const [current] = await queryRows<{ version: unknown }>(
+    executor,
+    sql`SELECT ${version} AS version`,
+  );
+  if (current?.version != null) {
+    const kept = counts.get(keyAt(current.version));
+    if (kept !== undefined) return kept;
+  }
+  const [counted] = await queryRows<{ n: unknown; version: unknown }>(
+    executor,
+    sql`SELECT count(*) AS n, ${version} AS version FROM employees e WHERE ${where}`,
+  );
+  const n = toInt(counted?.n ?? 0);
+  if (counted?.version != null) counts.set(keyAt(counted.version), n);
+  return n;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type {
   CreateEmployeeBody,
   Employee,
@@ -27,6 +28,7 @@ import {
   relinkEmployeeAccount,
   updateEmployeeRow,
   updateEmployeeStatus,
+  type EmployeeCounts,
 } from './employees.repository';
 
 // The employees export reads the list through these (one scope rule for both).
@@ -163,20 +165,38 @@ export async function getEmployee(
   return employee;
 }
 
+/**
+ * The filtered lists' counts kept per database (decision 0065): a company's versions are its
+ * database's, so two databases (the tests') never share a count. Bounded in number, and each kept
+ * a minute at most: a failover to a replica that had not received the last transactions could hand
+ * out a version again (a sequence's values are not taken back on a primary that commits them).
+ */
+const keptCounts = new WeakMap<object, EmployeeCounts>();
+const countsOf = (database: object): EmployeeCounts => {
+  let counts = keptCounts.get(database);
+  if (!counts) keptCounts.set(database, (counts = new LRUCache({ max: 2_000, ttl: 60_000 })));
+  return counts;
+};
+
 export async function listEmployees(
   { database }: ServiceDeps,
   scope: TenantScope,
   query: EmployeeListQuery,
 ): Promise<{ data: Employee[]; total: number }> {
-  return findEmployeeViews(database.db, scope, {
-    companyId: query.company_id,
-    status: query.status,
-    search: query.search || undefined,
-    page: query.page,
-    pageSize: query.page_size,
-    sort: query.sort,
-    order: query.order,
-  });
+  return findEmployeeViews(
+    database.db,
+    scope,
+    {
+      companyId: query.company_id,
+      status: query.status,
+      search: query.search || undefined,
+      page: query.page,
+      pageSize: query.page_size,
+      sort: query.sort,
+      order: query.order,
+    },
+    countsOf(database),
+  );
 }
 
 /** The employee as the API shows it, locked for the change; not found outside the scope. */

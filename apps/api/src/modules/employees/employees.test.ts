@@ -375,6 +375,112 @@ describe.each(await testDatabaseKinds())('employees on %s', (kind) => {
       });
     });
 
+    // A filtered list's count is kept under its company's version (migration 0031, decision
+    // 0065): every change the count reads moves the version, once per transaction, and nothing
+    // else does (an order's balance, a monthly amount).
+    it("keeps a filtered list's count under the company's version, and counts again once anything it reads changed", async () => {
+      const db = t.db.database.db;
+      const fresh = await newCompany(t);
+      const freshAdmin = await signedIn(t, 'company_admin', { companyId: fresh.id });
+      const scope = { kind: 'company' as const, companyId: fresh.id };
+      const version = async () => {
+        const [row] = await queryRows<{ version: string }>(
+          db,
+          sql`SELECT version::text AS version FROM company_employee_counts
+               WHERE company_id = ${fresh.id}`,
+        );
+        return row!.version;
+      };
+      const taken = async () => {
+        const [row] = await queryRows<{ n: string }>(
+          db,
+          sql`SELECT last_value::text AS n FROM company_employee_versions`,
+        );
+        return BigInt(row!.n);
+      };
+      const listed = async (query: string, who = freshAdmin) =>
+        (await call(who, 'GET', `?page_size=10${query}`)).json().total as number;
+      const rename = (staff: string, name: string) =>
+        db.execute(
+          sql`UPDATE employees SET name = ${name}
+               WHERE company_id = ${fresh.id} AND employee_id = ${staff}`,
+        );
+
+      const rows = Array.from({ length: 12 }, (_, i) => `KV${i},,Kept ${i},active`);
+      await importEmployees(
+        t.app.deps,
+        scope,
+        Buffer.from(`employee_id,email,name,status\r\n${rows.join('\r\n')}\r\n`),
+      );
+      expect(await listed('&search=Kept')).toBe(12);
+      expect(await listed('&status=active')).toBe(12);
+      expect(await listed(`&search=Kept&company_id=${fresh.id}`, admin)).toBe(12);
+
+      // Kept: a change the version does not see (its trigger off) leaves the count as it was
+      // counted, for the company admin and for the platform naming the company.
+      const before = await version();
+      await db.execute(sql`ALTER TABLE employees DISABLE TRIGGER employees_version_bump`);
+      try {
+        await rename('KV0', 'Hidden 0');
+      } finally {
+        await db.execute(sql`ALTER TABLE employees ENABLE TRIGGER employees_version_bump`);
+      }
+      expect(await version()).toBe(before);
+      expect(await listed('&search=Kept')).toBe(12);
+      expect(await listed(`&search=Kept&company_id=${fresh.id}`, admin)).toBe(12);
+      // A search not yet kept is counted.
+      expect(await listed('&search=Hidden')).toBe(1);
+
+      // Each change a count reads moves the version, and the lists count again.
+      const moves = async (change: () => Promise<unknown>) => {
+        const was = await version();
+        await change();
+        const now = await version();
+        expect(BigInt(now) > BigInt(was), `${was} → ${now}`).toBe(true);
+      };
+      await moves(() => rename('KV1', 'Renamed 1'));
+      expect(await listed('&search=Kept')).toBe(10);
+      const made = await create({ name: 'Kept new' }, freshAdmin);
+      expect(await listed('&search=Kept')).toBe(11);
+      await moves(() => call(freshAdmin, 'PUT', `/${made.id}`, { email: 'kept.new@example.com' }));
+      await moves(() => call(freshAdmin, 'PUT', `/${made.id}`, { employee_id: 'KVNEW' }));
+      await moves(() => call(freshAdmin, 'PATCH', `/${made.id}/status`, { status: 'inactive' }));
+      expect(await listed('&status=active')).toBe(12);
+      expect(await listed('&search=Kept&status=active')).toBe(10);
+      await moves(() => call(freshAdmin, 'DELETE', `/${made.id}`));
+      expect(await listed('&search=Kept')).toBe(10);
+      await moves(() =>
+        db.execute(sql`UPDATE employees SET deleted_at = NULL WHERE id = ${made.id}`),
+      );
+      expect(await listed('&search=Kept')).toBe(11);
+      await moves(() => db.execute(sql`DELETE FROM employees WHERE id = ${made.id}`));
+      expect(await listed('&search=Kept')).toBe(10);
+
+      // Many rows changed in one transaction take one value of the sequence.
+      const first = await taken();
+      await db.execute(
+        sql`UPDATE employees SET name = name || ' again'
+             WHERE company_id = ${fresh.id} AND name LIKE 'Kept%'`,
+      );
+      expect(await taken()).toBe(first + 1n);
+      expect(await listed('&search=again')).toBe(10);
+
+      // What a count does not read leaves the version: a monthly amount, a balance (an order).
+      const same = await version();
+      const payee = (await call(freshAdmin, 'GET', '?page_size=10&search=KV2')).json().data[0] as {
+        id: number;
+        employee_id: string;
+      };
+      await call(freshAdmin, 'PUT', `/${payee.id}`, { monthly_tokens: 25 });
+      await issueToCompany(t.app.deps, null, { company_id: fresh.id, amount: 100 });
+      await distributeToEmployees(t.app.deps, scope, null, {
+        items: [{ employee_id: payee.id, amount: 40 }],
+      });
+      await order(t.app.deps, terminal, fresh, payee, 15);
+      expect(await version()).toBe(same);
+      expect(await listed('&search=again')).toBe(10);
+    });
+
     it('gives a search the same pages and total as the list it narrows, a page past the end included', async () => {
       // A page that is not full gives the total without a count (decision 0054); a full page and a
       // page past the end count.
