@@ -34,7 +34,7 @@ import { loadProgramme } from './lib/saved-programme';
 import { startCpuMeter, startMachineMeter } from './lib/cpu';
 import { latencySummary } from './lib/load';
 import { runPacedLoad } from './lib/paced-load';
-import { startTimeline, type TimelineWindow } from './lib/timeline';
+import { createTimeline, type TimelineWindow } from './lib/timeline';
 import { startApi, residentMemory } from './lib/server';
 import { mib, percentile, round } from './lib/stats';
 
@@ -290,10 +290,10 @@ async function main() {
       keepRefundable(request, status, body);
     };
     // Latency by 10-second window of the counted run, with what the API and database showed then.
-    let timeline: ReturnType<typeof startTimeline> | undefined;
+    const timeline = createTimeline({ apiUrl: server.baseUrl, databaseUrl, windowSeconds: 10 });
     const recordLatency = (kind: Kind | undefined, ms: number) => {
       latencies.push(ms);
-      timeline?.record(ms);
+      timeline.record(ms);
       if (kind) (latenciesByKind.get(kind) ?? latenciesByKind.set(kind, []).get(kind)!).push(ms);
     };
     // The reads (lists, dashboards, reports, exports) also by request, its numbers as N: which
@@ -339,7 +339,7 @@ async function main() {
     const apiAndDatabase = startCpuMeter(databaseName(databaseUrl), server.pid);
     const machine = startMachineMeter();
     const loadStart = process.cpuUsage();
-    timeline = startTimeline({ apiUrl: server.baseUrl, databaseUrl, windowSeconds: 10 });
+    timeline.start();
     const result =
       rate && arrivals === 'poisson'
         ? await pacedMix(rate, minutes * 60, true).then((r) => ({

@@ -34,12 +34,13 @@ export function metricValue(text: string, name: string): number | null {
  * database's lock waits and checkpoints read at each window's end: a tail that every kind shares
  * is then seen as a stall of one of them, or as a queue spread over the run.
  */
-export function startTimeline(options: {
+export function createTimeline(options: {
   apiUrl: string;
   databaseUrl: string;
   windowSeconds: number;
 }) {
-  const started = performance.now();
+  let started = 0;
+  let timer: NodeJS.Timeout | undefined;
   const latencies = new Map<number, number[]>();
   const readings = new Map<number, Partial<TimelineWindow>>();
   let lastGcSeconds: number | null = null;
@@ -76,12 +77,17 @@ export function startTimeline(options: {
     }
     if (index >= 0) readings.set(index, reading);
   };
-  void read();
-  const timer = setInterval(() => void read(), options.windowSeconds * 1000);
 
   return {
+    /** Starts the windows and the readings; answers before it are not recorded. */
+    start() {
+      started = performance.now();
+      void read();
+      timer = setInterval(() => void read(), options.windowSeconds * 1000);
+    },
     /** An answer whose request arrived `latencyMs` ago. */
     record(latencyMs: number) {
+      if (timer === undefined) return;
       // A request sent just before the timeline started counts in its first window.
       const index = Math.max(
         0,

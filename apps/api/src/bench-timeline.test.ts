@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricValue, startTimeline } from '../../../bench/lib/timeline';
+import { createTimeline, metricValue } from '../../../bench/lib/timeline';
 
 const PROMETHEUS = `# HELP nodejs_gc_duration_seconds Garbage collection duration by kind
 # TYPE nodejs_gc_duration_seconds histogram
@@ -29,7 +29,7 @@ describe('metricValue', () => {
   });
 });
 
-describe('startTimeline', () => {
+describe('createTimeline', () => {
   let server: http.Server;
   let url = '';
   beforeAll(async () => {
@@ -41,11 +41,14 @@ describe('startTimeline', () => {
 
   it('puts each answer in the window its request arrived in, with the API’s readings', async () => {
     // No database at this address: its columns stay empty, the API's are read.
-    const timeline = startTimeline({
+    const timeline = createTimeline({
       apiUrl: url,
       databaseUrl: 'postgres://nobody@127.0.0.1:1/none',
       windowSeconds: 0.2,
     });
+    // Not started: not recorded.
+    timeline.record(1);
+    timeline.start();
     timeline.record(5);
     // Sent 15 ms before the timeline started: counted in its first window.
     timeline.record(15);
