@@ -232,7 +232,8 @@ function countedCompanyOf(scope: TenantScope, query: EmployeeFilter): number | u
  * The count of a company's filtered list, kept by filter and the company's version (decision
  * 0065): the version read first, and the count kept at it returned; else counted, with the
  * version in the same statement (one snapshot: the version names exactly the rows counted), and
- * kept. A version moves with every change a count reads (employee-counts.sql), and never returns.
+ * kept. A version moves with every change a count reads (employee-counts.sql), and never returns
+ * on the same server start.
  */
 async function countEmployeesKept(
   executor: Executor,
@@ -241,7 +242,10 @@ async function countEmployeesKept(
   companyId: number,
   filter: EmployeeFilter,
 ): Promise<number> {
-  const version = sql`(SELECT version FROM company_employee_counts WHERE company_id = ${companyId})`;
+  // The server's start beside the version: a replica promoted after a failover (or a database
+  // restored) may hand out a version again, and it is another server start.
+  const version = sql`((SELECT version FROM company_employee_counts WHERE company_id = ${companyId})
+    || '@' || pg_postmaster_start_time())`;
   const keyAt = (at: unknown) =>
     `${companyId}|${filter.status ?? ''}|${filter.search ?? ''}|${String(at)}`;
   const [current] = await queryRows<{ version: unknown }>(

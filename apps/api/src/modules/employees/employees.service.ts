@@ -167,14 +167,14 @@ export async function getEmployee(
 
 /**
  * The filtered lists' counts kept per database (decision 0065): a company's versions are its
- * database's, so two databases (the tests') never share a count. Bounded in number, and each kept
- * a minute at most: a failover to a replica that had not received the last transactions could hand
- * out a version again (a sequence's values are not taken back on a primary that commits them).
+ * database's, so two databases (the tests') never share a count. Bounded in number; each is keyed
+ * by the version and the server's start (countEmployeesKept), so it is true for as long as it is
+ * found.
  */
 const keptCounts = new WeakMap<object, EmployeeCounts>();
 const countsOf = (database: object): EmployeeCounts => {
   let counts = keptCounts.get(database);
-  if (!counts) keptCounts.set(database, (counts = new LRUCache({ max: 2_000, ttl: 60_000 })));
+  if (!counts) keptCounts.set(database, (counts = new LRUCache({ max: 2_000 })));
   return counts;
 };
 
