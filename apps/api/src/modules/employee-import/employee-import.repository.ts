@@ -47,11 +47,13 @@ function* slices<T>(rows: T[]): Generator<T[]> {
 
 /**
  * Which of these emails (lower-cased) live employees of other companies use. The list is one
- * text[] parameter, which the planner sizes: a few emails are looked up in the email index, a
- * whole file's (100,000: a 3 MB parameter, sent once) are matched against a hash of them in one
- * scan. (Not `IN (SELECT jsonb_array_elements_text(…))`: the planner takes any function's output
- * for 100 rows, and then looks 100,000 emails up one by one, in the trigram index of the
- * employee search when there is one: minutes.)
+ * text[] parameter, unnested and joined: the planner sizes `unnest` of a bound array by its
+ * length, so a few emails are looked up in the email index, and a whole file's (100,000: a 3 MB
+ * parameter, sent once) are matched by a hash join in one scan (175–250 ms, against 305–385 for
+ * `= ANY(array)`, which probed the email index once per address; decision 0065). (Not
+ * `IN (SELECT jsonb_array_elements_text(…))`: the planner takes that function's output for 100
+ * rows, and then looks 100,000 emails up one by one, in the trigram index of the employee search
+ * when there is one: minutes.)
  */
 export async function findEmailsUsedElsewhere(
   executor: Executor,
@@ -61,10 +63,10 @@ export async function findEmailsUsedElsewhere(
   if (emails.length === 0) return new Set();
   const rows = await queryRows<{ email: string }>(
     executor,
-    sql`SELECT DISTINCT lower(e.email) AS email
-          FROM employees e
-         WHERE e.company_id <> ${companyId} AND e.deleted_at IS NULL AND e.email IS NOT NULL
-           AND lower(e.email) = ANY(${sql.param(emails)}::text[])`,
+    sql`SELECT DISTINCT f.email
+          FROM unnest(${sql.param(emails)}::text[]) AS f(email)
+          JOIN employees e ON lower(e.email) = f.email
+         WHERE e.company_id <> ${companyId} AND e.deleted_at IS NULL AND e.email IS NOT NULL`,
   );
   return new Set(rows.map((r) => r.email));
 }
