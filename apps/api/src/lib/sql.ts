@@ -13,3 +13,25 @@ export function sortedBy(column: SQLWrapper, id: SQLWrapper, order: 'asc' | 'des
     ? [sql`${column} DESC NULLS LAST`, sql`${id} DESC`]
     : [sql`${column} ASC NULLS LAST`, sql`${id} ASC`];
 }
+
+/**
+ * A paged list's query (`?status&search&page&page_size&sort&order`) as the repositories take it:
+ * an empty search is none, the page size in camel case.
+ */
+export function pagedFilterOf<Status, Sort>(query: {
+  status?: Status | undefined;
+  search?: string | undefined;
+  page: number;
+  page_size: number;
+  sort?: Sort | undefined;
+  order?: 'asc' | 'desc' | undefined;
+}) {
+  return {
+    status: query.status,
+    search: query.search || undefined,
+    page: query.page,
+    pageSize: query.page_size,
+    sort: query.sort,
+    order: query.order,
+  };
+}

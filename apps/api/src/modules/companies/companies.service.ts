@@ -7,6 +7,7 @@ import type {
 } from '@app/contract';
 import { createCompanyBodySchema, updateCompanyBodySchema } from '@app/contract';
 import { AppError } from '../../lib/app-error';
+import { pagedFilterOf } from '../../lib/sql';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Tx } from '../../db/client';
 import type { ServiceDeps, TimeDeps } from '../../lib/deps';
@@ -108,14 +109,7 @@ export async function listCompanies(
   scope: TenantScope,
   query: CompanyListQuery,
 ): Promise<{ data: Company[]; total: number }> {
-  const { rows, total } = await findCompanies(database.db, scope, {
-    status: query.status,
-    search: query.search || undefined,
-    page: query.page,
-    pageSize: query.page_size,
-    sort: query.sort,
-    order: query.order,
-  });
+  const { rows, total } = await findCompanies(database.db, scope, pagedFilterOf(query));
   const admins = await countCompanyAdmins(
     database.db,
     rows.map((row) => row.id),

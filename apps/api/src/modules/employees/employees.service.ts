@@ -8,6 +8,7 @@ import type {
 } from '@app/contract';
 import { createEmployeeBodySchema, updateEmployeeBodySchema } from '@app/contract';
 import { AppError } from '../../lib/app-error';
+import { pagedFilterOf } from '../../lib/sql';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Executor, Tx } from '../../db/client';
 import type { ServiceDeps } from '../../lib/deps';
@@ -186,15 +187,7 @@ export async function listEmployees(
   return findEmployeeViews(
     database.db,
     scope,
-    {
-      companyId: query.company_id,
-      status: query.status,
-      search: query.search || undefined,
-      page: query.page,
-      pageSize: query.page_size,
-      sort: query.sort,
-      order: query.order,
-    },
+    { companyId: query.company_id, ...pagedFilterOf(query) },
     countsOf(database),
   );
 }

@@ -7,6 +7,7 @@ import type {
 } from '@app/contract';
 import { createMerchantBodySchema } from '@app/contract';
 import { AppError } from '../../lib/app-error';
+import { pagedFilterOf } from '../../lib/sql';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Executor } from '../../db/client';
 import type { ServiceDeps } from '../../lib/deps';
@@ -78,14 +79,7 @@ export async function listMerchants(
   { database }: ServiceDeps,
   query: MerchantListQuery,
 ): Promise<{ data: Merchant[]; total: number }> {
-  const { rows, total } = await findMerchants(database.db, {
-    status: query.status,
-    search: query.search || undefined,
-    page: query.page,
-    pageSize: query.page_size,
-    sort: query.sort,
-    order: query.order,
-  });
+  const { rows, total } = await findMerchants(database.db, pagedFilterOf(query));
   return { data: rows.map(toMerchant), total };
 }
 

@@ -16,6 +16,7 @@ import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import type { AuthUser } from '../../lib/principal';
 import { scopeOf } from '../../lib/scope';
+import { pagedFilterOf } from '../../lib/sql';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
 import { findCompany } from '../companies/companies.service';
 import { createUserAccount, setPassword } from '../iam/iam.service';
@@ -328,13 +329,8 @@ export const listUsers = (
   listAccounts(deps, {
     scope,
     types: query.type,
-    search: query.search || undefined,
-    status: query.status,
     merchantId: query.merchant_id,
-    page: query.page,
-    pageSize: query.page_size,
-    sort: query.sort,
-    order: query.order,
+    ...pagedFilterOf(query),
   });
 
 /** Group HR users (/hrs). */
