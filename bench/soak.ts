@@ -339,7 +339,7 @@ async function main() {
     const apiAndDatabase = startCpuMeter(databaseName(databaseUrl), server.pid);
     const machine = startMachineMeter();
     const loadStart = process.cpuUsage();
-    timeline.start();
+    await timeline.start();
     const result =
       rate && arrivals === 'poisson'
         ? await pacedMix(rate, minutes * 60, true).then((r) => ({

@@ -38,7 +38,10 @@ export function createTimeline(options: {
   apiUrl: string;
   databaseUrl: string;
   windowSeconds: number;
+  /** Milliseconds on a monotonic clock (performance.now; a test drives its own). */
+  now?: () => number;
 }) {
+  const now = options.now ?? (() => performance.now());
   let started = 0;
   let timer: NodeJS.Timeout | undefined;
   const latencies = new Map<number, number[]>();
@@ -47,7 +50,7 @@ export function createTimeline(options: {
   let lastCheckpoints: number | null = null;
 
   const read = async () => {
-    const index = Math.floor((performance.now() - started) / 1000 / options.windowSeconds) - 1;
+    const index = Math.floor((now() - started) / 1000 / options.windowSeconds) - 1;
     const reading: Partial<TimelineWindow> = {};
     try {
       const text = await (await fetch(`${options.apiUrl}/metrics`)).text();
@@ -79,19 +82,24 @@ export function createTimeline(options: {
   };
 
   return {
-    /** Starts the windows and the readings; answers before it are not recorded. */
-    start() {
-      started = performance.now();
-      void read();
+    /**
+     * Starts the windows and the readings (one now, then one at each window's end); answers
+     * before it are not recorded. Settles when the first reading is taken.
+     */
+    start(): Promise<void> {
+      started = now();
       timer = setInterval(() => void read(), options.windowSeconds * 1000);
+      return read();
     },
+    /** Takes the reading of the window that ended last (what the interval does). */
+    read,
     /** An answer whose request arrived `latencyMs` ago. */
     record(latencyMs: number) {
       if (timer === undefined) return;
       // A request sent just before the timeline started counts in its first window.
       const index = Math.max(
         0,
-        Math.floor((performance.now() - latencyMs - started) / 1000 / options.windowSeconds),
+        Math.floor((now() - latencyMs - started) / 1000 / options.windowSeconds),
       );
       (latencies.get(index) ?? latencies.set(index, []).get(index)!).push(latencyMs);
     },

@@ -40,29 +40,38 @@ describe('createTimeline', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('puts each answer in the window its request arrived in, with the API’s readings', async () => {
+    // A clock the test moves; windows of 10 s, which the real interval never reaches meanwhile.
+    let clock = 1_000;
     // No database at this address: its columns stay empty, the API's are read.
     const timeline = createTimeline({
       apiUrl: url,
       databaseUrl: 'postgres://nobody@127.0.0.1:1/none',
-      windowSeconds: 0.2,
+      windowSeconds: 10,
+      now: () => clock,
     });
     // Not started: not recorded.
     timeline.record(1);
-    timeline.start();
+    await timeline.start();
     timeline.record(5);
     // Sent 15 ms before the timeline started: counted in its first window.
     timeline.record(15);
-    await new Promise((resolve) => setTimeout(resolve, 450));
-    // Arrived 300 ms before now: in the first window, with the two above.
-    timeline.record(300);
+    // The first window's end: its reading.
+    clock += 12_000;
+    await timeline.read();
+    // Arrived 4 s after the start: in the first window, with the two above.
+    timeline.record(8_000);
+    clock += 13_000;
+    // Arrived 25 s after the start: the third window.
     timeline.record(7);
     const windows = timeline.stop();
 
     expect(windows.map((w) => [w.second, w.served])).toEqual([
       [0, 3],
-      [0.4, 1],
+      [20, 1],
     ]);
-    expect(windows[0]).toMatchObject({ p50: 15, max: 300, loopDelayMaxMs: 42, poolWaiting: 3 });
+    expect(windows[0]).toMatchObject({ p50: 15, max: 8_000, loopDelayMaxMs: 42, poolWaiting: 3 });
     expect(windows[0]!.lockWaits).toBeNull();
+    // A window without a reading at its end has empty columns.
+    expect(windows[1]).toMatchObject({ loopDelayMaxMs: null, poolWaiting: null });
   });
 });
