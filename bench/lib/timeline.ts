@@ -1,5 +1,6 @@
 import { withClient } from './database';
-import { percentile, round } from './stats';
+import { latencySummary } from './load';
+import { round } from './stats';
 
 /** One window of a load: its answers (by arrival) and what the API and the database showed. */
 export interface TimelineWindow {
@@ -7,6 +8,7 @@ export interface TimelineWindow {
   second: number;
   served: number;
   p50: number;
+  p95: number;
   p99: number;
   max: number;
   /** The API's event-loop delay over the window (prom-client's histogram, reset each scrape). */
@@ -114,12 +116,7 @@ export function createTimeline(options: {
           return {
             second: index * options.windowSeconds,
             served: values.length,
-            p50: round(percentile(values, 50), 1),
-            p99: round(percentile(values, 99), 1),
-            max: round(
-              values.reduce((a, b) => Math.max(a, b), 0),
-              1,
-            ),
+            ...latencySummary(values),
             loopDelayMaxMs: reading.loopDelayMaxMs ?? null,
             poolWaiting: reading.poolWaiting ?? null,
             gcMs: reading.gcMs ?? null,
