@@ -76,6 +76,33 @@ export async function lockCompanyImports(tx: Tx, companyId: number): Promise<voi
   await queryRows(tx, sql`SELECT pg_advisory_xact_lock(727002, ${companyId % 2147483647}::int)`);
 }
 
+/**
+ * How much of the employee search's trigram index (`employees_search_idx`) an import may leave in
+ * the index's pending list, for the import's transaction only. An import of 100,000 rows writes
+ * some 6 million trigram entries: with the default 4 MB list, the insert stops every few thousand
+ * rows to merge the list into the index, about a second of the import's wait (decision 0066). With
+ * this limit the entries wait in the list, which searches read as well, and the merge runs after the
+ * commit (`mergeSearchIndexEntries`), outside the admin's wait. The largest file's entries fit.
+ */
+export const IMPORT_PENDING_LIST_LIMIT = '256MB';
+
+/** Lets this transaction's writes leave their search-index entries pending (see above). */
+export async function deferSearchIndexMerge(tx: Tx): Promise<void> {
+  await queryRows(tx, sql.raw(`SET LOCAL gin_pending_list_limit = '${IMPORT_PENDING_LIST_LIMIT}'`));
+}
+
+/**
+ * Merges the search index's pending entries into the index; answers how many pending pages it
+ * merged (0 when none were left). It needs the index's owner, the role that ran the migrations.
+ */
+export async function mergeSearchIndexEntries(executor: Executor): Promise<number> {
+  const [row] = await queryRows<{ pages: unknown }>(
+    executor,
+    sql`SELECT gin_clean_pending_list('employees_search_idx'::regclass) AS pages`,
+  );
+  return toInt(row!.pages);
+}
+
 export interface NewImportedEmployee {
   employee_id: string;
   email: string | null;

@@ -9,20 +9,23 @@ import {
   type EmployeeImportSummary,
   type Status,
 } from '@app/contract';
-import type { Executor } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
+import { countedJob } from '../../lib/metrics';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction } from '../../lib/transaction';
 import { shareLockCompany } from '../companies/companies.service';
 import { emailDuplicateError } from '../employees/employees.service';
 import { parseEmployeeCsv, type ParsedEmployeeRow } from './employee-import.csv';
 import {
+  deferSearchIndexMerge,
   findCompanyEmployeesForImport,
   findEmailsUsedElsewhere,
   insertImportedEmployees,
   lockCompanyImports,
+  mergeSearchIndexEntries,
   updateImportedEmployees,
   type ImportExistingEmployee,
 } from './employee-import.repository';
@@ -45,6 +48,30 @@ const fileKey = (file: Buffer) => createHash('sha256').update(file).digest('base
 
 /** How many previewed files are held (tests). */
 export const previewedFileCount = () => previewedFiles.size;
+
+/**
+ * The merge of the search index's pending entries after an import (decision 0066), one at a time
+ * per database: the last one queued, which tests await. A merge that fails (a role that does not
+ * own the index, a database going away) is counted in `jobs_runs_total`; the entries stay pending,
+ * where searches still find them, until the next insert past the default 4 MB list or a vacuum.
+ */
+const searchIndexMerges = new WeakMap<Database, Promise<void>>();
+
+function queueSearchIndexMerge({ database, metrics }: ServiceDeps): void {
+  const merged = (searchIndexMerges.get(database) ?? Promise.resolve())
+    .then(() =>
+      countedJob(metrics, 'search_index_merge', () => mergeSearchIndexEntries(database.db)),
+    )
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+  searchIndexMerges.set(database, merged);
+}
+
+/** Settles when the merges queued so far on this database have run (tests). */
+export const searchIndexMerged = (database: Database): Promise<void> =>
+  searchIndexMerges.get(database) ?? Promise.resolve();
 
 /** Imports act on the company admin's own company (only company admins hold employees.import). */
 function importCompany(scope: TenantScope): number {
@@ -212,11 +239,12 @@ export async function importEmployees(
   const key = fileKey(file);
   const parsed = previewedFiles.get(key) ?? parseEmployeeCsv(file);
   previewedFiles.delete(key);
-  return inTransaction(deps.database, async (tx) => {
+  const imported = await inTransaction(deps.database, async (tx) => {
     // Shared lock: waits out a running reset, so new employees join the month it opened.
     const company = await shareLockCompany(tx, scope, companyId);
     if (!company) throw new AppError('RECORD_NOT_FOUND');
     await lockCompanyImports(tx, companyId);
+    await deferSearchIndexMerge(tx);
     const rows = await classifyFile(tx, companyId, parsed, options.deactivate_missing);
     const at = deps.clock.now();
     const status = (row: EmployeeImportRow) => row.status as Status;
@@ -287,4 +315,6 @@ export async function importEmployees(
     // migration 0028) fails the whole file with the create form's code: nothing is half-imported.
     throw emailDuplicateError(error) ?? error;
   });
+  if (imported.created + imported.updated + imported.deactivated > 0) queueSearchIndexMerge(deps);
+  return imported;
 }

@@ -17,9 +17,14 @@ import { testDatabaseKinds } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, signedIn, type SignedInUser } from '../../../test/management';
 import { queryRows } from '../../db/client';
-import { IMPORT_SLICE_ROWS } from './employee-import.repository';
+import {
+  IMPORT_SLICE_ROWS,
+  deferSearchIndexMerge,
+  insertImportedEmployees,
+  mergeSearchIndexEntries,
+} from './employee-import.repository';
 import { PREVIEW_CHUNK_ROWS } from './employee-import.routes';
-import { previewedFileCount } from './employee-import.service';
+import { previewedFileCount, searchIndexMerged } from './employee-import.service';
 
 interface StoredEmployee {
   id: number;
@@ -606,5 +611,56 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
       skipped: 0,
       rejected: 0,
     });
+  });
+
+  it("leaves an import's search-index entries pending for its transaction, and merges them after the commit", async () => {
+    const { company, as } = await companyWithAdmin();
+    /** 8 kB pages the 4 MB default pending list may hold before an insert merges it. */
+    const defaultListPages = (4 * 1024 * 1024) / 8192;
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+      employee_id: `P${String(i).padStart(5, '0')}`,
+      email: `pending.person.${i}@pending-${company.code.toLowerCase()}.example`,
+      name: `Pending Person Number ${i}`,
+      status: 'active' as const,
+    }));
+    /** Inserts the rows and answers the pages left pending, then rolls it all back. */
+    const pendingAfterInsert = async (deferred: boolean) => {
+      let pages = -1;
+      await db()
+        .transaction(async (tx) => {
+          if (deferred) await deferSearchIndexMerge(tx);
+          await insertImportedEmployees(tx, company.id, company.token_month, rows, new Date());
+          pages = await mergeSearchIndexEntries(tx);
+          throw new Error('roll back');
+        })
+        .catch((error: unknown) => {
+          if ((error as Error).message !== 'roll back') throw error;
+        });
+      return pages;
+    };
+    await mergeSearchIndexEntries(db());
+    // With the default list, the insert merged as it went; deferred, all 10,000 rows wait.
+    expect(await pendingAfterInsert(false)).toBeLessThanOrEqual(defaultListPages);
+    expect(await pendingAfterInsert(true)).toBeGreaterThan(defaultListPages);
+    expect(await employeesOf(company.id)).toEqual([]);
+
+    // Through the route: after the answer, the merge runs, and leaves nothing pending.
+    const file = [
+      'employee_id,email,name,status',
+      ...rows.slice(0, 1_000).map((r) => `${r.employee_id},${r.email},${r.name},active`),
+    ].join('\r\n');
+    const res = await upload(as, '', file);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.json().data).toMatchObject({ created: 1_000 });
+    await searchIndexMerged(t.db.database);
+    expect(await mergeSearchIndexEntries(db())).toBe(0);
+    // The merged entries find the employees.
+    const search = await injectAs(t.app, as.session, {
+      url: '/api/v1/employees?search=person%20number%2099&page_size=50',
+    });
+    expect(search.statusCode, search.body).toBe(200);
+    expect(
+      (search.json().data as { employee_id: string }[]).map((e) => e.employee_id).sort(),
+    ).toEqual(['P00099', ...Array.from({ length: 10 }, (_, i) => `P0099${i}`)]);
   });
 });
