@@ -437,13 +437,18 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
       '\uFEFFEMPLOYEE_ID,Name,Email\r\n' +
       '"Q001","Lovelace, Ada","ada@q.example"\r\n' +
       'Q002,"Grace ""Amazing""\r\nHopper",\r\n' +
-      'Q003,"Zoë Ñúñez",\r\n';
+      'Q003,"Zoë Ñúñez",\r\n' +
+      // What an array literal would misread, unless each element is quoted and escaped.
+      'Q004,NULL,\r\n' +
+      'Q005,"Back\\slash {braces, and} ""quotes""",\r\n';
     const res = await upload(as, '', file);
-    expect(res.json().data).toMatchObject({ created: 3, rejected: 0 });
+    expect(res.json().data).toMatchObject({ created: 5, rejected: 0 });
     expect((await employeesOf(company.id)).map((e) => [e.employee_id, e.name, e.email])).toEqual([
       ['Q001', 'Lovelace, Ada', 'ada@q.example'],
       ['Q002', 'Grace "Amazing"\r\nHopper', null],
       ['Q003', 'Zoë Ñúñez', null],
+      ['Q004', 'NULL', null],
+      ['Q005', 'Back\\slash {braces, and} "quotes"', null],
     ]);
   });
 
