@@ -84,7 +84,7 @@ export async function lockCompanyImports(tx: Tx, companyId: number): Promise<voi
  * this limit the entries wait in the list, which searches read as well, and the merge runs after the
  * commit (`mergeSearchIndexEntries`), outside the admin's wait. The largest file's entries fit.
  */
-export const IMPORT_PENDING_LIST_LIMIT = '256MB';
+const IMPORT_PENDING_LIST_LIMIT = '256MB';
 
 /** Lets this transaction's writes leave their search-index entries pending (see above). */
 export async function deferSearchIndexMerge(tx: Tx): Promise<void> {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { TransactionRollbackError, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EMPLOYEE_IMPORT_MAX_BYTES,
@@ -620,8 +620,13 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
 
   it("leaves an import's search-index entries pending for its transaction, and merges them after the commit", async () => {
     const { company, as } = await companyWithAdmin();
-    /** 8 kB pages the 4 MB default pending list may hold before an insert merges it. */
-    const defaultListPages = (4 * 1024 * 1024) / 8192;
+    /** Pages the default pending list (4 MB) may hold before an insert merges it. */
+    const [defaultList] = await queryRows<{ pages: number }>(
+      db(),
+      sql`SELECT (pg_size_bytes(current_setting('gin_pending_list_limit'))
+                  / current_setting('block_size')::int)::int AS pages`,
+    );
+    const defaultListPages = defaultList!.pages;
     const rows = Array.from({ length: 10_000 }, (_, i) => ({
       employee_id: `P${String(i).padStart(5, '0')}`,
       email: `pending.person.${i}@pending-${company.code.toLowerCase()}.example`,
@@ -636,10 +641,10 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
           if (deferred) await deferSearchIndexMerge(tx);
           await insertImportedEmployees(tx, company.id, company.token_month, rows, new Date());
           pages = await mergeSearchIndexEntries(tx);
-          throw new Error('roll back');
+          tx.rollback();
         })
         .catch((error: unknown) => {
-          if ((error as Error).message !== 'roll back') throw error;
+          if (!(error instanceof TransactionRollbackError)) throw error;
         });
       return pages;
     };
