@@ -310,6 +310,11 @@ export async function runOrderScenario(options: {
   const runs: OrderRun[] = [];
   for (const connections of options.concurrencies) {
     const database = databaseName(databaseUrl);
+    // Each run, HTTP or pgbench, starts from the same rollup queue: every 32nd ledger statement
+    // folds the queue, and the fold's DELETE scans the dead rows the runs before left (the bench's
+    // server has autovacuum off). pgbench, one statement per order, folds four to eight times as
+    // often as the batched HTTP path, so a queue left to grow slowed the ceiling run by run.
+    await vacuumRollupQueue(databaseUrl);
     const httpCpu = new CpuSampler(database, {
       load: process.pid,
       ...(options.apiPid ? { api: options.apiPid } : {}),
@@ -319,6 +324,7 @@ export async function runOrderScenario(options: {
     log(
       `  orders over HTTP, ${connections} connections: ${http.okPerSecond}/s, p50 ${http.latencyMs.p50} ms, p99 ${http.latencyMs.p99} ms`,
     );
+    if (pgbench) await vacuumRollupQueue(databaseUrl);
     const pgbenchCpu = new CpuSampler(database, {});
     const ceiling = pgbench
       ? await runPgbench(pgbench, databaseUrl, connections, options.seconds, {

@@ -110,6 +110,11 @@ const envSchema = z
      */
     TERMINAL_GROUP_COMMIT_MAX: z.coerce.number().int().min(1).max(1000).default(64),
     TERMINAL_GROUP_COMMIT_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(2),
+    /**
+     * A second batch of either goes to the database beside a running one only when a full batch
+     * waits or the running one has taken this many milliseconds (decision 0067); 0: at once.
+     */
+    TERMINAL_GROUP_COMMIT_OVERLAP_MS: z.coerce.number().int().min(0).max(60_000).default(20),
     /** Unknown terminal keys one client address may present per minute before it is shut out. */
     TERMINAL_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** How often each instance runs the scheduled jobs (monthly reset, auto-archive); 0: never. */

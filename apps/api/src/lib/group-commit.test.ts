@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GroupCommit, type ItemResult } from './group-commit';
 
 /** A promise the test settles by hand: a batch "at the database" until released. */
@@ -12,7 +12,14 @@ function deferred() {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A group commit over numbers whose every call is recorded and held until released. */
-function recorder(options: { maxBatch?: number; maxInFlight?: number; failBatch?: boolean } = {}) {
+function recorder(
+  options: {
+    maxBatch?: number;
+    maxInFlight?: number;
+    overlapAfterMs?: number;
+    failBatch?: boolean;
+  } = {},
+) {
   const calls: { kind: 'batch' | 'one'; items: number[] }[] = [];
   const gates: ReturnType<typeof deferred>[] = [];
   const hold = async () => {
@@ -38,6 +45,7 @@ function recorder(options: { maxBatch?: number; maxInFlight?: number; failBatch?
     },
     maxBatch: options.maxBatch ?? 64,
     maxInFlight: options.maxInFlight ?? 1,
+    overlapAfterMs: options.overlapAfterMs,
   });
   const releaseAll = async () => {
     while (gates.length > 0) {
@@ -45,7 +53,7 @@ function recorder(options: { maxBatch?: number; maxInFlight?: number; failBatch?
       await settle();
     }
   };
-  return { group, calls, releaseAll };
+  return { group, calls, gates, releaseAll };
 }
 
 describe('group commit', () => {
@@ -116,5 +124,84 @@ describe('group commit', () => {
       { kind: 'one', items: [-3] },
       { kind: 'one', items: [4] },
     ]);
+  });
+
+  describe('with overlapAfterMs (decision 0067)', () => {
+    const useFakeClock = () =>
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('holds what arrives while a batch is at the database, then sends it as one batch', async () => {
+      useFakeClock();
+      const { group, calls, gates, releaseAll } = recorder({
+        maxBatch: 4,
+        maxInFlight: 2,
+        overlapAfterMs: 20,
+      });
+      const answers = [group.submit(1)];
+      await settle();
+      vi.advanceTimersByTime(10);
+      answers.push(group.submit(2), group.submit(3));
+      await settle();
+      // Without overlapAfterMs, 2 would have left at once in the second slot (test above).
+      expect(calls.map((c) => c.items)).toEqual([[1]]);
+      expect(group.stats).toEqual({ queued: 2, inFlight: 1 });
+      gates.shift()!.release();
+      await settle();
+      expect(calls.map((c) => c.items)).toEqual([[1], [2, 3]]);
+      await releaseAll();
+      expect(await Promise.all(answers)).toEqual(['done 1', 'done 2', 'done 3']);
+    });
+
+    it('sends a full batch beside the running one at once', async () => {
+      useFakeClock();
+      const { group, calls, releaseAll } = recorder({
+        maxBatch: 4,
+        maxInFlight: 2,
+        overlapAfterMs: 20,
+      });
+      const answers = [1, 2, 3, 4, 5, 6].map((n) => group.submit(n));
+      await settle();
+      // 1 alone; 2–5 make a full batch and leave beside it; 6 waits for a slot.
+      expect(calls.map((c) => c.items)).toEqual([[1], [2, 3, 4, 5]]);
+      expect(group.stats).toEqual({ queued: 1, inFlight: 2 });
+      await releaseAll();
+      expect(calls.map((c) => c.items)).toEqual([[1], [2, 3, 4, 5], [6]]);
+      expect(await Promise.all(answers)).toEqual([1, 2, 3, 4, 5, 6].map((n) => `done ${n}`));
+    });
+
+    it('sends what waits beside batches that have taken overlapAfterMs, counted from the newest', async () => {
+      useFakeClock();
+      const { group, calls, releaseAll } = recorder({
+        maxBatch: 4,
+        maxInFlight: 3,
+        overlapAfterMs: 20,
+      });
+      const answers = [group.submit(1)];
+      await settle();
+      answers.push(group.submit(2));
+      await settle();
+      vi.advanceTimersByTime(19);
+      await settle();
+      expect(calls.map((c) => c.items)).toEqual([[1]]);
+      vi.advanceTimersByTime(1);
+      await settle();
+      // The first batch is stuck (20 ms): 2 leaves beside it.
+      expect(calls.map((c) => c.items)).toEqual([[1], [2]]);
+      answers.push(group.submit(3));
+      await settle();
+      vi.advanceTimersByTime(19);
+      await settle();
+      // 1 has been there 39 ms, but 2 only 19: 3 still waits.
+      expect(calls.map((c) => c.items)).toEqual([[1], [2]]);
+      vi.advanceTimersByTime(1);
+      await settle();
+      expect(calls.map((c) => c.items)).toEqual([[1], [2], [3]]);
+      await releaseAll();
+      expect(await Promise.all(answers)).toEqual(['done 1', 'done 2', 'done 3']);
+      expect(group.stats).toEqual({ queued: 0, inFlight: 0 });
+    });
   });
 });

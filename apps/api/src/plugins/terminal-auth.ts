@@ -90,6 +90,7 @@ export default fp(
     const group = {
       maxBatch: config.TERMINAL_GROUP_COMMIT_MAX,
       maxInFlight: config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
+      overlapAfterMs: config.TERMINAL_GROUP_COMMIT_OVERLAP_MS,
     };
     const known = new Set<string>();
     const remember = (hash: string) => {

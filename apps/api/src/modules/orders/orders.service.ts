@@ -127,6 +127,7 @@ const orderGroupCommit = (deps: ServiceDeps) =>
 const batchOptions = (deps: ServiceDeps) => ({
   maxBatch: deps.config.TERMINAL_GROUP_COMMIT_MAX,
   maxInFlight: deps.config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
+  overlapAfterMs: deps.config.TERMINAL_GROUP_COMMIT_OVERLAP_MS,
   onBatch: (size: number) => deps.metrics?.orderBatchSize.observe(size),
 });
 

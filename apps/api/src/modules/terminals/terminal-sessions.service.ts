@@ -28,7 +28,7 @@ const groupCommits = groupCommitsByDatabase<KeyCheckInput, TerminalKeyCheck>();
  */
 export function checkTerminalKeyGrouped(
   database: Database,
-  options: { maxBatch: number; maxInFlight: number },
+  options: { maxBatch: number; maxInFlight: number; overlapAfterMs?: number | undefined },
   input: { key: { hash: string; wrongKeysKey: string }; now: Date; maxWrongKeys: number },
 ): Promise<TerminalKeyCheck> {
   const group = groupCommits(database, () => ({
