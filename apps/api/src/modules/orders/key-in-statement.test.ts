@@ -210,9 +210,10 @@ describe.each(await testDatabaseKinds())(
         now: t.clock.now(),
       };
       const limits = { maxWrongKeys: FAILURES, maxPerKey: 100 };
-      // Called in one tick: two leave at once, the next four go together. One of those breaks a
-      // check of the orders table (order_type at most 50 characters; HTTP refuses it earlier), which
-      // fails that batch's statement: its counts roll back with it, and each is placed alone.
+      // Called in one tick: one leaves at once, the next five go together (decision 0067). One of
+      // those breaks a check of the orders table (order_type at most 50 characters; HTTP refuses
+      // it earlier), which fails that batch's statement: its counts roll back with it, and each is
+      // placed alone.
       const place = (orderType = 'takeaway') =>
         placeTerminalOrderWithKey(t.app.deps, key, limits, crypto.randomUUID(), {
           ...body(),
