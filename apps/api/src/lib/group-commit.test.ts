@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GroupCommit, type ItemResult } from './group-commit';
 
 /** A promise the test settles by hand: a batch "at the database" until released. */
@@ -127,19 +127,17 @@ describe('group commit', () => {
   });
 
   describe('with overlapAfterMs (decision 0067)', () => {
-    const useFakeClock = () =>
+    /** A batch of at most 4, two at the database at once, a second after 20 ms. */
+    const overlapping = { maxBatch: 4, maxInFlight: 2, overlapAfterMs: 20 };
+    beforeEach(() => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    });
     afterEach(() => {
       vi.useRealTimers();
     });
 
     it('holds what arrives while a batch is at the database, then sends it as one batch', async () => {
-      useFakeClock();
-      const { group, calls, gates, releaseAll } = recorder({
-        maxBatch: 4,
-        maxInFlight: 2,
-        overlapAfterMs: 20,
-      });
+      const { group, calls, gates, releaseAll } = recorder(overlapping);
       const answers = [group.submit(1)];
       await settle();
       vi.advanceTimersByTime(10);
@@ -156,12 +154,7 @@ describe('group commit', () => {
     });
 
     it('sends a full batch beside the running one at once', async () => {
-      useFakeClock();
-      const { group, calls, releaseAll } = recorder({
-        maxBatch: 4,
-        maxInFlight: 2,
-        overlapAfterMs: 20,
-      });
+      const { group, calls, releaseAll } = recorder(overlapping);
       const answers = [1, 2, 3, 4, 5, 6].map((n) => group.submit(n));
       await settle();
       // 1 alone; 2–5 make a full batch and leave beside it; 6 waits for a slot.
@@ -173,12 +166,7 @@ describe('group commit', () => {
     });
 
     it('sends what waits beside batches that have taken overlapAfterMs, counted from the newest', async () => {
-      useFakeClock();
-      const { group, calls, releaseAll } = recorder({
-        maxBatch: 4,
-        maxInFlight: 3,
-        overlapAfterMs: 20,
-      });
+      const { group, calls, releaseAll } = recorder({ ...overlapping, maxInFlight: 3 });
       const answers = [group.submit(1)];
       await settle();
       answers.push(group.submit(2));

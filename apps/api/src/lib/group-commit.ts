@@ -34,6 +34,26 @@ export interface GroupCommitOptions<I, O> {
   onBatch?: (size: number) => void;
 }
 
+/** How big batches get and how many run at once: the options besides the batch's own work. */
+export type GroupCommitLimits = Pick<
+  GroupCommitOptions<unknown, unknown>,
+  'maxBatch' | 'maxInFlight' | 'overlapAfterMs'
+>;
+
+/**
+ * The terminal path's limits (`TERMINAL_GROUP_COMMIT_*`), the same for each of its group commits:
+ * the orders, keyed or not, and the key checks alone.
+ */
+export const terminalGroupCommitLimits = (config: {
+  TERMINAL_GROUP_COMMIT_MAX: number;
+  TERMINAL_GROUP_COMMIT_IN_FLIGHT: number;
+  TERMINAL_GROUP_COMMIT_OVERLAP_MS: number;
+}): GroupCommitLimits => ({
+  maxBatch: config.TERMINAL_GROUP_COMMIT_MAX,
+  maxInFlight: config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
+  overlapAfterMs: config.TERMINAL_GROUP_COMMIT_OVERLAP_MS,
+});
+
 interface Waiting<I, O> {
   item: I;
   resolve: (value: O) => void;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
+import { terminalGroupCommitLimits } from '../lib/group-commit';
 import type { TerminalIdentity } from '../lib/principal';
 import {
   checkTerminalKeyGrouped,
@@ -87,11 +88,7 @@ export default fp(
     const { config, database, clock } = app.deps;
     const maxWrongKeys = config.TERMINAL_AUTH_FAILURES_PER_MINUTE;
     const maxPerKey = config.TERMINAL_RATE_LIMIT_PER_MINUTE;
-    const group = {
-      maxBatch: config.TERMINAL_GROUP_COMMIT_MAX,
-      maxInFlight: config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
-      overlapAfterMs: config.TERMINAL_GROUP_COMMIT_OVERLAP_MS,
-    };
+    const group = terminalGroupCommitLimits(config);
     const known = new Set<string>();
     const remember = (hash: string) => {
       if (known.has(hash)) return;

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import { retrying } from '../../lib/transaction';
 import type { TerminalIdentity } from '../../lib/principal';
-import { groupCommitsByDatabase } from '../../lib/group-commit';
+import { groupCommitsByDatabase, terminalGroupCommitLimits } from '../../lib/group-commit';
 import {
   placeKeyedOrders,
   placeOrder,
@@ -125,9 +125,7 @@ const orderGroupCommit = (deps: ServiceDeps) =>
 
 /** The batch limits and the batch-size metric, the same for both order group commits. */
 const batchOptions = (deps: ServiceDeps) => ({
-  maxBatch: deps.config.TERMINAL_GROUP_COMMIT_MAX,
-  maxInFlight: deps.config.TERMINAL_GROUP_COMMIT_IN_FLIGHT,
-  overlapAfterMs: deps.config.TERMINAL_GROUP_COMMIT_OVERLAP_MS,
+  ...terminalGroupCommitLimits(deps.config),
   onBatch: (size: number) => deps.metrics?.orderBatchSize.observe(size),
 });
 

@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../../db/client';
-import { groupCommitsByDatabase } from '../../lib/group-commit';
+import { groupCommitsByDatabase, type GroupCommitLimits } from '../../lib/group-commit';
 import { countRequest, type RateLimitHit } from '../../lib/rate-limits';
 import { hashTerminalKey } from './terminal-keys';
 import {
@@ -28,7 +28,7 @@ const groupCommits = groupCommitsByDatabase<KeyCheckInput, TerminalKeyCheck>();
  */
 export function checkTerminalKeyGrouped(
   database: Database,
-  options: { maxBatch: number; maxInFlight: number; overlapAfterMs?: number | undefined },
+  options: GroupCommitLimits,
   input: { key: { hash: string; wrongKeysKey: string }; now: Date; maxWrongKeys: number },
 ): Promise<TerminalKeyCheck> {
   const group = groupCommits(database, () => ({
