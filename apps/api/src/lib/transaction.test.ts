@@ -85,12 +85,18 @@ describe.each((await testDatabaseKinds()).filter((k) => k === 'postgres'))(
           };
         });
         let retries = 0;
-        // Opposite lock orders: exactly the bug fixed lock ordering prevents.
-        const crossing = (first: number, second: number) =>
+        // Opposite lock orders: exactly the bug fixed lock ordering prevents. Only the first
+        // transaction looks for the deadlock soon (50 ms): with the same short timeout both ran
+        // the detector at about the same moment, and both could find the cycle and abort
+        // (two retries, seen once under CI's load). The other waits 10 s before it looks, long
+        // after the first has given way.
+        const crossing = (first: number, second: number, deadlockTimeout: string) =>
           inTransaction(
             db.database,
             async (tx) => {
-              await tx.execute(sql`SET LOCAL deadlock_timeout = '50ms'`);
+              await tx.execute(
+                sql`SELECT set_config('deadlock_timeout', ${deadlockTimeout}, true)`,
+              );
               await tx.execute(sql`SELECT id FROM merchants WHERE id = ${first} FOR UPDATE`);
               release();
               await bothHoldOne;
@@ -99,7 +105,7 @@ describe.each((await testDatabaseKinds()).filter((k) => k === 'postgres'))(
             },
             { onRetry: () => (retries += 1) },
           );
-        await Promise.all([crossing(a!.id, b!.id), crossing(b!.id, a!.id)]);
+        await Promise.all([crossing(a!.id, b!.id, '50ms'), crossing(b!.id, a!.id, '10s')]);
         expect(retries).toBe(1);
         const names = await queryRows<{ name: string }>(
           db.database.db,
