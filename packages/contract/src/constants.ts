@@ -121,6 +121,14 @@ export const VALIDATION_MESSAGES = {
     zh: '密码须包含一个特殊字符',
   },
   'v.password_match': { en: 'Passwords must match', zh: '两次输入的密码须一致' },
+  'v.current_password_required': {
+    en: 'Enter your current password to set a new one',
+    zh: '设置新密码前请输入当前密码',
+  },
+  'v.current_password_invalid': {
+    en: 'Your current password is not correct',
+    zh: '当前密码不正确',
+  },
   'v.email_required': { en: 'Enter an email address', zh: '请输入邮箱地址' },
   'v.email_invalid': { en: 'Enter a valid email address', zh: '请输入有效的邮箱地址' },
   'v.amount_required': { en: 'Enter an amount', zh: '请输入数量' },

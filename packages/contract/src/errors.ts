@@ -325,6 +325,27 @@ export const ERROR_CATALOGUE = {
     en: 'Your role cannot receive one of these events.',
     zh: '您的角色无法接收其中某些事件。',
   },
+  // Issue 39: re-authentication for one's own security (decision 0070).
+  CURRENT_PASSWORD_REQUIRED: {
+    status: 400,
+    en: 'Enter your current password to set a new one.',
+    zh: '设置新密码前请输入当前密码。',
+  },
+  CURRENT_PASSWORD_INVALID: {
+    status: 400,
+    en: 'Your current password is not correct.',
+    zh: '当前密码不正确。',
+  },
+  MFA_RESET_OWN: {
+    status: 403,
+    en: 'To turn off your own two-factor sign-in, use your security settings and enter a code.',
+    zh: '如需关闭您自己的两步验证登录，请在安全设置中输入验证码后操作。',
+  },
+  INVITATION_ACCOUNT_INACTIVE: {
+    status: 403,
+    en: 'This account is deactivated, so its link cannot be used. Ask your administrator.',
+    zh: '该账户已停用，无法使用此链接，请联系管理员。',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

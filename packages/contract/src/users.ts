@@ -115,6 +115,8 @@ export type CreateUserBody = z.input<typeof createUserBodySchema>;
 /**
  * PUT /users/{id} and PUT /companies/admin/{user_id}. The type and the tenant are fixed at
  * creation; a `type`, `merchant_id` or `company_id` here is an unknown field (BODY_INVALID).
+ * A user setting its own password gives its current one too (`current_password`; without it 400
+ * CURRENT_PASSWORD_REQUIRED, wrong 400 CURRENT_PASSWORD_INVALID); it is ignored otherwise.
  */
 export const updateUserBodySchema = z.strictObject({
   username: usernameSchema,
@@ -122,6 +124,7 @@ export const updateUserBodySchema = z.strictObject({
   status: statusSchema,
   password: optionalPasswordSchema,
   confirm_password: confirmPasswordSchema,
+  current_password: z.string().max(256).optional(),
 });
 export type UpdateUserBody = z.input<typeof updateUserBodySchema>;
 

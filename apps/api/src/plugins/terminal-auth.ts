@@ -71,8 +71,9 @@ const KNOWN_KEYS_MAX = 10_000;
  *
  * Limits (429 TOO_MANY_REQUESTS with Retry-After; per-minute counters in PostgreSQL shared by every
  * instance, decision 0014): a client address that presents TERMINAL_AUTH_FAILURES_PER_MINUTE wrong
- * keys is refused for the rest of the minute whatever key it sends next, so keys cannot be
- * guessed; and each terminal key may make TERMINAL_RATE_LIMIT_PER_MINUTE requests a minute. The
+ * keys is refused for the rest of the minute for every further unknown key, so keys cannot be
+ * guessed, while a valid key from that address still passes (decision 0070); and each terminal
+ * key may make TERMINAL_RATE_LIMIT_PER_MINUTE requests a minute. The
  * key lookup and both limits are one statement, shared under load with the other requests that
  * arrived meanwhile (group commit, decision 0034).
  *
@@ -114,10 +115,15 @@ export default fp(
         known.delete(key.hash);
         return error;
       };
-      if (wrongKeys && wrongKeys.hits >= maxWrongKeys) {
-        throw refuse(tooMany(wrongKeys.retryAfterSeconds));
+      if (!terminal) {
+        // An address shut out for wrong keys: its next unknown key is 429 and counts nothing more.
+        // A key that opens a terminal passes whatever other keys from its address did (decision
+        // 0070): one misconfigured till does not stop every till behind the shop's address.
+        if (wrongKeys && wrongKeys.hits >= maxWrongKeys) {
+          throw refuse(tooMany(wrongKeys.retryAfterSeconds));
+        }
+        throw refuse(await wrongKey(key.ip, key.now));
       }
-      if (!terminal) throw refuse(await wrongKey(key.ip, key.now));
       if (terminal.status !== 'active') throw refuse(new AppError('TERMINAL_INACTIVE'));
       if (terminal.merchantStatus !== 'active') throw refuse(new AppError('MERCHANT_INACTIVE'));
       const identity = { id: terminal.id, merchantId: terminal.merchantId };

@@ -22,6 +22,8 @@ import {
   checkSignInThrottle,
   clearSignInFailures,
   clearUserSignInThrottles,
+  reauthThrottleLogin,
+  recordSignInFailure,
   signInThrottlePolicy,
   type ThrottleConfig,
 } from './sign-in-throttle.service';
@@ -57,11 +59,13 @@ export type SignInResult =
   | { mfaChallenge: string; user?: undefined; session?: undefined };
 
 /**
- * Checks a sign-in and opens a fresh session (DESIGN 4.1, decision 0014). Whether or not the
- * login exists, a wrong password answers the same INVALID_CREDENTIALS after the same work (a dummy
- * hash for a missing user) and the same throttle: past the free failures of its (login, address)
- * or its address, 429 TOO_MANY_REQUESTS with Retry-After until the doubled wait is over. No
- * account is ever locked. A right password of an inactive user is USER_INACTIVE. Each sign-in,
+ * Checks a sign-in and opens a fresh session (DESIGN 4.1, decisions 0014 and 0070). Whether or
+ * not the login exists, a wrong password answers the same INVALID_CREDENTIALS after the same work
+ * (a dummy hash for a missing user) and the same throttle: past the free failures of its (login,
+ * address), 429 TOO_MANY_REQUESTS with Retry-After until the doubled wait is over, whatever the
+ * password; past the free failures of its address, a wrong password answers 429 with the
+ * address's wait instead, after the same check, and a right one signs in (the address's failures
+ * alone never refuse a right password, decision 0070). No account is ever locked. A right password of an inactive user is USER_INACTIVE. Each sign-in,
  * failure and throttled attempt is written to the audit log with the submitted login and address.
  */
 export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInResult> {
@@ -108,13 +112,22 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
     found ? verifyPassword(found.passwordHash, input.password) : verifyAgainstDummy(input.password),
     found ? hasTotpEnabled(db, found.id) : false,
   ]);
-  if (!found || !isPasswordRight) {
-    await audit('sign_in_failed', found?.id ?? null, { reason: 'invalid_credentials' });
+  if (!found || !isPasswordRight || found.status !== 'active') {
+    // Counted against the address after the check (decision 0070): the address's failures change
+    // only the answer to a wrong password, a 429 with the address's wait while it waits.
+    const busy = await recordSignInFailure(db, signInThrottlePolicy(config), attempt);
+    if (found && isPasswordRight) {
+      await audit('sign_in_failed', found.id, { reason: 'user_inactive' });
+      throw new AppError('USER_INACTIVE');
+    }
+    await audit('sign_in_failed', found?.id ?? null, {
+      reason: 'invalid_credentials',
+      ...(busy && { retry_after_seconds: busy.retryAfterSeconds }),
+    });
+    if (busy) {
+      throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: busy.retryAfterSeconds });
+    }
     throw new AppError('INVALID_CREDENTIALS');
-  }
-  if (found.status !== 'active') {
-    await audit('sign_in_failed', found.id, { reason: 'user_inactive' });
-    throw new AppError('USER_INACTIVE');
   }
 
   // The audit row of a right password, by the user it proved.
@@ -146,8 +159,8 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
     });
   }
   // One statement opens the session, ends the one presented and writes the audit row, while on
-  // another connection the attempt taken before the password check is given back (two
-  // statements, in takeAttempt's lock order). Given back last inside a transaction of the
+  // another connection the attempt taken before the password check is given back (its (login,
+  // address) row deleted; the address's row is not touched). Given back last inside a transaction of the
   // session, the counters' rows stayed locked until its commit, and the next attempt from the
   // same address waited that long (decision 0063).
   const [session] = await Promise.all([
@@ -192,6 +205,40 @@ export async function clearUserSignInThrottle(
     });
     return { cleared };
   });
+}
+
+/**
+ * Re-authentication for one's own security (issue 39, decision 0070): a signed-in user changing
+ * its own password proves it knows the current one. Missing: 400 CURRENT_PASSWORD_REQUIRED; wrong:
+ * 400 CURRENT_PASSWORD_INVALID. Checks are throttled like sign-ins under the user's own
+ * `password:<id>` key with the client address (a stolen session cannot guess the password
+ * faster than the sign-in form allows), and a wrong one counts against the address.
+ */
+export async function confirmCurrentPassword(
+  deps: Pick<IamDeps, 'database' | 'clock' | 'config'>,
+  input: { userId: number; currentPassword: string | undefined; ip: string | null },
+): Promise<void> {
+  if (!input.currentPassword) {
+    throw new AppError('CURRENT_PASSWORD_REQUIRED', {
+      metadata: { current_password: 'v.current_password_required' },
+    });
+  }
+  const db = deps.database.db;
+  const policy = signInThrottlePolicy(deps.config);
+  const attempt = { login: reauthThrottleLogin(input.userId), ip: input.ip, now: deps.clock.now() };
+  const wait = await checkSignInThrottle(db, policy, attempt);
+  if (wait) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: wait.retryAfterSeconds });
+  const user = await findUserById(db, input.userId);
+  const isRight = user
+    ? await verifyPassword(user.passwordHash, input.currentPassword)
+    : await verifyAgainstDummy(input.currentPassword);
+  if (!isRight) {
+    await recordSignInFailure(db, policy, attempt);
+    throw new AppError('CURRENT_PASSWORD_INVALID', {
+      metadata: { current_password: 'v.current_password_invalid' },
+    });
+  }
+  await clearSignInFailures(db, attempt);
 }
 
 /** Ends one session (sign-out). */

@@ -38,6 +38,8 @@ import { hashToken, isTokenShaped, newToken } from './session-tokens';
 import {
   checkSignInThrottle,
   clearSignInFailures,
+  mfaThrottleLogin,
+  recordSignInFailure,
   signInThrottlePolicy,
   type ThrottleConfig,
 } from './sign-in-throttle.service';
@@ -212,7 +214,8 @@ export async function startTotpEnrolment(
 /**
  * A signed-in user's code check (enrolment, turning TOTP off), throttled like sign-in codes under
  * the user's `mfa:` key: a wrong code stays counted (its own statement, outside `check`'s
- * transaction, which a refusal rolls back), a right one is settled.
+ * transaction, which a refusal rolls back) and is counted against the address, a right one is
+ * settled.
  */
 async function throttledCodeCheck<T>(
   deps: MfaDeps,
@@ -220,11 +223,20 @@ async function throttledCodeCheck<T>(
   ip: string | null,
   check: () => Promise<T>,
 ): Promise<T> {
-  const attempt = { login: `mfa:${userId}`, ip, now: deps.clock.now() };
+  const attempt = { login: mfaThrottleLogin(userId), ip, now: deps.clock.now() };
   const db = deps.database.db;
-  const wait = await checkSignInThrottle(db, signInThrottlePolicy(deps.config), attempt);
+  const policy = signInThrottlePolicy(deps.config);
+  const wait = await checkSignInThrottle(db, policy, attempt);
   if (wait) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: wait.retryAfterSeconds });
-  const result = await check();
+  let result: T;
+  try {
+    result = await check();
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'MFA_CODE_INVALID') {
+      await recordSignInFailure(db, policy, attempt);
+    }
+    throw error;
+  }
   await clearSignInFailures(db, attempt);
   return result;
 }
@@ -354,8 +366,13 @@ async function disableWithCode(
   if (outcome === 'wrong') throw new AppError('MFA_CODE_INVALID');
 }
 
-/** DELETE /users/{id}/mfa: an admin removes another user's second factor (404 unknown id). */
+/**
+ * DELETE /users/{id}/mfa: an admin removes another user's second factor (404 unknown id). Its
+ * own is refused (403 MFA_RESET_OWN): that takes a code, through DELETE /iam/mfa/totp, so a
+ * session alone cannot remove the factor that protects it (issue 39, decision 0070).
+ */
 export async function resetUserMfa(deps: MfaDeps, userId: number, actor: AuditActor) {
+  if (actor.userId === userId) throw new AppError('MFA_RESET_OWN');
   const now = deps.clock.now();
   await deps.database.db.transaction(async (tx) => {
     if ((await findLiveUserId(tx, userId)) === null) throw new AppError('RECORD_NOT_FOUND');
@@ -436,8 +453,9 @@ export async function completeMfaSignIn(
     // Codes are throttled like passwords (DESIGN 4.1), under a key of their own per user and
     // address: a challenge dies after five wrong codes, this keeps fresh challenges from
     // resetting the count.
-    const codeAttempt = { login: `mfa:${user.id}`, ip: input.ip, now };
-    const wait = await checkSignInThrottle(tx, signInThrottlePolicy(deps.config), codeAttempt);
+    const codeAttempt = { login: mfaThrottleLogin(user.id), ip: input.ip, now };
+    const policy = signInThrottlePolicy(deps.config);
+    const wait = await checkSignInThrottle(tx, policy, codeAttempt);
     if (wait) return { kind: 'throttled', retryAfterSeconds: wait.retryAfterSeconds };
     const result = await useSecondFactor(
       tx,
@@ -451,6 +469,8 @@ export async function completeMfaSignIn(
       const failures = await countChallengeFailure(tx, idHash);
       const isVoid = failures >= MFA_CHALLENGE.maxFailures;
       if (isVoid) await deleteChallenge(tx, idHash);
+      // Counted against the address (decision 0070): while it waits, a wrong code answers 429.
+      const busy = await recordSignInFailure(tx, policy, codeAttempt);
       await recordAudit(tx, {
         actor: actorOf(user.id),
         action: 'sign_in_mfa_failed',
@@ -460,7 +480,8 @@ export async function completeMfaSignIn(
         at: now,
       });
       // The last allowed failure voids the challenge at once: back to the password step.
-      return { kind: isVoid ? 'void' : 'wrong' };
+      if (isVoid) return { kind: 'void' };
+      return busy ? { kind: 'throttled', retryAfterSeconds: busy.retryAfterSeconds } : { kind: 'wrong' };
     }
     await deleteChallenge(tx, idHash);
     // The whole sign-in succeeded: the code's attempt and the password step's are settled.

@@ -40,10 +40,15 @@ const waitEndOf = (p: SignInThrottlePolicy) =>
 const isWaiting = (p: SignInThrottlePolicy, now: Date) =>
   sql`(t.expires_at > ${at(now)} AND t.failures > ${freeOf(p)} AND ${waitEndOf(p)} > ${at(now)})`;
 
-/** The two rows of an attempt: its (login, address) and its address. */
+/**
+ * The row that gates an attempt: its (login, address). The address's own row never holds an
+ * attempt back (decision 0070): it only changes the answer to a wrong secret (recordAddressFailure).
+ */
 const rowsOf = (k: ThrottleKey) =>
-  sql`((t.scope = 'login_address' AND t.login = ${k.login}) OR (t.scope = 'address' AND t.login = ''))
-      AND t.ip = ${k.ip}`;
+  sql`t.scope = 'login_address' AND t.login = ${k.login} AND t.ip = ${k.ip}`;
+
+/** The address's row. */
+const addressRowOf = (ip: string) => sql`t.scope = 'address' AND t.login = '' AND t.ip = ${ip}`;
 
 /** A fixed-window limit on the requests of `key` (lib/rate-limits.ts), counted with the attempt. */
 export interface RequestLimit {
@@ -60,12 +65,15 @@ const secondsUntil = (until: SQL, now: Date) =>
   sql`greatest(1, ceil(extract(epoch FROM ${until} - ${at(now)})))::int`;
 
 /**
- * Takes one sign-in attempt in one statement: unless either row makes it wait, both counters go
- * up by one *before* the password is checked (so parallel guesses cannot all slip through at the
- * end of a wait) and the caller clears them on success. With a `limit`, the same statement first
- * counts the request against it (`rate_limits`), and past it takes no attempt: one round trip
- * where the sign-in made two, one after the other (decision 0064). Answers null when the attempt
- * may go ahead, else the seconds to wait and why.
+ * Takes one sign-in attempt in one statement: unless its (login, address) row makes it wait, that
+ * counter goes up by one *before* the secret is checked (so parallel guesses at one login cannot
+ * all slip through at the end of a wait) and the caller clears it on success. The address's
+ * failures are not read here: they never hold back an attempt, so a right secret is never refused
+ * for them (decision 0070); a wrong one is counted on the address after the check
+ * (recordAddressFailure). With a `limit`, the same statement first counts the request against it
+ * (`rate_limits`), and past it takes no attempt: one round trip where the sign-in made two, one
+ * after the other (decision 0064). Answers null when the attempt may go ahead, else the seconds to
+ * wait and why.
  */
 export async function takeAttempt(
   executor: Executor,
@@ -92,8 +100,7 @@ export async function takeAttempt(
            WHERE ${rowsOf(key)} AND ${isWaiting(policy, now)}
         ), charged AS (
           INSERT INTO sign_in_throttles AS t (login, ip, scope, failures, last_failed_at, expires_at)
-          SELECT v.login, ${key.ip}, v.scope, 1, ${at(now)}, ${expires}
-            FROM (VALUES (${key.login}::text, 'login_address'), ('', 'address')) AS v(login, scope)
+          SELECT ${key.login}, ${key.ip}, 'login_address', 1, ${at(now)}, ${expires}
            WHERE (SELECT until FROM waiting) IS NULL
              AND ${limit ? sql`(SELECT hits FROM counted) <= ${max}::int` : sql`true`}
           ON CONFLICT (login, ip, scope) DO UPDATE
@@ -114,7 +121,7 @@ export async function takeAttempt(
     return { seconds: Number(row!.limit_seconds), reason: 'rate_limited' };
   }
   if (row?.wait_seconds != null) return { seconds: Number(row.wait_seconds), reason: 'throttled' };
-  if (Number(row?.charged) === 2) return null;
+  if (Number(row?.charged) === 1) return null;
   // A parallel attempt started the wait between this statement's snapshot and its write.
   const wait = (await readWait(executor, policy, key)) ?? Math.ceil(policy.baseDelayMs / 1000);
   return { seconds: wait, reason: 'throttled' };
@@ -137,14 +144,10 @@ export async function readWait(
 }
 
 /**
- * A successful sign-in: its (login, address) counter is gone and the attempt taken from its
- * address is given back (the address keeps its other failures: signing into one's own account
- * must not wipe a spray from the same address).
- *
- * Two statements, in the order `takeAttempt` locks the rows: the (login, address) row, then the
- * address's. One statement (the delete in a WITH) ran the address's update first, so a sign-in
- * settling inside its transaction and a parallel attempt of the same login from the same address
- * each held the row the other wanted: a deadlock, answered 500 (seen in the soak).
+ * A successful sign-in: its (login, address) counter is gone. The address's row is not touched:
+ * the attempt never counted on it, so a success neither wipes a spray from the same address nor
+ * restarts its wait (decision 0070). One statement on one row, so it cannot deadlock with a
+ * parallel attempt (which also takes only that row, then, on a wrong secret, the address's alone).
  */
 export async function settleSuccess(
   executor: Executor,
@@ -154,10 +157,43 @@ export async function settleSuccess(
     sql`DELETE FROM sign_in_throttles
          WHERE scope = 'login_address' AND login = ${key.login} AND ip = ${key.ip}`,
   );
-  await executor.execute(
-    sql`UPDATE sign_in_throttles SET failures = greatest(failures - 1, 0)
-         WHERE scope = 'address' AND login = '' AND ip = ${key.ip}`,
+}
+
+/**
+ * A wrong secret, after its check: the address's failures go up by one unless the address is
+ * waiting already (an attempt during a wait does not lengthen it, as before decision 0070: the
+ * wait doubles per failure made outside one). Answers the seconds the address was waiting (the
+ * sign-in then answers 429 with them, not its plain refusal), or null.
+ */
+export async function recordAddressFailure(
+  executor: Executor,
+  policy: SignInThrottlePolicy,
+  key: { ip: string; now: Date },
+): Promise<number | null> {
+  const { now } = key;
+  const expires = sql`${at(now)} + ${ms(policy.memoryMs)}`;
+  const [row] = await queryRows<{ wait_seconds: number | null; counted: number }>(
+    executor,
+    sql`WITH waiting AS (
+          SELECT max(${waitEndOf(policy)}) AS until
+            FROM sign_in_throttles t
+           WHERE ${addressRowOf(key.ip)} AND ${isWaiting(policy, now)}
+        ), counted AS (
+          INSERT INTO sign_in_throttles AS t (login, ip, scope, failures, last_failed_at, expires_at)
+          SELECT '', ${key.ip}, 'address', 1, ${at(now)}, ${expires}
+           WHERE (SELECT until FROM waiting) IS NULL
+          ON CONFLICT (login, ip, scope) DO UPDATE
+             SET failures = CASE WHEN t.expires_at <= ${at(now)} THEN 1 ELSE t.failures + 1 END,
+                 last_failed_at = excluded.last_failed_at,
+                 expires_at = excluded.expires_at
+           WHERE NOT ${isWaiting(policy, now)}
+          RETURNING 1
+        )
+        SELECT (SELECT ${secondsUntil(sql`until`, now)} FROM waiting WHERE until IS NOT NULL)
+                 AS wait_seconds,
+               (SELECT count(*)::int FROM counted) AS counted`,
   );
+  return row?.wait_seconds == null ? null : Number(row.wait_seconds);
 }
 
 /** Deletes the (login, address) counters of these logins from every address; returns how many. */

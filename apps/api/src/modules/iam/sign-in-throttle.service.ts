@@ -5,16 +5,22 @@
 //     if (wait) → 429 TOO_MANY_REQUESTS with Retry-After: wait.retryAfterSeconds
 //     … check the secret …
 //     on success: await clearSignInFailures(tx, { login, ip })
+//     on failure: const busy = await recordSignInFailure(db, policy, { ip, now });
+//                 busy ? 429 with Retry-After: busy.retryAfterSeconds : the plain refusal
 //
-// `checkSignInThrottle` counts the attempt as a failure as it lets it through, so a failure needs
-// no second call; a success takes it back. Counters are keyed by the submitted login (existing or
-// not, so the answers cannot tell which) with the client address, and by the address alone; the
-// (login, address) counter of one address never holds back the same login from another.
+// `checkSignInThrottle` counts the attempt as a failure of its (login, address) as it lets it
+// through; a success takes it back. Counters are keyed by the submitted login (existing or not,
+// so the answers cannot tell which) with the client address, and by the address alone; the
+// (login, address) counter of one address never holds back the same login from another. The
+// address's counter never holds back an attempt (decision 0070): a right secret passes whatever
+// the address's failures, and a wrong one made while the address waits answers 429 instead of
+// its refusal, after the same check.
 import type { Config } from '../../config';
 import type { Executor } from '../../db/client';
 import {
   deleteExpiredCounters,
   deleteLoginCounters,
+  recordAddressFailure,
   settleSuccess,
   takeAttempt,
   type RequestLimit,
@@ -79,7 +85,24 @@ export async function checkSignInThrottle(
     : { retryAfterSeconds: refusal.seconds, rateLimited: refusal.reason === 'rate_limited' };
 }
 
-/** A successful sign-in: clears its (login, address) counter, gives back the address's attempt. */
+/**
+ * A wrong secret, after its check: counted against the client address (unless it is waiting
+ * already). `{ retryAfterSeconds }` when the address was waiting: a sign-in step then answers 429
+ * with it instead of its plain refusal, so a wrong secret still meets the address's doubling wait.
+ */
+export async function recordSignInFailure(
+  executor: Executor,
+  policy: SignInThrottlePolicy,
+  input: Omit<AttemptInput, 'login'>,
+): Promise<{ retryAfterSeconds: number } | null> {
+  const seconds = await recordAddressFailure(executor, policy, {
+    ip: normaliseIp(input.ip),
+    now: input.now,
+  });
+  return seconds === null ? null : { retryAfterSeconds: seconds };
+}
+
+/** A successful sign-in: clears its (login, address) counter; the address's is left as it is. */
 export async function clearSignInFailures(
   executor: Executor,
   input: Omit<AttemptInput, 'now'>,
@@ -87,16 +110,28 @@ export async function clearSignInFailures(
   await settleSuccess(executor, { login: normaliseLogin(input.login), ip: normaliseIp(input.ip) });
 }
 
+/** The login key a user's second-factor codes count under (with the address). */
+export const mfaThrottleLogin = (userId: number): string => `mfa:${userId}`;
+/** The login key a signed-in user's current-password checks count under (with the address). */
+export const reauthThrottleLogin = (userId: number): string => `password:${userId}`;
+
 /**
  * An administrator's clear: every (login, address) counter of the user's username and email,
- * from every address, so the user can sign in at once. Returns how many counters went.
+ * and of its second-factor codes and current-password checks, from every address, so the user
+ * can sign in at once. Returns how many counters went.
  */
 export function clearUserSignInThrottles(
   executor: Executor,
-  user: { username: string; email: string | null },
+  user: { id: number; username: string; email: string | null },
 ): Promise<number> {
   const logins = [user.username, user.email].filter((l): l is string => Boolean(l));
-  return deleteLoginCounters(executor, [...new Set(logins.map(normaliseLogin))]);
+  return deleteLoginCounters(executor, [
+    ...new Set([
+      ...logins.map(normaliseLogin),
+      mfaThrottleLogin(user.id),
+      reauthThrottleLogin(user.id),
+    ]),
+  ]);
 }
 
 /** Deletes forgotten counters (the jobs sweep). */

@@ -119,7 +119,7 @@ describe.each(await testDatabaseKinds())('sign-in throttle on %s', (kind) => {
     expect((await login(t, owner.username, owner.password, '10.2.0.7')).statusCode).toBe(200);
   });
 
-  it('holds back one address spraying many usernames, more loosely, and no other address', async () => {
+  it('holds back wrong passwords of one address spraying many usernames, more loosely, and no other address', async () => {
     const user = await createUser(db(), { type: 'admin' });
     for (let i = 0; i <= ADDRESS_FREE; i += 1) {
       expect((await login(t, `spray.${i}`, WRONG, '10.3.0.1')).statusCode).toBe(401);
@@ -127,8 +127,96 @@ describe.each(await testDatabaseKinds())('sign-in throttle on %s', (kind) => {
     const next = await login(t, 'spray.fresh', WRONG, '10.3.0.1');
     expect(next.statusCode).toBe(429);
     expect(next.headers['retry-after']).toBe('1');
-    expect((await login(t, user.username, user.password, '10.3.0.1')).statusCode).toBe(429);
+    // The address's failures alone never refuse a right password (decision 0070).
+    expect((await login(t, user.username, user.password, '10.3.0.1')).statusCode).toBe(200);
+    expect((await login(t, user.username, WRONG, '10.3.0.1')).statusCode).toBe(429);
+    expect((await login(t, user.username, WRONG, '10.3.0.2')).statusCode).toBe(401);
     expect((await login(t, user.username, user.password, '10.3.0.2')).statusCode).toBe(200);
+  });
+
+  // Issue 39 item 4 (decision 0070): an outsider behind the office's address does not lock its
+  // owners out.
+  describe("an address's failures never refuse an owner's right password", () => {
+    const audited = async (address: string) =>
+      (
+        await queryRows<{ action: string; n: number }>(
+          db(),
+          sql`SELECT action, count(*)::int AS n FROM audit_log WHERE ip = ${address}
+               GROUP BY action ORDER BY action`,
+        )
+      ).map((r) => [r.action, r.n]);
+
+    it('40 wrong sign-ins from one address, then the owner’s right password from it: 200', async () => {
+      const owner = await createUser(db(), { type: 'super_hr' });
+      const address = '10.11.0.1';
+      const answers: Answer[] = [];
+      for (let i = 0; i < 40; i += 1) {
+        answers.push(answerOf(await login(t, `stuffed.${i}`, WRONG, address)));
+      }
+      expect(answers.map((a) => a.status)).toEqual([
+        ...Array<number>(ADDRESS_FREE + 1).fill(401),
+        ...Array<number>(40 - ADDRESS_FREE - 1).fill(429),
+      ]);
+      expect(new Set(answers.slice(ADDRESS_FREE + 1).map((a) => a.retryAfter))).toEqual(
+        new Set(['1']),
+      );
+
+      const signedIn = await login(t, owner.username, owner.password, address);
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      expect(signedIn.json().data.user).toMatchObject({ user_id: owner.id });
+      // The success cleared nothing of the address's: wrong passwords still wait, and answer
+      // alike for the owner's username and an unknown one (status, body, Retry-After).
+      const ownersWrong = answerOf(await login(t, owner.username, WRONG, address));
+      const strangersWrong = answerOf(await login(t, 'stuffed.more', WRONG, address));
+      expect(ownersWrong).toEqual(strangersWrong);
+      expect(ownersWrong).toMatchObject({ status: 429, retryAfter: '1' });
+      expect(JSON.parse(ownersWrong.body)).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+      // Wrong passwords during the wait were checked (not merely throttled) and are audited so.
+      expect(await audited(address)).toEqual([
+        ['sign_in', 1],
+        ['sign_in_failed', 42],
+      ]);
+    });
+
+    it('keeps doubling the wait for wrong passwords; a success neither clears nor restarts it', async () => {
+      const owner = await createUser(db(), { type: 'super_hr' });
+      const address = '10.11.1.1';
+      const answers: Answer[] = [];
+      for (let i = 0; i < 40; i += 1) {
+        const answer = answerOf(await login(t, `doubled.${i}`, WRONG, address));
+        answers.push(answer);
+        // The owner signs in, right password, whatever the address's state.
+        expect((await login(t, owner.username, owner.password, address)).statusCode).toBe(200);
+        if (answer.status === 429) t.clock.advance(Number(answer.retryAfter) * 1000);
+      }
+      // As without the owner's sign-ins: past the address's free failures, each wrong password
+      // made outside a wait doubles it, 1 s, 2 s, 4 s … (the owner's 40 successes restarted none).
+      expect(answers.map((a) => a.status)).toEqual([
+        ...Array<number>(ADDRESS_FREE + 1).fill(401),
+        ...Array.from({ length: 10 }, () => [429, 401]).flat().slice(0, 40 - ADDRESS_FREE - 1),
+      ]);
+      expect(answers.filter((a) => a.status === 429).map((a) => Number(a.retryAfter))).toEqual([
+        1, 2, 4, 8, 16, 32, 64, 128, 256, 512,
+      ]);
+      // One more wrong password starts the longest wait (900 s, the cap).
+      expect((await login(t, 'doubled.last', WRONG, address)).statusCode).toBe(401);
+      t.clock.advance(100_000);
+      expect((await login(t, owner.username, owner.password, address)).statusCode).toBe(200);
+      // Not restarted by that success: 800 s are left.
+      const after = await login(t, 'doubled.next', WRONG, address);
+      expect(after.statusCode).toBe(429);
+      expect(after.headers['retry-after']).toBe('800');
+    });
+
+    it('still holds back every password of a login guessed from the same address', async () => {
+      const owner = await createUser(db(), { type: 'super_hr' });
+      const answers = await failRepeatedly(t, owner.username, '10.11.2.1', FREE + 1);
+      expect(answers.map((a) => a.status)).toEqual(Array<number>(FREE + 1).fill(401));
+      // The (username, address) wait holds back the right password too, unchecked.
+      const held = await login(t, owner.username, owner.password, '10.11.2.1');
+      expect(held.statusCode).toBe(429);
+      expect(held.headers['retry-after']).toBe('1');
+    });
   });
 
   it('clears the (username, address) counter on a successful sign-in', async () => {
@@ -389,7 +477,8 @@ describe.each(postgresOnly)('a successful sign-in settling its counters on %s', 
       }
       expect(await waiting()).toBe(1);
       // …holding nothing the attempt needs next: the address's row is free (before the fix the
-      // settling statement had already locked it, and this failed with lock_not_available).
+      // settling statement had already locked it, and this failed with lock_not_available; since
+      // decision 0070 settling does not touch the address's row at all).
       const next = await attempt.query(
         `SELECT failures FROM sign_in_throttles
           WHERE scope = 'address' AND login = '' AND ip = $1 FOR UPDATE NOWAIT`,
@@ -405,6 +494,7 @@ describe.each(postgresOnly)('a successful sign-in settling its counters on %s', 
       t.db.database.db,
       sql`SELECT scope, failures FROM sign_in_throttles WHERE ip = ${address} ORDER BY scope`,
     );
-    expect(rows).toEqual([{ scope: 'address', failures: 0 }]);
+    // The wrong password's failure stays on the address: the success neither took nor gave it back.
+    expect(rows).toEqual([{ scope: 'address', failures: 1 }]);
   });
 });

@@ -18,19 +18,26 @@ export async function findOpenInvitation(
   executor: Executor,
   tokenHash: string,
   now: Date,
-): Promise<{ userId: number; username: string; expiresAt: Date } | undefined> {
+  /** Lock the user's row (accepting): a deactivation racing the accept waits, or is seen. */
+  forUpdate = false,
+): Promise<
+  { userId: number; username: string; expiresAt: Date; isActive: boolean } | undefined
+> {
   const [row] = await queryRows<Record<string, unknown>>(
     executor,
-    sql`SELECT i.user_id, u.username, i.expires_at
+    sql`SELECT i.user_id, u.username, i.expires_at,
+               (u.status = 'active' AND u.deleted_at IS NULL) AS is_active
           FROM user_invitations i JOIN users u ON u.id = i.user_id
          WHERE i.token_hash = ${tokenHash} AND i.used_at IS NULL
-           AND i.expires_at > ${now.toISOString()}::timestamptz`,
+           AND i.expires_at > ${now.toISOString()}::timestamptz
+        ${forUpdate ? sql`FOR UPDATE OF u` : sql``}`,
   );
   if (!row) return undefined;
   return {
     userId: toInt(row.user_id),
     username: row.username as string,
     expiresAt: new Date(row.expires_at as string | Date),
+    isActive: row.is_active === true,
   };
 }
 

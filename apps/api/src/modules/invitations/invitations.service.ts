@@ -234,13 +234,16 @@ export async function lookUpInvitation(
 ): Promise<InvitationInfo> {
   const found = await findOpenInvitation(database.db, hashToken(token), clock.now());
   if (!found) throw new AppError('INVITATION_INVALID');
+  if (!found.isActive) throw new AppError('INVITATION_ACCOUNT_INACTIVE');
   return { username: found.username, expires_at: found.expiresAt.toISOString() };
 }
 
 /**
  * POST /iam/invitations/accept: sets the password the link's owner chose and spends the link (and
  * any other open link of theirs), in one transaction; a used, expired or unknown link is
- * INVITATION_INVALID. Audited as the user's own act.
+ * INVITATION_INVALID, the link of a deactivated (or deleted) account 403
+ * INVITATION_ACCOUNT_INACTIVE, the link left as it was (issue 39, decision 0070). Audited as the
+ * user's own act.
  */
 export async function acceptInvitation(
   { database, clock }: ServiceDeps,
@@ -255,7 +258,8 @@ export async function acceptInvitation(
   const tokenHash = hashToken(body.token);
   return inTransaction(database, async (tx) => {
     const now = clock.now();
-    const found = await findOpenInvitation(tx, tokenHash, now);
+    const found = await findOpenInvitation(tx, tokenHash, now, true);
+    if (found && !found.isActive) throw new AppError('INVITATION_ACCOUNT_INACTIVE');
     const userId = await consumeInvitation(tx, tokenHash, now);
     if (!found || userId === undefined) throw new AppError('INVITATION_INVALID');
     await setPassword(tx, clock, { userId, password: body.password });

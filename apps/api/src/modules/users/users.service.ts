@@ -19,7 +19,7 @@ import { scopeOf } from '../../lib/scope';
 import { pagedFilterOf } from '../../lib/sql';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
 import { findCompany } from '../companies/companies.service';
-import { createUserAccount, setPassword } from '../iam/iam.service';
+import { confirmCurrentPassword, createUserAccount, setPassword } from '../iam/iam.service';
 import { revokeUserSessions } from '../iam/sessions.service';
 import { findMerchant } from '../merchants/merchants.service';
 import {
@@ -194,17 +194,26 @@ const refuseOwnDeactivation = (actor: AuditActor, id: number) => {
 
 /**
  * Edits username, email, status and (when given) the password. A new password or a
- * deactivation ends every session of the user.
+ * deactivation ends every session of the user. A user setting its own password must give its
+ * current one (`current_password`, checked and throttled like a sign-in; decision 0070).
  */
 export async function updateAccount(
-  { database, clock }: ServiceDeps,
+  deps: ServiceDeps,
   actor: AuditActor,
   id: number,
   rules: AccountRules,
   body: UpdateUserInput,
 ): Promise<ManagedUser> {
+  const { database, clock } = deps;
   const { password } = body;
   assertPasswordsMatch(password, body.confirm_password);
+  if (password !== undefined && actor.userId === id) {
+    await confirmCurrentPassword(deps, {
+      userId: id,
+      currentPassword: body.current_password,
+      ip: actor.ip,
+    });
+  }
   return withDuplicatesMapped(() =>
     inTransaction(database, async (tx) => {
       const row = await lockUser(tx, id, rules);

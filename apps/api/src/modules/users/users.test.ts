@@ -404,6 +404,61 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       expect(JSON.stringify(update)).not.toMatch(/argon2|N3w!Password|password_hash/);
     });
 
+    // Issue 39 item 5 (decision 0070): a session alone does not set its own password.
+    it('sets its own password only with the current one, on PUT /users/{own id}', async () => {
+      const me = await signedIn(t, 'admin');
+      const url = `/api/v1/users/${me.user.id}`;
+      const body = {
+        username: me.user.username,
+        email: me.user.email,
+        status: 'active',
+        password: 'N3w!Password',
+        confirm_password: 'N3w!Password',
+      };
+      const missing = await as(me.session).put(url, body);
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json()).toMatchObject({
+        code: 'CURRENT_PASSWORD_REQUIRED',
+        metadata: { current_password: 'Enter your current password to set a new one' },
+      });
+      const wrong = await as(me.session).put(url, { ...body, current_password: 'Wr0ng!Pass' });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().code).toBe('CURRENT_PASSWORD_INVALID');
+      // Neither changed anything: the old password still signs in, the session still works.
+      expect((await selfInfo(me.session)).statusCode).toBe(200);
+      expect((await login(me.user.username, 'N3w!Password')).statusCode).toBe(401);
+
+      const right = await as(me.session).put(url, { ...body, current_password: me.user.password });
+      expect(right.statusCode, right.body).toBe(200);
+      expect((await login(me.user.username, me.user.password)).statusCode).toBe(401);
+      expect((await login(me.user.username, 'N3w!Password')).statusCode).toBe(200);
+      // Another user's password is still the admin's to set without it (spec 5's form).
+      const other = await createViaApi();
+      const reset = await as(me.session).put(`/api/v1/users/${other.user_id}`, {
+        username: other.username,
+        email: other.email,
+        status: 'active',
+        password: 'An0ther!Pass',
+      });
+      expect(reset.statusCode, reset.body).toBe(200);
+    });
+
+    it('throttles wrong current passwords like sign-ins', async () => {
+      const me = await signedIn(t, 'admin');
+      const url = `/api/v1/users/${me.user.id}`;
+      const body = {
+        username: me.user.username,
+        email: me.user.email,
+        status: 'active',
+        password: 'N3w!Password',
+        current_password: 'Wr0ng!Pass',
+      };
+      const codes: string[] = [];
+      for (let i = 0; i < 8; i += 1) codes.push((await as(me.session).put(url, body)).json().code);
+      expect(codes.slice(0, 6)).toEqual(Array<string>(6).fill('CURRENT_PASSWORD_INVALID'));
+      expect(codes.slice(6)).toEqual(['TOO_MANY_REQUESTS', 'TOO_MANY_REQUESTS']);
+    });
+
     it('applies the password rules to a new password', async () => {
       const created = await createViaApi();
       const res = await asAdmin().put(`/api/v1/users/${created.user_id}`, {

@@ -276,7 +276,9 @@ END $function$;
 -- status (a deleted one reads as inactive), the address's wrong keys, and the request counted
 -- against the key: a key presented k times moves its counter once by k, counters are upserted in
 -- key order (so two batches never deadlock), and each request sees the count up to itself. One
--- `p_at` opens or closes the windows of the whole batch. The one definition of the check: the key
+-- `p_at` opens or closes the windows of the whole batch. A key found is counted and passes however
+-- many wrong keys its address presented (decision 0070; p_max_wrong_keys is the API's to apply to
+-- unknown keys). The one definition of the check: the key
 -- check alone (terminals.repository.ts checkTerminalKeyHashes) and the orders keyed in their own
 -- statement (place_terminal_orders_keyed) both call it.
 CREATE OR REPLACE FUNCTION public.check_terminal_keys(p_requests jsonb, p_at timestamp with time zone, p_window_ms double precision, p_max_wrong_keys integer, OUT n integer, OUT terminal_id bigint, OUT merchant_id bigint, OUT terminal_status text, OUT merchant_status text, OUT key_hits integer, OUT key_retry integer, OUT wrong_hits integer, OUT wrong_retry integer)
@@ -306,7 +308,6 @@ BEGIN
            row_number() OVER (PARTITION BY f.id ORDER BY f.n) AS rank,
            count(*) OVER (PARTITION BY f.id) AS requests
       FROM found f
-     WHERE NOT EXISTS (SELECT 1 FROM wrong w WHERE w.n = f.n AND w.hits >= p_max_wrong_keys)
   ),
   hit AS (
     INSERT INTO rate_limits AS r (key, hits, expires_at)
