@@ -8060,6 +8060,7 @@ export interface operations {
                     status: "active" | "inactive";
                     password?: string;
                     confirm_password?: string;
+                    current_password?: string;
                 };
             };
         };
@@ -8159,6 +8160,15 @@ export interface operations {
             };
             /** @description Understood but cannot be applied (see `code`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many attempts: wait for `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8959,6 +8969,7 @@ export interface operations {
                     status: "active" | "inactive";
                     password?: string;
                     confirm_password?: string;
+                    current_password?: string;
                 };
             };
         };
@@ -9058,6 +9069,15 @@ export interface operations {
             };
             /** @description Understood but cannot be applied (see `code`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many attempts: wait for `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

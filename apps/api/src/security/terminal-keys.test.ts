@@ -1,6 +1,7 @@
 // Terminal keys (issue 7): guessing is shut out per client address after
-// TERMINAL_AUTH_FAILURES_PER_MINUTE wrong keys (a right key included, from that address only), and
-// each key is held to TERMINAL_RATE_LIMIT_PER_MINUTE requests; refusals are 429 in the envelope
+// TERMINAL_AUTH_FAILURES_PER_MINUTE wrong keys (every further unknown key from that address; a
+// valid key still passes, issue 39 and decision 0070), and each key is held to
+// TERMINAL_RATE_LIMIT_PER_MINUTE requests; refusals are 429 in the envelope
 // with Retry-After and charge nothing. Keys are stored only as hashes. The counters are in
 // PostgreSQL (decision 0014), so two instances on one database share them.
 import crypto from 'node:crypto';
@@ -67,7 +68,7 @@ describe.each(await testDatabaseKinds())('terminal key limits on %s', (kind) => 
       )
     )[0]!.n;
 
-  it('shuts out an address after too many wrong keys, whatever key it sends next', async () => {
+  it('shuts out an address after too many wrong keys, for every unknown key it sends next', async () => {
     // No Authorization header at all is a plain 401 and counts for nothing.
     for (let i = 0; i < FAILURES + 2; i += 1) {
       expect((await order(null, '10.1.0.1')).statusCode).toBe(401);
@@ -78,8 +79,8 @@ describe.each(await testDatabaseKinds())('terminal key limits on %s', (kind) => 
       expect(res.json().code).toBe('UNAUTHORIZED');
     }
     const before = await balance();
-    // The next guess, and even the right key, from that address: 429 before any lookup.
-    for (const key of [guess(), terminal.key, 'malformed!']) {
+    // The next guesses from that address: 429, and nothing charged.
+    for (const key of [guess(), 'malformed!', guess()]) {
       const res = await order(key, '10.1.0.1');
       expect(res.statusCode).toBe(429);
       expect(res.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
@@ -95,7 +96,33 @@ describe.each(await testDatabaseKinds())('terminal key limits on %s', (kind) => 
     for (const value of ['x', 'tk_short', 'a'.repeat(300)]) {
       expect((await order(value, '10.2.0.1')).statusCode).toBe(401);
     }
-    expect((await order(terminal.key, '10.2.0.1')).statusCode).toBe(429);
+    expect((await order(guess(), '10.2.0.1')).statusCode).toBe(429);
+    expect((await order('tk_short', '10.2.0.1')).statusCode).toBe(429);
+  });
+
+  // Issue 39 item 4 (decision 0070): one misconfigured till does not stop every till of the shop.
+  it('lets a valid key through from an address shut out by 25 unknown keys', async () => {
+    const address = '10.2.1.1';
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i += 1) statuses.push((await order(guess(), address)).statusCode);
+    expect(statuses).toEqual([
+      ...Array<number>(FAILURES).fill(401),
+      ...Array<number>(25 - FAILURES).fill(429),
+    ]);
+    const before = await balance();
+    // Both paths of a valid key: a key new to this instance is checked before the body, then,
+    // known, in the order's own statement (decision 0043).
+    const till = await newTerminal(t.app.deps);
+    for (const key of [till.key, till.key]) {
+      const res = await order(key, address);
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    expect(await balance()).toBe(before - 2);
+    // Unknown keys from it are still refused, and a valid key's pass cleared nothing.
+    const next = await order(guess(), address);
+    expect(next.statusCode).toBe(429);
+    expect(Number(next.headers['retry-after'])).toBeGreaterThan(0);
+    await assertLedgerInvariants(t.db.database.db);
   });
 
   it('holds each key to its requests per minute, from any address, charging nothing past it', async () => {
@@ -193,9 +220,12 @@ describe.each(postgresOnly)(
         statuses.push((await order(i % 2 === 0 ? one : two, guess(), '10.6.0.1')).statusCode);
       }
       expect(statuses).toEqual([...Array<number>(FAILURES).fill(401), 429, 429]);
-      // On either instance, whatever key comes next from that address.
-      expect((await order(one, terminal.key, '10.6.0.1')).statusCode).toBe(429);
-      expect((await order(two, terminal.key, '10.6.0.1')).statusCode).toBe(429);
+      // On either instance, whatever unknown key comes next from that address; a valid key passes
+      // (its order is refused for the unknown company, past authentication: 404).
+      expect((await order(one, guess(), '10.6.0.1')).statusCode).toBe(429);
+      expect((await order(two, guess(), '10.6.0.1')).statusCode).toBe(429);
+      expect((await order(one, terminal.key, '10.6.0.1')).statusCode).toBe(404);
+      expect((await order(two, terminal.key, '10.6.0.1')).statusCode).toBe(404);
     });
   },
 );

@@ -76,7 +76,8 @@ export default async function companyAdminsRoutes(app: FastifyInstance) {
         summary: 'Edit a company admin; an empty password keeps the current one',
         params: companyAdminParamsSchema,
         body: updateCompanyAdminBodySchema,
-        response: { 200: companyAdmin, ...errors, ...notFound, ...conflict },
+        // 429: one's own password set with wrong current ones (updateAccount), as on /users.
+        response: { 200: companyAdmin, ...errors, ...notFound, ...conflict, 429: errorEnvelopeSchema },
       },
     },
     async (request) => ({

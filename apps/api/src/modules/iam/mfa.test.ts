@@ -356,6 +356,55 @@ describe.each(await testDatabaseKinds())('two-factor sign-in on %s', (kind) => {
     );
   });
 
+  // Issue 39 item 5 (decision 0070): "Clear sign-in wait" clears the second factor's wait too.
+  it('accepts the owner’s right code at once after an admin clears its sign-in wait', async () => {
+    const { user, session } = await newUser();
+    const { secret } = await enrol(t, session);
+    t.clock.advance(STEP_MS);
+    const right = () => codeAt(secret, t.clock.now());
+    const wrong = () => String((Number(right()) + 500_000) % 1_000_000).padStart(6, '0');
+    let cookie = '';
+    let throttled = false;
+    for (let round = 0; round < 4 && !throttled; round += 1) {
+      cookie = (await passwordStep(t, user)).cookie;
+      for (let i = 0; i < MFA_CHALLENGE.maxFailures - 1 && !throttled; i += 1) {
+        throttled = (await secondStep(t, cookie, { code: wrong() })).statusCode === 429;
+      }
+    }
+    expect(throttled).toBe(true);
+    expect((await secondStep(t, cookie, { code: right() })).statusCode).toBe(429);
+
+    const cleared = await injectAs(t.app, adminSession, {
+      method: 'DELETE',
+      url: `/api/v1/users/${user.id}/sign-in-throttle`,
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    // The codes' counter and the pending password step's attempt.
+    expect(cleared.json().data.cleared).toBe(2);
+    const done = await secondStep(t, cookie, { code: right() });
+    expect(done.statusCode, done.body).toBe(200);
+  });
+
+  // Issue 39 item 5: a session alone cannot remove the second factor that protects it.
+  it('refuses DELETE /users/{own id}/mfa: one’s own second factor goes only with a code', async () => {
+    const me = await createUser(t.db.database.db, { type: 'admin' });
+    const mine = await signIn(t.app, me.username);
+    const { secret } = await enrol(t, mine);
+    const res = await injectAs(t.app, mine, { method: 'DELETE', url: `/api/v1/users/${me.id}/mfa` });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'MFA_RESET_OWN' });
+    expect((await selfInfo(t, mine)).json().data.mfa_enabled).toBe(true);
+    expect(await auditActions(t, me.id)).not.toContainEqual({ action: 'mfa_reset', actor: me.id });
+    // With a code, through its own route, it goes.
+    t.clock.advance(STEP_MS);
+    const off = await injectAs(t.app, mine, {
+      method: 'DELETE',
+      url: '/api/v1/iam/mfa/totp',
+      payload: { code: codeAt(secret, t.clock.now()) },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+  });
+
   it('refuses a second step without a challenge, or after five minutes', async () => {
     const { user, session } = await newUser();
     const { secret } = await enrol(t, session);

@@ -160,6 +160,8 @@ export default async function invitationsRoutes(app: FastifyInstance) {
         response: {
           200: dataOf(invitationInfoSchema),
           400: errorEnvelopeSchema,
+          // INVITATION_ACCOUNT_INACTIVE: the account was deactivated (decision 0070).
+          403: errorEnvelopeSchema,
           410: errorEnvelopeSchema,
         },
       },
@@ -179,6 +181,7 @@ export default async function invitationsRoutes(app: FastifyInstance) {
         response: {
           200: dataOf(invitationInfoSchema.extend({ ok: z.literal(true) })),
           400: errorEnvelopeSchema,
+          403: errorEnvelopeSchema,
           410: errorEnvelopeSchema,
         },
       },

@@ -205,6 +205,43 @@ describe.each(await testDatabaseKinds())('invitations on %s', (kind) => {
     expect(unknown.json().code).toBe('INVITATION_INVALID');
   });
 
+  // Issue 39 item 5 (decision 0070): deactivating an account stops its link too.
+  it('refuses the link of a deactivated account, and keeps it for a reactivated one', async () => {
+    // Signed in now: the tests before move the clock past a session's life.
+    const boss = await signedIn(t, 'admin');
+    const username = `off.${kind}`;
+    const res = await post(
+      '/api/v1/users/invitations',
+      { username, email: `${username}@example.test`, type: 'super_hr', status: 'active' },
+      boss,
+    );
+    expect(res.statusCode).toBe(201);
+    const { url, user } = res.json().data;
+    await smtp.next(taken++);
+    const token = tokenOf(url);
+    const accept = { token, password: 'Chosen@2026', confirm_password: 'Chosen@2026' };
+    const setStatus = (status: string) =>
+      injectAs(t.app, boss.session, {
+        method: 'PATCH',
+        url: `/api/v1/users/${user.user_id}/status`,
+        payload: { status },
+      });
+    expect((await setStatus('inactive')).statusCode).toBe(200);
+
+    const lookup = await post('/api/v1/iam/invitations/lookup', { token });
+    expect(lookup.statusCode).toBe(403);
+    expect(lookup.json()).toMatchObject({ code: 'INVITATION_ACCOUNT_INACTIVE' });
+    const refused = await post('/api/v1/iam/invitations/accept', accept);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'INVITATION_ACCOUNT_INACTIVE' });
+    // No password was set: reactivated, the account still has no way in but its link.
+    expect((await setStatus('active')).statusCode).toBe(200);
+    expect((await signInAs(username, 'Chosen@2026')).statusCode).toBe(401);
+    const accepted = await post('/api/v1/iam/invitations/accept', accept);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect((await signInAs(username, 'Chosen@2026')).statusCode).toBe(200);
+  });
+
   it('counts each company’s admins on the company list (an invited one included)', async () => {
     const fresh = await signedIn(t, 'admin');
     const lonely = await newCompany(t);

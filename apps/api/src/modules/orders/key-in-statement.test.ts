@@ -158,18 +158,19 @@ describe.each(await testDatabaseKinds())(
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(await ordersOf(terminal)).toBe(PER_KEY);
 
-      // An address that guessed too often is refused with a known key too, before any count.
+      // An address that guessed too often is refused every further unknown key, but a known key
+      // from it still passes, counted, its order placed (decision 0070).
       const other = await knownTerminal();
       const ip = '10.9.2.1';
+      const guess = () => `tk_${crypto.randomBytes(32).toString('base64url')}`;
       for (let i = 0; i < FAILURES; i += 1) {
-        expect(
-          (await post(`tk_${crypto.randomBytes(32).toString('base64url')}`, { ip })).statusCode,
-        ).toBe(401);
+        expect((await post(guess(), { ip })).statusCode).toBe(401);
       }
-      const shut = await post(other.key, { ip });
-      expect(shut.statusCode).toBe(429);
-      expect(await ordersOf(other)).toBe(1);
-      expect((await counter(`terminal:${other.identity.id}`))?.hits).toBe(1);
+      expect((await post(guess(), { ip })).statusCode).toBe(429);
+      const passed = await post(other.key, { ip });
+      expect(passed.statusCode, passed.body).toBe(201);
+      expect(await ordersOf(other)).toBe(2);
+      expect((await counter(`terminal:${other.identity.id}`))?.hits).toBe(2);
     });
 
     it('checks a known key first when its request fails before the statement', async () => {
@@ -291,15 +292,16 @@ describe.each(await testDatabaseKinds())(
         { terminal: null, hits: null, wrong: null, order: null },
         { terminal: id, hits: 2, wrong: null, order: 'INSUFFICIENT_TOKENS' },
         { terminal: off.identity.id, hits: 1, wrong: null, order: null },
-        // Shut out: not counted, not placed.
-        { terminal: id, hits: null, wrong: FAILURES, order: null },
+        // From an address shut out for wrong keys: a valid key is counted and placed all the same
+        // (decision 0070).
+        { terminal: id, hits: 3, wrong: FAILURES, order: 201 },
         // Counted, but its subtotal never reaches the database.
-        { terminal: id, hits: 3, wrong: null, order: 'BODY_INVALID' },
-        { terminal: id, hits: 4, wrong: null, order: 201 },
+        { terminal: id, hits: 4, wrong: null, order: 'BODY_INVALID' },
+        { terminal: id, hits: 5, wrong: null, order: 201 },
       ]);
-      // Presented four times (once shut out): its counter moved once, by four.
-      expect((await counter(`terminal:${id}`))?.hits).toBe(4);
-      expect(await ordersOf(busy)).toBe(2);
+      // Presented five times: its counter moved once, by five.
+      expect((await counter(`terminal:${id}`))?.hits).toBe(5);
+      expect(await ordersOf(busy)).toBe(3);
       expect(await ordersOf(off)).toBe(0);
     });
   },

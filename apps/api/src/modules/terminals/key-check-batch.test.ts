@@ -70,12 +70,13 @@ describe.each(await testDatabaseKinds())('terminal key checks in one batch on %s
       { terminal: busy.identity.id, status: 'active', hits: 4, wrong: null },
       // Counted like any other request; the plugin refuses it as TERMINAL_INACTIVE.
       { terminal: off.identity.id, status: 'inactive', hits: 1, wrong: null },
-      // From the shut-out address: found, but not counted against the key.
-      { terminal: busy.identity.id, status: 'active', hits: null, wrong: MAX_WRONG },
-      { terminal: busy.identity.id, status: 'active', hits: 5, wrong: null },
+      // From the shut-out address: found and counted like any other (decision 0070: a valid key
+      // passes whatever other keys its address presented; the address's count is still told).
+      { terminal: busy.identity.id, status: 'active', hits: 5, wrong: MAX_WRONG },
+      { terminal: busy.identity.id, status: 'active', hits: 6, wrong: null },
     ]);
     // Alone again, the count goes on from the batch's; past the window it starts over.
-    expect(summary(await checkTerminalKeyHash(db, check(busy.key))).hits).toBe(6);
+    expect(summary(await checkTerminalKeyHash(db, check(busy.key))).hits).toBe(7);
     t.clock.advance(MINUTE);
     const next = await checkTerminalKeyHashes(db, [check(busy.key), check(busy.key)]);
     expect(next.map((r) => r.keyUse?.hits)).toEqual([1, 2]);

@@ -109,7 +109,8 @@ export default async function usersRoutes(app: FastifyInstance) {
           'Edit a user (a new password resets it; empty keeps it); the admin edits no merchant supervisor or staff',
         params: userIdParamsSchema,
         body: updateUserBodySchema,
-        response: { 200: user, ...errors, ...notFound, ...conflict },
+        // 429: one's own password set with wrong current ones, throttled like sign-ins.
+        response: { 200: user, ...errors, ...notFound, ...conflict, 429: errorEnvelopeSchema },
       },
     },
     async (request) => ({

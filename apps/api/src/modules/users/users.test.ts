@@ -432,9 +432,12 @@ describe.each(await testDatabaseKinds())('user management on %s', (kind) => {
       expect(right.statusCode, right.body).toBe(200);
       expect((await login(me.user.username, me.user.password)).statusCode).toBe(401);
       expect((await login(me.user.username, 'N3w!Password')).statusCode).toBe(200);
-      // Another user's password is still the admin's to set without it (spec 5's form).
+      // Every session of the user ended with the old password; another user's password is
+      // still the admin's to set without its own (spec 5's form).
+      expect((await selfInfo(me.session)).statusCode).toBe(401);
+      const again = await signIn(t.app, me.user.username, 'N3w!Password');
       const other = await createViaApi();
-      const reset = await as(me.session).put(`/api/v1/users/${other.user_id}`, {
+      const reset = await as(again).put(`/api/v1/users/${other.user_id}`, {
         username: other.username,
         email: other.email,
         status: 'active',
