@@ -123,11 +123,11 @@ export const VALIDATION_MESSAGES = {
   'v.password_match': { en: 'Passwords must match', zh: '两次输入的密码须一致' },
   'v.current_password_required': {
     en: 'Enter your current password to set a new one',
-    zh: '设置新密码前请输入当前密码',
+    zh: '请输入当前密码后再设置新密码',
   },
   'v.current_password_invalid': {
-    en: 'Your current password is not correct',
-    zh: '当前密码不正确',
+    en: 'Enter the password you sign in with now',
+    zh: '请输入您当前登录所用的密码',
   },
   'v.email_required': { en: 'Enter an email address', zh: '请输入邮箱地址' },
   'v.email_invalid': { en: 'Enter a valid email address', zh: '请输入有效的邮箱地址' },

@@ -77,7 +77,13 @@ export default async function companyAdminsRoutes(app: FastifyInstance) {
         params: companyAdminParamsSchema,
         body: updateCompanyAdminBodySchema,
         // 429: one's own password set with wrong current ones (updateAccount), as on /users.
-        response: { 200: companyAdmin, ...errors, ...notFound, ...conflict, 429: errorEnvelopeSchema },
+        response: {
+          200: companyAdmin,
+          ...errors,
+          ...notFound,
+          ...conflict,
+          429: errorEnvelopeSchema,
+        },
       },
     },
     async (request) => ({

@@ -481,7 +481,9 @@ export async function completeMfaSignIn(
       });
       // The last allowed failure voids the challenge at once: back to the password step.
       if (isVoid) return { kind: 'void' };
-      return busy ? { kind: 'throttled', retryAfterSeconds: busy.retryAfterSeconds } : { kind: 'wrong' };
+      return busy
+        ? { kind: 'throttled', retryAfterSeconds: busy.retryAfterSeconds }
+        : { kind: 'wrong' };
     }
     await deleteChallenge(tx, idHash);
     // The whole sign-in succeeded: the code's attempt and the password step's are settled.

@@ -390,7 +390,10 @@ describe.each(await testDatabaseKinds())('two-factor sign-in on %s', (kind) => {
     const me = await createUser(t.db.database.db, { type: 'admin' });
     const mine = await signIn(t.app, me.username);
     const { secret } = await enrol(t, mine);
-    const res = await injectAs(t.app, mine, { method: 'DELETE', url: `/api/v1/users/${me.id}/mfa` });
+    const res = await injectAs(t.app, mine, {
+      method: 'DELETE',
+      url: `/api/v1/users/${me.id}/mfa`,
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'MFA_RESET_OWN' });
     expect((await selfInfo(t, mine)).json().data.mfa_enabled).toBe(true);

@@ -193,7 +193,9 @@ describe.each(await testDatabaseKinds())('sign-in throttle on %s', (kind) => {
       // made outside a wait doubles it, 1 s, 2 s, 4 s … (the owner's 40 successes restarted none).
       expect(answers.map((a) => a.status)).toEqual([
         ...Array<number>(ADDRESS_FREE + 1).fill(401),
-        ...Array.from({ length: 10 }, () => [429, 401]).flat().slice(0, 40 - ADDRESS_FREE - 1),
+        ...Array.from({ length: 10 }, () => [429, 401])
+          .flat()
+          .slice(0, 40 - ADDRESS_FREE - 1),
       ]);
       expect(answers.filter((a) => a.status === 429).map((a) => Number(a.retryAfter))).toEqual([
         1, 2, 4, 8, 16, 32, 64, 128, 256, 512,

@@ -20,9 +20,7 @@ export async function findOpenInvitation(
   now: Date,
   /** Lock the user's row (accepting): a deactivation racing the accept waits, or is seen. */
   forUpdate = false,
-): Promise<
-  { userId: number; username: string; expiresAt: Date; isActive: boolean } | undefined
-> {
+): Promise<{ userId: number; username: string; expiresAt: Date; isActive: boolean } | undefined> {
   const [row] = await queryRows<Record<string, unknown>>(
     executor,
     sql`SELECT i.user_id, u.username, i.expires_at,

@@ -112,6 +112,29 @@ export function PasswordFields({ isEdit }: { isEdit: boolean }) {
   );
 }
 
+/**
+ * One's own current password, asked for when one edits oneself: the server sets one's own new
+ * password only with it (decision 0070); left empty it is not needed to change anything else.
+ */
+export function CurrentPasswordField() {
+  const { t } = useTranslation();
+  return (
+    <FormField
+      name="current_password"
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{t('users.current_password')}</FormLabel>
+          <FormControl>
+            <PasswordInput autoComplete="current-password" {...field} />
+          </FormControl>
+          <FormDescription>{t('users.current_password_hint')}</FormDescription>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
+  );
+}
+
 export function StatusField() {
   const { t } = useTranslation();
   return (

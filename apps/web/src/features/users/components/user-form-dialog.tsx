@@ -18,6 +18,7 @@ import type { Option } from '@/components/data-table';
 import {
   ACCOUNT_ERROR_FIELDS,
   AccountFields,
+  CurrentPasswordField,
   PasswordModeChoice,
   passwordsMatch,
   StatusField,
@@ -50,6 +51,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { useAuthStore } from '@/lib/auth-store';
 import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { useNotifyDone } from '@/lib/notify';
@@ -57,8 +59,15 @@ import { useCreateUser } from '../api/create-user';
 import { useInviteUser } from '../api/invite-user';
 import { useUpdateUser } from '../api/update-user';
 
-/** Codes of a failed save that belong to one field (besides the toast). */
-export const USER_ERROR_FIELDS = ACCOUNT_ERROR_FIELDS;
+/**
+ * Codes of a failed save that belong to one field (besides the toast); one's own new password
+ * needs the current one (decision 0070).
+ */
+export const USER_ERROR_FIELDS = {
+  ...ACCOUNT_ERROR_FIELDS,
+  CURRENT_PASSWORD_REQUIRED: 'current_password',
+  CURRENT_PASSWORD_INVALID: 'current_password',
+} as const;
 
 /**
  * The contract's create body plus the password repeat (spec 5: the passwords must match). The
@@ -93,12 +102,14 @@ type UserFormInput = Partial<z.input<ReturnType<typeof createFormSchemaFor>>> & 
   email: string;
   status: Status;
   confirm_password: string;
+  current_password?: string;
 };
 type UserFormOutput = Partial<z.output<ReturnType<typeof createFormSchemaFor>>> & {
   username: string;
   email: string;
   status: Status;
   confirm_password: string;
+  current_password?: string;
 };
 
 export type UserDialogState = { mode: 'create' } | { mode: 'edit'; user: ManagedUser } | null;
@@ -255,6 +266,9 @@ function UserForm({
   const inviteUser = useInviteUser();
   const updateUser = useUpdateUser();
   const isEdit = user !== undefined;
+  // Editing oneself: a new password needs the current one (decision 0070).
+  const selfId = useAuthStore((state) => state.user?.user_id);
+  const isSelf = isEdit && user.user_id === selfId;
   const { isMerchantImplied } = scope;
   const [passwordMode, setPasswordMode] = useState<PasswordMode>('invite');
   // The resolver reads the mode when it validates, so the password is asked for only when typed now.
@@ -286,6 +300,7 @@ function UserForm({
       email: user?.email ?? '',
       password: '',
       confirm_password: '',
+      ...(isSelf && { current_password: '' }),
       type: undefined,
       status: user?.status ?? 'active',
       merchant_id: undefined,
@@ -299,13 +314,28 @@ function UserForm({
       '')
     : '';
   const isPending = createUser.isPending || inviteUser.isPending || updateUser.isPending;
-  const onError = (error: unknown) => applyServerErrors(form, error, ACCOUNT_ERROR_FIELDS);
+  const onError = (error: unknown) => applyServerErrors(form, error, USER_ERROR_FIELDS);
 
   const onSubmit = form.handleSubmit((values) => {
-    const { merchant_id: merchantId, password, confirm_password, type: chosen, ...rest } = values;
+    const {
+      merchant_id: merchantId,
+      password,
+      confirm_password,
+      current_password: currentPassword,
+      type: chosen,
+      ...rest
+    } = values;
     if (user) {
-      // An empty password keeps the current one (spec 5): send neither box then.
-      const body = password ? { ...rest, password, confirm_password } : rest;
+      // An empty password keeps the current one (spec 5): send neither box then. One's own new
+      // password goes with the current one.
+      const body = password
+        ? {
+            ...rest,
+            password,
+            confirm_password,
+            ...(isSelf && { current_password: currentPassword ?? '' }),
+          }
+        : rest;
       updateUser.mutate(
         { id: user.user_id, body },
         {
@@ -341,6 +371,7 @@ function UserForm({
       <form noValidate className="grid gap-4" onSubmit={onSubmit}>
         {!isEdit && <PasswordModeChoice value={passwordMode} onChange={choosePasswordMode} />}
         <AccountFields isEdit={isEdit} passwordMode={passwordMode} />
+        {isSelf && <CurrentPasswordField />}
         {user ? (
           <>
             <ReadOnlyField

@@ -283,6 +283,44 @@ describe('User Management', () => {
       });
     });
 
+    // Decision 0070: one's own new password goes with the current one; another's does not.
+    it('asks for the current password when the admin edits itself, and sends it', async () => {
+      const me = buildManagedUser({ user_id: 1, username: 'admin', email: 'admin@example.com' });
+      let tries = 0;
+      const puts = answer('put', '/api/v1/users/1', () =>
+        tries++ === 0
+          ? errorBody(400, 'CURRENT_PASSWORD_INVALID', {
+              message: 'Your current password is not correct.',
+              metadata: { current_password: 'Your current password is not correct' },
+            })
+          : HttpResponse.json({ data: me }),
+      );
+      const form = await openEdit(me);
+      expect(form.getByText('Needed only to set a new password for yourself.')).toBeInTheDocument();
+      await userEvent.type(form.getByLabelText('Password', { exact: true }), 'Changed@2026');
+      await userEvent.type(form.getByLabelText('Confirm password'), 'Changed@2026');
+      await userEvent.type(form.getByLabelText('Current password'), 'Wrong@2026');
+      await userEvent.click(form.getByRole('button', { name: 'Save' }));
+      expect(await form.findByText(/^Your current password is not correct/)).toBeInTheDocument();
+      await userEvent.clear(form.getByLabelText('Current password'));
+      await userEvent.type(form.getByLabelText('Current password'), 'Passw0rd!');
+      await userEvent.click(form.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(puts).toHaveLength(2));
+      expect(puts[1]?.body).toEqual({
+        username: 'admin',
+        email: 'admin@example.com',
+        status: 'active',
+        password: 'Changed@2026',
+        confirm_password: 'Changed@2026',
+        current_password: 'Passw0rd!',
+      });
+    });
+
+    it('asks for no current password when editing someone else', async () => {
+      const form = await openEdit(hr);
+      expect(form.queryByLabelText('Current password')).not.toBeInTheDocument();
+    });
+
     it('does not offer to edit merchant supervisors and staff', async () => {
       await openUsers([buildManagedUser({ username: 'shop.sup', type: 'merchant_supervisor' })]);
       const menu = await rowActions('shop.sup');
