@@ -208,6 +208,8 @@ export async function updateAccount(
   const { password } = body;
   assertPasswordsMatch(password, body.confirm_password);
   if (password !== undefined && actor.userId === id) {
+    // Outside the caller's scope stays its 403/404, before any password is looked at.
+    if (!(await findUser(database.db, id, rules))) throw await outOfScope(database.db, id, rules);
     await confirmCurrentPassword(deps, {
       userId: id,
       currentPassword: body.current_password,
