@@ -14,6 +14,7 @@ import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction } from '../../lib/transaction';
 import { COMPANY_ADMIN_RULES, createCompanyAdmin } from '../company-admins/company-admins.service';
 import { setPassword } from '../iam/iam.service';
+import { recordUserLink } from '../users/user-links';
 import { hashToken, newToken } from '../iam/session-tokens';
 import {
   changeAccountWith,
@@ -54,6 +55,7 @@ function issueInvitation(deps: ServiceDeps, actor: AuditActor, issued: Issued): 
       at,
       expiresAt: issued.expiresAt,
     });
+    await recordUserLink(tx, { actorUserId: actor.userId, targetUserId: user.user_id, kind: 'invited', at });
     await recordAudit(tx, {
       actor,
       action: 'invite',
@@ -175,6 +177,7 @@ async function reinvite(
       at,
       expiresAt: issued.expiresAt,
     });
+    await recordUserLink(tx, { actorUserId: actor.userId, targetUserId: userId, kind: 'invited', at });
     await recordAudit(tx, {
       actor,
       action: 'resend_invitation',
