@@ -149,7 +149,9 @@ async function payeeChangesByRow(
   rows: ApprovalRow[],
 ): Promise<Map<number, PayeeChange[]>> {
   const pending = rows.filter((r) => r.kind === 'distribution' && r.status === 'pending');
-  const ids = [...new Set(pending.flatMap((r) => (r.payload.items ?? []).map((i) => i.employee_id)))];
+  const ids = [
+    ...new Set(pending.flatMap((r) => (r.payload.items ?? []).map((i) => i.employee_id))),
+  ];
   const now = await findCurrentPayees(executor, ids);
   return new Map(pending.map((r) => [r.id, payeeChangesOf(r, now)]));
 }
@@ -436,7 +438,10 @@ export async function approveApproval(
       entityType: 'approval',
       entityId: row.id,
       before: auditView(row),
-      after: { ...auditView(after), ...(changes.length ? { payee_changes_confirmed: changes } : {}) },
+      after: {
+        ...auditView(after),
+        ...(changes.length ? { payee_changes_confirmed: changes } : {}),
+      },
       at,
     });
     return toApproval(after, user, { payeeChanges: changes });

@@ -55,7 +55,12 @@ function issueInvitation(deps: ServiceDeps, actor: AuditActor, issued: Issued): 
       at,
       expiresAt: issued.expiresAt,
     });
-    await recordUserLink(tx, { actorUserId: actor.userId, targetUserId: user.user_id, kind: 'invited', at });
+    await recordUserLink(tx, {
+      actorUserId: actor.userId,
+      targetUserId: user.user_id,
+      kind: 'invited',
+      at,
+    });
     await recordAudit(tx, {
       actor,
       action: 'invite',
@@ -177,7 +182,12 @@ async function reinvite(
       at,
       expiresAt: issued.expiresAt,
     });
-    await recordUserLink(tx, { actorUserId: actor.userId, targetUserId: userId, kind: 'invited', at });
+    await recordUserLink(tx, {
+      actorUserId: actor.userId,
+      targetUserId: userId,
+      kind: 'invited',
+      at,
+    });
     await recordAudit(tx, {
       actor,
       action: 'resend_invitation',

@@ -59,7 +59,12 @@ export async function createEmployeeAccount(
         employee_id: employee.employeeId,
         created_at: at.toISOString(),
       };
-      await recordUserLink(tx, { actorUserId: actor.userId, targetUserId: user.id, kind: 'created', at });
+      await recordUserLink(tx, {
+        actorUserId: actor.userId,
+        targetUserId: user.id,
+        kind: 'created',
+        at,
+      });
       await recordAudit(tx, {
         actor,
         action: 'create',

@@ -85,7 +85,11 @@ export async function linkedAmong(
 }
 
 /** SQL: whether `user` (an SQL expression) and `other` are linked since `since` (for WHERE). */
-export const linkedSql = (user: ReturnType<typeof sql>, other: ReturnType<typeof sql>, since: Date) =>
+export const linkedSql = (
+  user: ReturnType<typeof sql>,
+  other: ReturnType<typeof sql>,
+  since: Date,
+) =>
   sql`EXISTS (SELECT 1 FROM user_links l
                WHERE ((l.actor_user_id = ${user} AND l.target_user_id = ${other})
                    OR (l.actor_user_id = ${other} AND l.target_user_id = ${user}))

@@ -151,7 +151,12 @@ export async function createAccount(
         companyId: input.companyId ?? null,
       });
       const after = await viewOf(tx, created.id, scope, clock.now());
-      await recordUserLink(tx, { actorUserId: actor.userId, targetUserId: created.id, kind: 'created', at: clock.now() });
+      await recordUserLink(tx, {
+        actorUserId: actor.userId,
+        targetUserId: created.id,
+        kind: 'created',
+        at: clock.now(),
+      });
       await recordAudit(tx, {
         actor,
         action: 'create',
@@ -228,7 +233,12 @@ export async function updateAccount(
       });
       if (password !== undefined) {
         await setPassword(tx, clock, { userId: id, password });
-        await recordUserLink(tx, { actorUserId: actor.userId, targetUserId: id, kind: 'password_set', at });
+        await recordUserLink(tx, {
+          actorUserId: actor.userId,
+          targetUserId: id,
+          kind: 'password_set',
+          at,
+        });
       } else if (isDeactivation) {
         await revokeUserSessions(tx, id);
       }
