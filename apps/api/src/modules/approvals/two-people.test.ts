@@ -441,3 +441,43 @@ describe.each(await testDatabaseKinds())('four eyes are two people on %s', (kind
     await setPolicy(null, null);
   });
 });
+
+// Real concurrency needs PostgreSQL (PGlite runs one statement at a time).
+const postgres = (await testDatabaseKinds()).filter((k) => k === 'postgres');
+
+describe.each(postgres)('split requests sent at once on %s', (kind) => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('holds one of two parts sent at the same moment: they take turns on the company', async () => {
+    t = await createTestApp(kind);
+    const company = await newCompany(t.app.deps, { initToken: 100_000 });
+    const staff = [];
+    for (let i = 0; i < 6; i += 1) staff.push(await newEmployee(t.app.deps, company.id));
+    const admin = await signedIn(t, 'admin');
+    const requester = await signedIn(t, 'company_admin', { companyId: company.id });
+    await signedIn(t, 'company_admin', { companyId: company.id });
+    const policy = await injectAs(t.app, admin.session, {
+      method: 'PUT',
+      url: POLICY,
+      payload: { top_up_threshold: null, distribution_threshold: 10_000 },
+    });
+    expect(policy.statusCode).toBe(200);
+    const answers = await Promise.all(
+      staff.map((employee) =>
+        injectAs(t.app, requester.session, {
+          method: 'POST',
+          url: DISTRIBUTE,
+          payload: { items: [{ employee_id: employee.id, amount: 9_999 }] },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 202, 202, 202, 202, 202]);
+    const [row] = await queryRows<{ b: number }>(
+      t.db.database.db,
+      sql`SELECT token_balance::int AS b FROM companies WHERE id = ${company.id}`,
+    );
+    expect(row!.b).toBe(100_000 - 9_999);
+    await assertLedgerInvariants(t.app.deps.database.db);
+  });
+});
