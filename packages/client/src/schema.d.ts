@@ -1434,6 +1434,9 @@ export interface components {
                 [key: string]: string;
             };
             errors?: unknown[];
+            details?: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -6430,6 +6433,14 @@ export interface operations {
                                 decided_at: string | null;
                                 reason: string | null;
                                 can_decide: boolean;
+                                payee_changes: {
+                                    employee_id: number;
+                                    staff_number_then: string;
+                                    name_then: string | null;
+                                    staff_number: string;
+                                    name: string | null;
+                                    changed: ("staff_number" | "name")[];
+                                }[];
                             };
                         };
                     };
@@ -6614,6 +6625,14 @@ export interface operations {
                                 decided_at: string | null;
                                 reason: string | null;
                                 can_decide: boolean;
+                                payee_changes: {
+                                    employee_id: number;
+                                    staff_number_then: string;
+                                    name_then: string | null;
+                                    staff_number: string;
+                                    name: string | null;
+                                    changed: ("staff_number" | "name")[];
+                                }[];
                             };
                         };
                     };
@@ -10817,6 +10836,14 @@ export interface operations {
                             decided_at: string | null;
                             reason: string | null;
                             can_decide: boolean;
+                            payee_changes: {
+                                employee_id: number;
+                                staff_number_then: string;
+                                name_then: string | null;
+                                staff_number: string;
+                                name: string | null;
+                                changed: ("staff_number" | "name")[];
+                            }[];
                         }[];
                         total: number;
                     };
@@ -10896,7 +10923,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    confirm_payees?: {
+                        employee_id: number;
+                        staff_number: string;
+                        name: string | null;
+                    }[];
+                } | null;
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -10934,6 +10971,14 @@ export interface operations {
                             decided_at: string | null;
                             reason: string | null;
                             can_decide: boolean;
+                            payee_changes: {
+                                employee_id: number;
+                                staff_number_then: string;
+                                name_then: string | null;
+                                staff_number: string;
+                                name: string | null;
+                                changed: ("staff_number" | "name")[];
+                            }[];
                         };
                     };
                 };
@@ -11092,6 +11137,14 @@ export interface operations {
                             decided_at: string | null;
                             reason: string | null;
                             can_decide: boolean;
+                            payee_changes: {
+                                employee_id: number;
+                                staff_number_then: string;
+                                name_then: string | null;
+                                staff_number: string;
+                                name: string | null;
+                                changed: ("staff_number" | "name")[];
+                            }[];
                         };
                     };
                 };

@@ -49,6 +49,64 @@ export const approvalPayloadSchema = z.object({
 });
 export type ApprovalPayload = z.infer<typeof approvalPayloadSchema>;
 
+/**
+ * Acts on another's account that link two people (issue 39, decision 0069): a decider linked to
+ * the requester, either way, in the last 30 days is not a second person.
+ */
+export const USER_LINK_KINDS = ['created', 'invited', 'password_set', 'mfa_reset'] as const;
+export type UserLinkKind = (typeof USER_LINK_KINDS)[number];
+
+/** `details` of a 403 APPROVAL_SELF: why the caller counts as the requester. */
+export const approvalSelfDetailsSchema = z.object({
+  /** `same_user`: its own request; `linked`: one of the two acted on the other's account. */
+  reason: z.enum(['same_user', 'linked']),
+  link: z
+    .object({
+      kind: z.enum(USER_LINK_KINDS),
+      actor_user_id: z.number().int(),
+      target_user_id: z.number().int(),
+      at: z.string(),
+    })
+    .optional(),
+});
+export type ApprovalSelfDetails = z.infer<typeof approvalSelfDetailsSchema>;
+
+/**
+ * A payee of a held distribution as it is now, where its staff number or name changed since the
+ * request (the wallet, by the employee's internal id, stays the one asked for).
+ */
+export const payeeChangeSchema = z.object({
+  employee_id: z.number().int(),
+  staff_number_then: z.string(),
+  name_then: z.string().nullable(),
+  staff_number: z.string(),
+  name: z.string().nullable(),
+  /** What changed: `staff_number`, `name`, or both. */
+  changed: z.array(z.enum(['staff_number', 'name'])),
+});
+export type PayeeChange = z.infer<typeof payeeChangeSchema>;
+
+/** `details` of a 409 APPROVAL_PAYEE_CHANGED: every payee changed since the request. */
+export const approvalPayeeChangedDetailsSchema = z.object({ changes: z.array(payeeChangeSchema) });
+
+/**
+ * POST /approvals/{id}/approve: when payees changed since the request, the approver confirms the
+ * payees as it saw them now (each changed employee with its current staff number and name).
+ */
+export const approveApprovalBodySchema = z.strictObject({
+  confirm_payees: z
+    .array(
+      z.strictObject({
+        employee_id: z.number().int().positive(),
+        staff_number: z.string().max(100),
+        name: z.string().max(500).nullable(),
+      }),
+    )
+    .max(10_000)
+    .optional(),
+});
+export type ApproveApprovalBody = z.infer<typeof approveApprovalBodySchema>;
+
 export const approvalSchema = z.object({
   id: z.number().int(),
   kind: z.enum(APPROVAL_KINDS),
@@ -66,6 +124,11 @@ export const approvalSchema = z.object({
   reason: z.string().nullable(),
   /** Whether the caller may approve or reject it now (pending, not its own, and its power). */
   can_decide: z.boolean(),
+  /**
+   * A distribution's payees renumbered or renamed since the request, as they are now (empty when
+   * none, and for a top-up); a pending one's approval asks to confirm them.
+   */
+  payee_changes: z.array(payeeChangeSchema),
 });
 export type Approval = z.infer<typeof approvalSchema>;
 

@@ -28,5 +28,7 @@ export const errorEnvelopeSchema = z.object({
   code: z.string().optional(),
   metadata: z.record(z.string(), z.string()).optional(),
   errors: z.array(z.unknown()).optional(),
+  /** Structured facts about a refusal (e.g. APPROVAL_SELF's link, APPROVAL_PAYEE_CHANGED's changes). */
+  details: z.record(z.string(), z.unknown()).optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

@@ -21,6 +21,12 @@ export const ERROR_CATALOGUE = {
     en: 'You cannot decide a request you made yourself; another person must.',
     zh: '您不能审批自己提交的申请，须由其他人审批。',
   },
+  // Issue 39 (decision 0069): the payee of a held distribution was renumbered or renamed since.
+  APPROVAL_PAYEE_CHANGED: {
+    status: 409,
+    en: 'An employee of this request was renumbered or renamed since it was made; check the change and confirm it to approve.',
+    zh: '该申请提交后，有员工的工号或姓名已变更；请核对变更并确认后再审批。',
+  },
   APPROVAL_NOT_PENDING: {
     status: 409,
     en: 'This request has already been decided or has expired.',

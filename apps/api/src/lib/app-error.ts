@@ -4,6 +4,8 @@ import { ERROR_CATALOGUE, type ErrorCode } from '@app/contract';
 export class AppError extends Error {
   readonly statusCode: number;
   readonly metadata: Record<string, string> | undefined;
+  /** Structured facts about the refusal, sent as the envelope's `details` (not translated). */
+  readonly details: Record<string, unknown> | undefined;
   /** Sent as the `Retry-After` header (seconds) of a 429 or 503. */
   readonly retryAfterSeconds: number | undefined;
 
@@ -12,6 +14,7 @@ export class AppError extends Error {
     options: {
       message?: string;
       metadata?: Record<string, string>;
+      details?: Record<string, unknown>;
       cause?: unknown;
       retryAfterSeconds?: number;
     } = {},
@@ -20,6 +23,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.statusCode = ERROR_CATALOGUE[code].status;
     this.metadata = options.metadata;
+    this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

@@ -162,6 +162,7 @@ export function toEnvelope(error: unknown, request: FastifyRequest): ErrorEnvelo
     return envelope(error.code, lang, {
       ...(error.message !== ERROR_CATALOGUE[error.code].en ? { message: error.message } : {}),
       ...(error.metadata ? { metadata: translateMetadata(error.metadata, lang) } : {}),
+      ...(error.details ? { details: error.details } : {}),
     });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

@@ -168,6 +168,7 @@ export function buildApproval(overrides: Partial<Approval> = {}): Approval {
     decided_at: null,
     reason: null,
     can_decide: true,
+    payee_changes: [],
     ...overrides,
   };
 }

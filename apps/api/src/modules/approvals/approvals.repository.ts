@@ -3,6 +3,7 @@ import type { ApprovalKind, ApprovalPayload, ApprovalStatus } from '@app/contrac
 import { queryRows, type Executor, type Tx } from '../../db/client';
 import { toInt, toIntOrNull } from '../../lib/numbers';
 import type { ApprovalScope } from '../../lib/scope';
+import { linkedSql } from '../users/user-links';
 
 export interface ApprovalPolicyRow {
   topUpThreshold: number | null;
@@ -173,6 +174,8 @@ export interface ApprovalListFilter {
   kind?: ApprovalKind | undefined;
   /** Leave out the requests of this user (its own, which it cannot decide). */
   exceptRequestedBy?: number | undefined;
+  /** With `exceptRequestedBy`: also those of users linked to it since this time (decision 0069). */
+  exceptLinkedSince?: Date | undefined;
 }
 
 function whereOf(filter: ApprovalListFilter): SQL {
@@ -186,6 +189,11 @@ function whereOf(filter: ApprovalListFilter): SQL {
   if (filter.kind) parts.push(sql`a.kind = ${filter.kind}`);
   if (filter.exceptRequestedBy !== undefined) {
     parts.push(sql`a.requested_by <> ${filter.exceptRequestedBy}`);
+    if (filter.exceptLinkedSince !== undefined) {
+      parts.push(
+        sql`NOT ${linkedSql(sql`${filter.exceptRequestedBy}::bigint`, sql`a.requested_by`, filter.exceptLinkedSince)}`,
+      );
+    }
   }
   return sql.join(parts, sql` AND `);
 }
@@ -218,11 +226,11 @@ export async function countApprovalRows(
 /**
  * How many active people other than `exceptUserId` could decide a request of this kind for this
  * company: other admins for a top-up; Group HR or the company's other company admins for a
- * distribution.
+ * distribution; none linked to `exceptUserId` since `unlinkedSince` (decision 0069).
  */
 export async function countOtherDeciders(
   executor: Executor,
-  input: { kind: ApprovalKind; companyId: number; exceptUserId: number },
+  input: { kind: ApprovalKind; companyId: number; exceptUserId: number; unlinkedSince: Date },
 ): Promise<number> {
   const who =
     input.kind === 'top_up'
@@ -231,7 +239,8 @@ export async function countOtherDeciders(
   const [row] = await queryRows<{ n: unknown }>(
     executor,
     sql`SELECT count(*) AS n FROM users
-         WHERE ${who} AND status = 'active' AND deleted_at IS NULL AND id <> ${input.exceptUserId}`,
+         WHERE ${who} AND status = 'active' AND deleted_at IS NULL AND id <> ${input.exceptUserId}
+           AND NOT ${linkedSql(sql`users.id`, sql`${input.exceptUserId}::bigint`, input.unlinkedSince)}`,
   );
   return toInt(row!.n);
 }
@@ -278,4 +287,50 @@ export async function findPayloadEmployees(
     staffNumber: r.employee_id as string,
     name: (r.name as string | null) ?? null,
   }));
+}
+
+/** Employees by internal id, live or not, with their staff number and name as they are now. */
+export async function findCurrentPayees(
+  executor: Executor,
+  ids: number[],
+): Promise<Map<number, { staffNumber: string; name: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await queryRows<Record<string, unknown>>(
+    executor,
+    sql`SELECT id, employee_id, name FROM employees WHERE id = ANY(${sql.param(ids)}::bigint[])`,
+  );
+  return new Map(
+    rows.map((r) => [
+      toInt(r.id),
+      { staffNumber: r.employee_id as string, name: (r.name as string | null) ?? null },
+    ]),
+  );
+}
+
+/**
+ * What `actorUserId` applied to this company without approval since `since` (the splitting rule,
+ * decision 0069): its `company_issued` (top-up) or employee-side `employee_issued` (distribution)
+ * ledger rows, less the approved requests it decided in that time (their rows carry the decider as
+ * actor, and are applied at the decision's time, for the request's total).
+ */
+export async function sumAppliedWithoutApproval(
+  executor: Executor,
+  input: { kind: ApprovalKind; companyId: number; actorUserId: number; since: Date },
+): Promise<number> {
+  // A literal, so the planner can prove the partial index's predicate (migration 0033).
+  const event = input.kind === 'top_up' ? sql`'company_issued'` : sql`'employee_issued'`;
+  const since = input.since.toISOString();
+  const [row] = await queryRows<{ applied: unknown; approved: unknown }>(
+    executor,
+    sql`SELECT
+          (SELECT coalesce(sum(amount), 0) FROM token_transactions
+            WHERE actor_user_id = ${input.actorUserId} AND company_id = ${input.companyId}
+              AND event = ${event} AND direction = 'received'
+              AND occurred_at > ${since}::timestamptz) AS applied,
+          (SELECT coalesce(sum(total), 0) FROM approvals
+            WHERE decided_by = ${input.actorUserId} AND company_id = ${input.companyId}
+              AND kind = ${input.kind} AND status = 'approved'
+              AND decided_at > ${since}::timestamptz) AS approved`,
+  );
+  return Math.max(0, Number(row!.applied) - Number(row!.approved));
 }

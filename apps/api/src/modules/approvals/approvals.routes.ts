@@ -6,6 +6,7 @@ import {
   approvalPolicyBodySchema,
   approvalPolicySchema,
   approvalSchema,
+  approveApprovalBodySchema,
   dataOf,
   errorEnvelopeSchema,
   listOf,
@@ -54,6 +55,7 @@ export default async function approvalsRoutes(app: FastifyInstance) {
         summary:
           'Approve a pending request: it is applied now, once, with the balances of this moment',
         params: approvalIdParamsSchema,
+        body: approveApprovalBodySchema.nullish(),
         response: {
           200: dataOf(approvalSchema),
           404: errorEnvelopeSchema,
@@ -69,6 +71,7 @@ export default async function approvalsRoutes(app: FastifyInstance) {
         currentUser(request),
         auditActorOf(request),
         request.params.id,
+        request.body ?? undefined,
       ),
     }),
   );

@@ -7,7 +7,10 @@ import {
   type ApprovalListQuery,
   type ApprovalPolicy,
   type ApprovalPolicyBody,
+  type ApprovalSelfDetails,
   type ApprovalStatus,
+  type ApproveApprovalBody,
+  type PayeeChange,
   type RejectApprovalBody,
 } from '@app/contract';
 import type { Tx } from '../../db/client';
@@ -19,12 +22,15 @@ import type { AuthUser } from '../../lib/principal';
 import { approvalScopeOf } from '../../lib/scope';
 import { inTransaction } from '../../lib/transaction';
 import { applyDistribution, applyTopUp } from '../tokens/apply.service';
+import { lockCompany } from '../ledger/ledger.service';
+import { findUserLink, linkedAmong, linkWindowStart } from '../users/user-links';
 import {
   countApprovalRows,
   countOtherDeciders,
   findApprovalRow,
   findApprovalRows,
   findCompanyName,
+  findCurrentPayees,
   findPayloadEmployees,
   getApprovalPolicy as readPolicy,
   insertApproval,
@@ -32,6 +38,7 @@ import {
   lockApprovalRow,
   lockExpiredApprovals,
   setApprovalDecision,
+  sumAppliedWithoutApproval,
   updateApprovalPolicy,
   type ApprovalPolicyRow,
   type ApprovalRow,
@@ -39,6 +46,8 @@ import {
 
 const DAY_MS = 86_400_000;
 const EXPIRED_PER_RUN = 500;
+/** The splitting rule's window: what a requester applied without approval this long before counts. */
+const SPLIT_WINDOW_MS = DAY_MS;
 
 const toPolicy = (row: ApprovalPolicyRow): ApprovalPolicy => ({
   top_up_threshold: row.topUpThreshold,
@@ -62,7 +71,18 @@ function hasPower(user: Pick<AuthUser, 'type' | 'companyId'>, row: ApprovalRow):
   );
 }
 
-function toApproval(row: ApprovalRow, viewer: Pick<AuthUser, 'id' | 'type' | 'companyId'> | null) {
+/** What a view of a request adds from outside its row: links and the payees as they are now. */
+interface ViewContext {
+  /** The viewer is linked to the requester (decision 0069): it cannot decide this one. */
+  linked?: boolean;
+  payeeChanges?: PayeeChange[];
+}
+
+function toApproval(
+  row: ApprovalRow,
+  viewer: Pick<AuthUser, 'id' | 'type' | 'companyId'> | null,
+  context: ViewContext = {},
+) {
   const approval: Approval = {
     id: row.id,
     kind: row.kind,
@@ -82,16 +102,59 @@ function toApproval(row: ApprovalRow, viewer: Pick<AuthUser, 'id' | 'type' | 'co
       viewer !== null &&
       row.status === 'pending' &&
       viewer.id !== row.requestedBy &&
+      !context.linked &&
       hasPower(viewer, row),
+    payee_changes: context.payeeChanges ?? [],
   };
   return approval;
 }
 
-/** What the audit log keeps of a request (the screen's own shape, without the viewer's flag). */
+/** What the audit log keeps of a request (the screen's own shape, without the viewer's fields). */
 const auditView = (row: ApprovalRow) => {
-  const { can_decide: _ignored, ...rest } = toApproval(row, null);
+  const { can_decide: _ignored, payee_changes: _now, ...rest } = toApproval(row, null);
   return rest;
 };
+
+/**
+ * The payees of a distribution whose staff number or name is no longer what the request showed
+ * (by the employee's internal id, the wallet the request is bound to), as they are now.
+ */
+function payeeChangesOf(
+  row: ApprovalRow,
+  now: Map<number, { staffNumber: string; name: string | null }>,
+): PayeeChange[] {
+  const changes: PayeeChange[] = [];
+  for (const item of row.payload.items ?? []) {
+    const current = now.get(item.employee_id);
+    if (!current) continue;
+    const changed: PayeeChange['changed'] = [];
+    if (current.staffNumber !== item.staff_number) changed.push('staff_number');
+    if (current.name !== item.name) changed.push('name');
+    if (changed.length === 0) continue;
+    changes.push({
+      employee_id: item.employee_id,
+      staff_number_then: item.staff_number,
+      name_then: item.name,
+      staff_number: current.staffNumber,
+      name: current.name,
+      changed,
+    });
+  }
+  return changes;
+}
+
+/** The payee changes of each pending distribution among `rows`, with one query. */
+async function payeeChangesByRow(
+  executor: Parameters<typeof findCurrentPayees>[0],
+  rows: ApprovalRow[],
+): Promise<Map<number, PayeeChange[]>> {
+  const pending = rows.filter((r) => r.kind === 'distribution' && r.status === 'pending');
+  const ids = [
+    ...new Set(pending.flatMap((r) => (r.payload.items ?? []).map((i) => i.employee_id))),
+  ];
+  const now = await findCurrentPayees(executor, ids);
+  return new Map(pending.map((r) => [r.id, payeeChangesOf(r, now)]));
+}
 
 export async function getApprovalPolicy({ database }: ServiceDeps): Promise<ApprovalPolicy> {
   return toPolicy(await readPolicy(database.db));
@@ -163,7 +226,21 @@ export async function requestApprovalIfDue(
   const threshold =
     request.kind === 'top_up' ? policy.topUpThreshold : policy.distributionThreshold;
   if (!Number.isSafeInteger(request.total)) throw new AppError('TOTAL_EXCEEDS_AVAILABLE');
-  if (threshold === null || request.total < threshold) return null;
+  if (threshold === null) return null;
+  if (request.total < threshold) {
+    // Splitting is held like one request (decision 0069): what this requester applied to this
+    // company without approval in the last 24 hours counts with it. The company's row is locked
+    // first (the ledger would lock it next anyway), so two parts sent at once take turns and the
+    // second sees the first.
+    await lockCompany(tx, request.companyId);
+    const applied = await sumAppliedWithoutApproval(tx, {
+      kind: request.kind,
+      companyId: request.companyId,
+      actorUserId: request.requester.id,
+      since: new Date(request.at.getTime() - SPLIT_WINDOW_MS),
+    });
+    if (request.total + applied < threshold) return null;
+  }
 
   const companyName = await findCompanyName(tx, request.companyId);
   if (companyName === undefined) throw new AppError('RECORD_NOT_FOUND');
@@ -185,6 +262,7 @@ export async function requestApprovalIfDue(
     kind: request.kind,
     companyId: request.companyId,
     exceptUserId: request.requester.id,
+    unlinkedSince: linkWindowStart(request.at),
   });
   if (others === 0) throw new AppError('APPROVAL_NOT_CONFIGURED');
 
@@ -221,11 +299,12 @@ const PAGE = (query: Pick<ApprovalListQuery, 'page' | 'page_size'>) => ({
 
 /** GET /approvals: the caller's scope (lib/scope approvalScopeOf), newest first. */
 export async function listApprovals(
-  { database }: ServiceDeps,
+  { database, clock }: ServiceDeps,
   user: AuthUser,
   query: ApprovalListQuery,
 ): Promise<{ data: Approval[]; total: number }> {
   const scope = approvalScopeOf(user);
+  const since = linkWindowStart(clock.now());
   const filter = {
     // To decide: only the kinds this user has the power over, and not its own requests.
     scope: query.to_decide
@@ -234,12 +313,28 @@ export async function listApprovals(
     statuses: query.status?.split(',') as ApprovalStatus[] | undefined,
     kind: query.kind,
     exceptRequestedBy: query.to_decide ? user.id : undefined,
+    exceptLinkedSince: query.to_decide ? since : undefined,
   };
   const [rows, total] = await Promise.all([
     findApprovalRows(database.db, filter, PAGE(query)),
     countApprovalRows(database.db, filter),
   ]);
-  return { data: rows.map((row) => toApproval(row, user)), total };
+  const pendingRequesters = [
+    ...new Set(rows.filter((r) => r.status === 'pending').map((r) => r.requestedBy)),
+  ];
+  const [linked, changes] = await Promise.all([
+    linkedAmong(database.db, user.id, pendingRequesters, since),
+    payeeChangesByRow(database.db, rows),
+  ]);
+  return {
+    data: rows.map((row) =>
+      toApproval(row, user, {
+        linked: linked.has(row.requestedBy),
+        payeeChanges: changes.get(row.id) ?? [],
+      }),
+    ),
+    total,
+  };
 }
 
 /** The approval if the user's scope holds it; 404 otherwise (as any record out of scope). */
@@ -258,8 +353,25 @@ function inScope(user: AuthUser, row: ApprovalRow | undefined): ApprovalRow {
 /** Locks the approval and checks that this user may decide it now. */
 async function lockForDecision(tx: Tx, user: AuthUser, id: number, now: Date) {
   const row = inScope(user, await lockApprovalRow(tx, id));
-  if (row.requestedBy === user.id) throw new AppError('APPROVAL_SELF');
+  if (row.requestedBy === user.id) {
+    throw new AppError('APPROVAL_SELF', { details: { reason: 'same_user' } });
+  }
   if (!hasPower(user, row)) throw new AppError('PERMISSION_DENIED');
+  // Two linked people are one pair of eyes (decision 0069): either made, invited, set the password
+  // of or removed the second factor of the other's account in the last 30 days.
+  const link = await findUserLink(tx, user.id, row.requestedBy, linkWindowStart(now));
+  if (link) {
+    const details: ApprovalSelfDetails = {
+      reason: 'linked',
+      link: {
+        kind: link.kind,
+        actor_user_id: link.actorUserId,
+        target_user_id: link.targetUserId,
+        at: link.at.toISOString(),
+      },
+    };
+    throw new AppError('APPROVAL_SELF', { details });
+  }
   // Past its expiry it is no longer pending, whether or not the timer has marked it yet.
   if (row.status !== 'pending' || row.expiresAt <= now) throw new AppError('APPROVAL_NOT_PENDING');
   return row;
@@ -270,12 +382,18 @@ async function lockForDecision(tx: Tx, user: AuthUser, id: number, now: Date) {
  * the ledger with the balances of this moment, and mark it approved. Concurrent approvals queue on
  * the row lock; only the first finds it pending, so it is applied exactly once. When the ledger
  * refuses (a balance no longer covers it), everything rolls back and it stays pending.
+ *
+ * A distribution is bound to its wallets (employee ids); when a payee's staff number or name changed
+ * since the request, the approver must have confirmed each changed payee as it is now
+ * (`confirm_payees`), else 409 APPROVAL_PAYEE_CHANGED with the changes in `details` and nothing is
+ * applied. The check runs after the ledger locked the employees, so no rename slips in between.
  */
 export async function approveApproval(
   { database, clock }: ServiceDeps,
   user: AuthUser,
   actor: AuditActor,
   id: number,
+  body: ApproveApprovalBody = {},
 ): Promise<Approval> {
   return inTransaction(database, async (tx) => {
     const at = clock.now();
@@ -304,6 +422,11 @@ export async function approveApproval(
         approvalId: row.id,
       });
     }
+    // The employees' rows are locked by the distribution now: what is read is what was paid.
+    const changes = (await payeeChangesByRow(tx, [row])).get(row.id) ?? [];
+    if (!payeesConfirmed(changes, body.confirm_payees)) {
+      throw new AppError('APPROVAL_PAYEE_CHANGED', { details: { changes } });
+    }
     const after = await setApprovalDecision(tx, row.id, {
       status: 'approved',
       decidedBy: user.id,
@@ -315,10 +438,26 @@ export async function approveApproval(
       entityType: 'approval',
       entityId: row.id,
       before: auditView(row),
-      after: auditView(after),
+      after: {
+        ...auditView(after),
+        ...(changes.length ? { payee_changes_confirmed: changes } : {}),
+      },
       at,
     });
-    return toApproval(after, user);
+    return toApproval(after, user, { payeeChanges: changes });
+  });
+}
+
+/** Whether every changed payee was confirmed as it is now (staff number and name). */
+function payeesConfirmed(
+  changes: PayeeChange[],
+  confirmed: ApproveApprovalBody['confirm_payees'],
+): boolean {
+  if (changes.length === 0) return true;
+  const seen = new Map((confirmed ?? []).map((p) => [p.employee_id, p]));
+  return changes.every((change) => {
+    const payee = seen.get(change.employee_id);
+    return payee?.staff_number === change.staff_number && payee.name === change.name;
   });
 }
 

@@ -81,10 +81,11 @@ describe.each(await testDatabaseKinds())('four-eyes approvals on %s', (kind) => 
       top_up_threshold: null,
       distribution_threshold: null,
     });
-    // Off: a large top-up applies at once.
-    const res = await as(admin, 'POST', TOPUP, { company_id: acme.id, amount: 100_000 });
+    // Off: a large top-up applies at once. (To globex: it counts for a day against the admin's
+    // later top-ups of the same company, the splitting rule of decision 0069.)
+    const res = await as(admin, 'POST', TOPUP, { company_id: globex.id, amount: 100_000 });
     expect(res.statusCode).toBe(200);
-    expect(await balanceOf(acme.id)).toBe(101_000);
+    expect(await balanceOf(globex.id)).toBe(101_000);
 
     expect((await as(acmeAdmin, 'GET', POLICY)).statusCode).toBe(403);
     expect(
@@ -289,10 +290,11 @@ describe.each(await testDatabaseKinds())('four-eyes approvals on %s', (kind) => 
         items: [{ employee_id: bob.id, amount: balance }],
       }),
     );
-    // Meanwhile, a small distribution (below the threshold) spends some of it.
+    // Meanwhile, a small distribution (below the threshold) spends some of it: by the other
+    // company admin, whose own applications of the day are below it (the requester's are not).
     expect(
       (
-        await as(acmeAdmin, 'POST', DISTRIBUTE, {
+        await as(acmeAdmin2, 'POST', DISTRIBUTE, {
           items: [{ employee_id: ada.id, amount: 10 }],
         })
       ).statusCode,
@@ -306,8 +308,11 @@ describe.each(await testDatabaseKinds())('four-eyes approvals on %s', (kind) => 
     expect((await auditRowsOf(t, 'approval', dist.id)).map((r) => r.action)).toEqual([
       'request_approval',
     ]);
-    // Topped up again (below the top-up threshold), the same approval now applies.
-    await as(admin, 'POST', TOPUP, { company_id: acme.id, amount: 10 });
+    // Topped up again (below the top-up threshold, by the admin that applied nothing else to acme
+    // today but the request it approved), the same approval now applies.
+    expect((await as(admin2, 'POST', TOPUP, { company_id: acme.id, amount: 10 })).statusCode).toBe(
+      200,
+    );
     expect((await as(acmeAdmin2, 'POST', `/api/v1/approvals/${dist.id}/approve`)).statusCode).toBe(
       200,
     );

@@ -35,6 +35,7 @@ import {
 } from './mfa.repository';
 import { openSession, type IssuedSession } from './sessions.service';
 import { hashToken, isTokenShaped, newToken } from './session-tokens';
+import { recordUserLink } from '../users/user-links';
 import {
   checkSignInThrottle,
   clearSignInFailures,
@@ -378,6 +379,12 @@ export async function resetUserMfa(deps: MfaDeps, userId: number, actor: AuditAc
     if ((await findLiveUserId(tx, userId)) === null) throw new AppError('RECORD_NOT_FOUND');
     const row = await findTotpForUpdate(tx, userId);
     await deleteMfa(tx, userId);
+    await recordUserLink(tx, {
+      actorUserId: actor.userId,
+      targetUserId: userId,
+      kind: 'mfa_reset',
+      at: now,
+    });
     await recordAudit(tx, {
       actor,
       action: 'mfa_reset',

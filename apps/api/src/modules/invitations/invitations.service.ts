@@ -14,6 +14,7 @@ import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction } from '../../lib/transaction';
 import { COMPANY_ADMIN_RULES, createCompanyAdmin } from '../company-admins/company-admins.service';
 import { setPassword } from '../iam/iam.service';
+import { recordUserLink } from '../users/user-links';
 import { hashToken, newToken } from '../iam/session-tokens';
 import {
   changeAccountWith,
@@ -53,6 +54,12 @@ function issueInvitation(deps: ServiceDeps, actor: AuditActor, issued: Issued): 
       invitedBy: actor.userId,
       at,
       expiresAt: issued.expiresAt,
+    });
+    await recordUserLink(tx, {
+      actorUserId: actor.userId,
+      targetUserId: user.user_id,
+      kind: 'invited',
+      at,
     });
     await recordAudit(tx, {
       actor,
@@ -174,6 +181,12 @@ async function reinvite(
       invitedBy: actor.userId,
       at,
       expiresAt: issued.expiresAt,
+    });
+    await recordUserLink(tx, {
+      actorUserId: actor.userId,
+      targetUserId: userId,
+      kind: 'invited',
+      at,
     });
     await recordAudit(tx, {
       actor,

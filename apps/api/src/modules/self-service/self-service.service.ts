@@ -6,6 +6,7 @@ import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction } from '../../lib/transaction';
 import { findEmployeeRow } from '../employees/employees.service';
+import { recordUserLink } from '../users/user-links';
 import { createUserAccount } from '../iam/iam.service';
 import { findEmployeeAccount, findWallet } from './self-service.repository';
 
@@ -58,6 +59,12 @@ export async function createEmployeeAccount(
         employee_id: employee.employeeId,
         created_at: at.toISOString(),
       };
+      await recordUserLink(tx, {
+        actorUserId: actor.userId,
+        targetUserId: user.id,
+        kind: 'created',
+        at,
+      });
       await recordAudit(tx, {
         actor,
         action: 'create',

@@ -22,6 +22,7 @@ import { findCompany } from '../companies/companies.service';
 import { confirmCurrentPassword, createUserAccount, setPassword } from '../iam/iam.service';
 import { revokeUserSessions } from '../iam/sessions.service';
 import { findMerchant } from '../merchants/merchants.service';
+import { recordUserLink } from './user-links';
 import {
   findUser,
   findUserMerchant,
@@ -150,6 +151,12 @@ export async function createAccount(
         companyId: input.companyId ?? null,
       });
       const after = await viewOf(tx, created.id, scope, clock.now());
+      await recordUserLink(tx, {
+        actorUserId: actor.userId,
+        targetUserId: created.id,
+        kind: 'created',
+        at: clock.now(),
+      });
       await recordAudit(tx, {
         actor,
         action: 'create',
@@ -237,6 +244,12 @@ export async function updateAccount(
       });
       if (password !== undefined) {
         await setPassword(tx, clock, { userId: id, password });
+        await recordUserLink(tx, {
+          actorUserId: actor.userId,
+          targetUserId: id,
+          kind: 'password_set',
+          at,
+        });
       } else if (isDeactivation) {
         await revokeUserSessions(tx, id);
       }

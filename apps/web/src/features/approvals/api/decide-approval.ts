@@ -1,11 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Approval } from '@app/contract';
+import type { Approval, ApproveApprovalBody } from '@app/contract';
 import { api, API_PREFIX } from '@/lib/api-client';
 import { approvalsKeys } from './get-approvals';
 
-/** POST /approvals/{id}/approve: applied now, with the balances of this moment. */
-export async function approveApproval(id: number): Promise<Approval> {
-  const response = await api.post<{ data: Approval }>(`${API_PREFIX}/approvals/${id}/approve`);
+/**
+ * POST /approvals/{id}/approve: applied now, with the balances of this moment. When payees were
+ * renumbered or renamed since the request, `confirm_payees` names each as the approver saw it now
+ * (decision 0069); without it the server answers 409 APPROVAL_PAYEE_CHANGED.
+ */
+export async function approveApproval({
+  id,
+  confirm_payees,
+}: { id: number } & ApproveApprovalBody): Promise<Approval> {
+  const response = await api.post<{ data: Approval }>(
+    `${API_PREFIX}/approvals/${id}/approve`,
+    confirm_payees ? { confirm_payees } : undefined,
+  );
   return response.data.data;
 }
 

@@ -78,6 +78,17 @@ export function ApprovalCard({
             </>
           )}
         </dl>
+        {approval.status === 'pending' && approval.payee_changes.length > 0 && (
+          <div
+            className="rounded-md border border-destructive/50 p-3 text-sm"
+            data-testid="payee-changes-note"
+          >
+            <p className="font-medium">
+              {t('approvals.payee_changes_title', { count: approval.payee_changes.length })}
+            </p>
+            <p className="text-muted-foreground">{t('approvals.payee_changes_description')}</p>
+          </div>
+        )}
         <div className="overflow-x-auto">
           <ApprovalPayloadTable approval={approval} />
         </div>

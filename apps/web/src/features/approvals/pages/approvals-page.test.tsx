@@ -55,7 +55,55 @@ describe('Approvals', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('Approved: 300 tokens applied')).toBeInTheDocument();
     expect(approves).toHaveLength(1);
+    // Nothing changed since the request: nothing to confirm.
+    expect(approves[0]?.body).toBeUndefined();
     await waitFor(() => expect(lists.length).toBeGreaterThan(before + 1));
+  });
+
+  it('shows a payee renumbered and renamed since the request as it is now, and approves only with the change confirmed', async () => {
+    const renamed = buildApproval({
+      payee_changes: [
+        {
+          employee_id: 11,
+          staff_number_then: 'E001',
+          name_then: 'Ada Lovelace',
+          staff_number: 'E099',
+          name: 'Mallory Moss',
+          changed: ['staff_number', 'name'],
+        },
+      ],
+    });
+    openApprovals([renamed]);
+    const approves = answer('post', '/api/v1/approvals/41/approve', {
+      data: buildApproval({ status: 'approved', can_decide: false }),
+    });
+    const request = within(await card());
+    expect(request.getByTestId('payee-changes-note')).toHaveTextContent(
+      '1 employee was renumbered or renamed since the request',
+    );
+    const table = request.getByRole('table', { name: 'Who gets how much at Acme Corporation' });
+    // The payee as it is now, marked, with what it was when requested.
+    const row = within(table).getByText('Mallory Moss').closest('tr')!;
+    expect(row).toHaveTextContent('E099');
+    expect(within(row).getByTestId('payee-change')).toHaveTextContent(
+      'Changed since the requestWas E001 Ada Lovelace when requested',
+    );
+    expect(within(table).queryByText('Ada Lovelace')).toBeNull();
+
+    await userEvent.click(request.getByRole('button', { name: 'Approve' }));
+    const confirm = await screen.findByRole('alertdialog', {
+      name: 'Approve with the changed payees?',
+    });
+    expect(confirm).toHaveTextContent(
+      'Since the request, 1 employee changed: E001 Ada Lovelace → E099 Mallory Moss.',
+    );
+    await userEvent.click(
+      within(confirm).getByRole('button', { name: 'Confirm changes and approve' }),
+    );
+    expect(await screen.findByText('Approved: 300 tokens applied')).toBeInTheDocument();
+    expect(approves[0]?.body).toEqual({
+      confirm_payees: [{ employee_id: 11, staff_number: 'E099', name: 'Mallory Moss' }],
+    });
   });
 
   it('does not approve when the confirmation is cancelled', async () => {

@@ -11,6 +11,7 @@ import { useNotifyDone } from '@/lib/notify';
 import { useApproveApproval } from '../api/decide-approval';
 import { useApprovals } from '../api/get-approvals';
 import { ApprovalCard } from '../components/approval-card';
+import { payeeLabel } from '../components/approval-payload-table';
 import { ApprovalPolicyCard } from '../components/approval-policy-card';
 import { RejectApprovalDialog } from '../components/reject-approval-dialog';
 
@@ -60,23 +61,41 @@ export function ApprovalsPage({
   };
 
   const onApprove = async (approval: Approval) => {
+    const changes = approval.payee_changes;
+    // Payees renumbered or renamed since the request: the approver confirms them as they are now.
     const confirmed = await confirmAlert({
       id: `approve-${approval.id}`,
-      titleKey: 'approvals.approve_title',
-      messageKey: `approvals.approve_message_${approval.kind}`,
+      titleKey: changes.length
+        ? 'approvals.approve_title_payee_changed'
+        : 'approvals.approve_title',
+      messageKey: changes.length
+        ? 'approvals.approve_message_payee_changed'
+        : `approvals.approve_message_${approval.kind}`,
       values: {
         total: withThousands(approval.total),
         name: approval.payload.company_name,
-        count: approval.payload.items?.length ?? 1,
+        count: changes.length || (approval.payload.items?.length ?? 1),
+        changes: changes
+          .map(
+            (c) =>
+              `${payeeLabel(c.staff_number_then, c.name_then)} → ${payeeLabel(c.staff_number, c.name)}`,
+          )
+          .join('; '),
       },
-      confirmKey: 'approvals.approve',
+      confirmKey: changes.length ? 'approvals.approve_confirm_payee_changed' : 'approvals.approve',
       cancelKey: 'actions.cancel',
     });
     if (!confirmed) return;
-    approve.mutate(approval.id, {
-      onSuccess: () =>
-        notifyDone(t('approvals.approved_toast', { total: withThousands(approval.total) })),
-    });
+    const confirm_payees = changes.length
+      ? changes.map(({ employee_id, staff_number, name }) => ({ employee_id, staff_number, name }))
+      : undefined;
+    approve.mutate(
+      { id: approval.id, confirm_payees },
+      {
+        onSuccess: () =>
+          notifyDone(t('approvals.approved_toast', { total: withThousands(approval.total) })),
+      },
+    );
   };
 
   const total = approvals.data?.total ?? 0;
