@@ -17,7 +17,7 @@ import type { ServiceDeps } from '../../lib/deps';
 import { iso, isoOrNull } from '../../lib/numbers';
 import type { AuthUser } from '../../lib/principal';
 import { approvalScopeOf } from '../../lib/scope';
-import { inTransaction } from '../../lib/transaction';
+import { inTransaction, transactionOf, type TransactionRunner } from '../../lib/transaction';
 import { applyDistribution, applyTopUp } from '../tokens/apply.service';
 import {
   countApprovalRows,
@@ -276,8 +276,9 @@ export async function approveApproval(
   user: AuthUser,
   actor: AuditActor,
   id: number,
+  transaction: TransactionRunner = transactionOf(database),
 ): Promise<Approval> {
-  return inTransaction(database, async (tx) => {
+  return transaction(async (tx) => {
     const at = clock.now();
     const row = await lockForDecision(tx, user, id, at);
     const { payload } = row;
@@ -329,8 +330,9 @@ export async function rejectApproval(
   actor: AuditActor,
   id: number,
   body: RejectApprovalBody,
+  transaction: TransactionRunner = transactionOf(database),
 ): Promise<Approval> {
-  return inTransaction(database, async (tx) => {
+  return transaction(async (tx) => {
     const at = clock.now();
     const row = await lockForDecision(tx, user, id, at);
     const after = await setApprovalDecision(tx, row.id, {
