@@ -6362,7 +6362,10 @@ export interface operations {
     issueCompanyTokens: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Required: a key made for this action (a UUID); a repeat with the same key and body gets the first answer, the same key with another body 422 IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6539,7 +6542,10 @@ export interface operations {
     distributeTokens: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Required: a key made for this action (a UUID); a repeat with the same key and body gets the first answer, the same key with another body 422 IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10870,7 +10876,10 @@ export interface operations {
     approveApproval: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Required: a key made for this action (a UUID); a repeat with the same key and body gets the first answer, the same key with another body 422 IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key": string;
+            };
             path: {
                 id: number;
             };
@@ -11022,7 +11031,10 @@ export interface operations {
     rejectApproval: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Required: a key made for this action (a UUID); a repeat with the same key and body gets the first answer, the same key with another body 422 IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key": string;
+            };
             path: {
                 id: number;
             };
