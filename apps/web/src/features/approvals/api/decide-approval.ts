@@ -1,11 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Approval } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api, API_PREFIX, idempotencyHeader } from '@/lib/api-client';
 import { approvalsKeys } from './get-approvals';
 
 /** POST /approvals/{id}/approve: applied now, with the balances of this moment. */
-export async function approveApproval(id: number): Promise<Approval> {
-  const response = await api.post<{ data: Approval }>(`${API_PREFIX}/approvals/${id}/approve`);
+export async function approveApproval({
+  id,
+  idempotencyKey,
+}: {
+  id: number;
+  idempotencyKey: string;
+}): Promise<Approval> {
+  const response = await api.post<{ data: Approval }>(
+    `${API_PREFIX}/approvals/${id}/approve`,
+    undefined,
+    { headers: idempotencyHeader(idempotencyKey) },
+  );
   return response.data.data;
 }
 
@@ -13,13 +23,17 @@ export async function approveApproval(id: number): Promise<Approval> {
 export async function rejectApproval({
   id,
   reason,
+  idempotencyKey,
 }: {
   id: number;
   reason: string;
+  idempotencyKey: string;
 }): Promise<Approval> {
-  const response = await api.post<{ data: Approval }>(`${API_PREFIX}/approvals/${id}/reject`, {
-    reason,
-  });
+  const response = await api.post<{ data: Approval }>(
+    `${API_PREFIX}/approvals/${id}/reject`,
+    { reason },
+    { headers: idempotencyHeader(idempotencyKey) },
+  );
   return response.data.data;
 }
 
