@@ -220,7 +220,9 @@ function IssueReview({
   return (
     <div className="grid gap-4" data-testid="issue-review">
       <h3 className="text-base font-semibold">{t('companies.issue_review_title')}</h3>
-      <p className="text-sm">{t('companies.issue_review_message', { amount, name: company.name })}</p>
+      <p className="text-sm">
+        {t('companies.issue_review_message', { amount, name: company.name })}
+      </p>
       <Balances company={company} after={company.token_balance + plan.amount} />
       {plan.note && (
         <p className="text-sm break-words">
@@ -241,12 +243,7 @@ function IssueReview({
         >
           {t('actions.back')}
         </Button>
-        <Button
-          type="button"
-          autoFocus
-          disabled={issueTokens.isPending}
-          onClick={onConfirm}
-        >
+        <Button type="button" autoFocus disabled={issueTokens.isPending} onClick={onConfirm}>
           {issueTokens.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
           {issueTokens.isPending
             ? t('actions.saving')

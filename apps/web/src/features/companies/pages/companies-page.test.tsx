@@ -299,7 +299,9 @@ describe('Companies', () => {
       ).toBeInTheDocument();
       expect(review.getByTestId('balance-after')).toHaveTextContent('1,239,567');
       expect(posts).toHaveLength(0);
-      const confirm = review.getByRole('button', { name: 'Issue 5,000 tokens to Acme Corporation' });
+      const confirm = review.getByRole('button', {
+        name: 'Issue 5,000 tokens to Acme Corporation',
+      });
       expect(confirm).toHaveFocus();
       await userEvent.keyboard('{Enter}');
 

@@ -749,12 +749,7 @@ function ReviewStep({
         </p>
       )}
       <DialogFooter className="pt-2">
-        <Button
-          type="button"
-          variant="outline"
-          disabled={rewardTokens.isPending}
-          onClick={onBack}
-        >
+        <Button type="button" variant="outline" disabled={rewardTokens.isPending} onClick={onBack}>
           {t('actions.back')}
         </Button>
         <Button type="button" disabled={rewardTokens.isPending} onClick={onConfirm}>
