@@ -236,7 +236,11 @@ async function main() {
             kind,
             method: 'POST',
             path: '/api/v1/tokens/topup-token/employees',
-            headers: { ...companyAdmin.headers(true), ...json },
+            headers: {
+              ...companyAdmin.headers(true),
+              ...json,
+              'idempotency-key': crypto.randomUUID(),
+            },
             body: JSON.stringify({ items: [...ids].map((id) => ({ employee_id: id, amount: 1 })) }),
           };
         }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { signInOverHttp } from '@app/api/bench';
 
 /** A signed-in back-office user: its session cookie and the CSRF token echoed on writes. */
@@ -23,13 +24,13 @@ export class Session {
     return answer<T>('GET', path, response);
   }
 
+  /** A POST with a fresh Idempotency-Key, which the money routes require (decision 0068). */
   async post<T>(path: string, body: unknown, expected = [200, 201]): Promise<T> {
     const isForm = body instanceof FormData;
+    const headers = { ...this.headers(true), 'idempotency-key': crypto.randomUUID() };
     const response = await fetch(`${this.baseUrl}${path}`, {
       method: 'POST',
-      headers: isForm
-        ? this.headers(true)
-        : { ...this.headers(true), 'content-type': 'application/json' },
+      headers: isForm ? headers : { ...headers, 'content-type': 'application/json' },
       body: isForm ? body : JSON.stringify(body ?? {}),
     });
     return answer<T>('POST', path, response, expected);

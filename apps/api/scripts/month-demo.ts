@@ -19,6 +19,7 @@ import { migrate } from '../src/db/migrate';
 import { ManualClock } from '../src/lib/clock';
 import { seedOnFirstStart } from '../src/seed';
 import { signIn as signInWithInject } from '../test/auth';
+import { idempotencyHeaders } from '../test/idempotency';
 import { assertLedgerInvariants } from '../src/modules/ledger/invariants';
 
 interface Session {
@@ -62,6 +63,7 @@ export async function runMonthDemo(
       ...options,
       headers: {
         ...(session ? { cookie: session.cookie, 'x-xsrf-token': session.xsrf } : {}),
+        ...idempotencyHeaders(options.method, String(options.url), options.headers),
         ...options.headers,
       },
     });

@@ -6,6 +6,7 @@ import { insertUser, toAuthUser } from '../src/modules/iam/iam.repository';
 import { hashPassword } from '../src/modules/iam/passwords';
 import type { AuthUser } from '../src/lib/principal';
 import { sessionFromCookies } from './http-session';
+import { idempotencyHeaders } from './idempotency';
 
 export const DEFAULT_PASSWORD = 'Passw0rd!';
 
@@ -128,8 +129,14 @@ export function injectAs(
   session: Pick<TestSession, 'cookie' | 'xsrf'>,
   options: InjectOptions,
 ): Promise<LightMyRequestResponse> {
+  const url = typeof options.url === 'string' ? options.url : '';
   return app.inject({
     ...options,
-    headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, ...options.headers },
+    headers: {
+      cookie: session.cookie,
+      'x-xsrf-token': session.xsrf,
+      ...idempotencyHeaders(options.method, url, options.headers),
+      ...options.headers,
+    },
   });
 }

@@ -4,6 +4,7 @@
 // browser would send back and the CSRF token it would echo in X-XSRF-TOKEN on every write.
 
 import { signIn, type Session } from '@app/client';
+import { idempotencyHeaders } from './idempotency';
 
 export { sessionFromCookies } from '@app/client';
 
@@ -36,6 +37,7 @@ export async function httpAs(
     headers: {
       cookie: session.cookie,
       'x-xsrf-token': session.xsrf,
+      ...idempotencyHeaders(method, url, undefined),
       ...(body && !isForm ? { 'content-type': 'application/json' } : {}),
     },
     ...(body ? { body: isForm ? body : JSON.stringify(body) } : {}),

@@ -84,6 +84,11 @@ describe('the admin sets up the programme', () => {
     await issue.getByLabel('Amount').fill('12345');
     await issue.getByTestId('balance-after').getByText('17,345').waitFor();
     await issue.getByRole('button', { name: 'Issue tokens' }).click();
+    // The confirm step names the company and the amount; Enter on its focused button confirms.
+    await issue
+      .getByRole('button', { name: `Issue 12,345 tokens to E2E Foods ${suffix}` })
+      .waitFor();
+    await page.keyboard.press('Enter');
     await page.getByText(`12,345 tokens issued to E2E Foods ${suffix}`).waitFor();
     await row(companyCode).getByText('17,345').waitFor();
 

@@ -34,6 +34,8 @@ export async function apiSession(username: string, password = DEMO_PASSWORD) {
       headers: {
         cookie,
         'X-XSRF-TOKEN': xsrf,
+        // A fresh key on every write: the money routes require one (decision 0068).
+        ...(method === 'GET' ? {} : { 'Idempotency-Key': randomUUID() }),
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -175,6 +175,17 @@ const ADMIN_SCREENS: Screen[] = [
         },
       },
       {
+        name: 'issue-tokens-confirm',
+        open: async (ui) => {
+          await rowAction(ui, DEMO_COMPANY, 'companies.issue');
+          const issue = await dialog(ui, ui.t('companies.issue_title'));
+          await issue.getByLabel(ui.t('companies.amount')).fill('1500');
+          await issue.getByRole('button', { name: ui.t('companies.issue'), exact: true }).click();
+          await issue.getByTestId('issue-review').waitFor();
+          return issue;
+        },
+      },
+      {
         name: 'company-admins',
         open: async (ui) => {
           await rowAction(ui, DEMO_COMPANY, 'company_admins.title');

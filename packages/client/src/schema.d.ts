@@ -6365,7 +6365,10 @@ export interface operations {
     issueCompanyTokens: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Required: a key made for this action (a UUID); a repeat with the same key and body gets the first answer, the same key with another body 422 IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6550,7 +6553,10 @@ export interface operations {
     distributeTokens: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Required: a key made for this action (a UUID); a repeat with the same key and body gets the first answer, the same key with another body 422 IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10917,7 +10923,10 @@ export interface operations {
     approveApproval: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Required: a key made for this action (a UUID); a repeat with the same key and body gets the first answer, the same key with another body 422 IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key": string;
+            };
             path: {
                 id: number;
             };
@@ -11087,7 +11096,10 @@ export interface operations {
     rejectApproval: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Required: a key made for this action (a UUID); a repeat with the same key and body gets the first answer, the same key with another body 422 IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key": string;
+            };
             path: {
                 id: number;
             };

@@ -114,6 +114,20 @@ export const terminalIdempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.terminalId, t.idempotencyKey] })],
 );
 
+/** The back-office's money requests by Idempotency-Key, per user (migration 0032, decision 0068). */
+export const backOfficeIdempotencyKeys = pgTable(
+  'back_office_idempotency_keys',
+  {
+    userId: bigint({ mode: 'number' }).notNull(),
+    idempotencyKey: text().notNull(),
+    requestHash: text().notNull(),
+    responseStatus: integer(),
+    responseBody: jsonb(),
+    createdAt: ts().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.idempotencyKey] })],
+);
+
 export const tokenTransactions = pgTable('token_transactions', {
   id: id(),
   /** The ledger's write order (migration 0013): taken at insert, under the wallet lock. */

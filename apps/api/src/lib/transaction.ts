@@ -68,3 +68,18 @@ export function inTransaction<T>(
 ): Promise<T> {
   return retrying(() => database.db.transaction(fn), options);
 }
+
+/** How a service runs its transaction: its own (`transactionOf`), or a caller's (`within`). */
+export type TransactionRunner = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+
+/** A transaction of its own on `database`, retried as a whole (`inTransaction`). */
+export const transactionOf =
+  (database: Database): TransactionRunner =>
+  (fn) =>
+    inTransaction(database, fn);
+
+/** Inside the caller's open transaction `tx` (the caller retries it). */
+export const within =
+  (tx: Tx): TransactionRunner =>
+  (fn) =>
+    fn(tx);

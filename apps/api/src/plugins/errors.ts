@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
   ERROR_CATALOGUE,
+  IDEMPOTENCY_KEY_HEADER,
   renderValidationMessage,
   type ErrorCode,
   type ErrorEnvelope,
@@ -175,6 +176,10 @@ export function toEnvelope(error: unknown, request: FastifyRequest): ErrorEnvelo
       keys: Array.isArray(v.params.keys) ? (v.params.keys as string[]) : undefined,
       message: v.message ?? 'v.invalid',
     }));
+    // A back-office money route's missing key answers as a terminal's does (decision 0068).
+    if (context === 'headers' && issues.some((i) => i.path?.[0] === IDEMPOTENCY_KEY_HEADER)) {
+      return envelope('IDEMPOTENCY_KEY_REQUIRED', lang);
+    }
     const special = issues.map((i) => CODE_OF_FIELD_MESSAGE[i.message]).find(Boolean);
     return envelope(special ?? code, lang, { metadata: issuesToMetadata(issues, lang) });
   }

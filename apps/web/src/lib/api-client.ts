@@ -44,6 +44,28 @@ export interface RequestOptions {
   preloadable?: boolean;
 }
 
+/**
+ * The Idempotency-Key of a money request (decision 0068): made when its dialog opens
+ * (`newIdempotencyKey`) and sent again on every retry from that dialog, so the server applies
+ * the request once and answers a repeat with the first answer.
+ */
+export const idempotencyHeader = (key: string): Record<string, string> => ({
+  'Idempotency-Key': key,
+});
+
+/**
+ * A fresh key for one opening of a money dialog: a random UUID. `crypto.randomUUID` exists only
+ * in a secure context; over plain http (a demo on a LAN address) the same from getRandomValues.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export interface ApiResponse<T> {
   data: T;
   status: number;

@@ -22,6 +22,8 @@ export interface Recorded {
   /** The query, repeated keys as arrays only when repeated. */
   query: Record<string, string | string[]>;
   body: unknown;
+  /** The request's headers (an Idempotency-Key, say). */
+  headers: Headers;
 }
 
 const queryOf = (url: URL) => {
@@ -53,6 +55,7 @@ export function answer(
         url,
         query: queryOf(url),
         body: text ? (JSON.parse(text) as unknown) : undefined,
+        headers: request.headers,
       };
       calls.push(call);
       const result = typeof respond === 'function' ? respond(call) : respond;

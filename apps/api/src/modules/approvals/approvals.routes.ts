@@ -13,6 +13,8 @@ import {
   rejectApprovalBodySchema,
 } from '@app/contract';
 import { auditActorOf } from '../../lib/audit';
+import { answerOnce, requiredIdempotencyKeyHeaders } from '../../lib/idempotency';
+import { within } from '../../lib/transaction';
 import { currentUser, requirePermission } from '../../plugins/auth';
 import {
   approveApproval,
@@ -54,6 +56,7 @@ export default async function approvalsRoutes(app: FastifyInstance) {
         operationId: 'approveApproval',
         summary:
           'Approve a pending request: it is applied now, once, with the balances of this moment',
+        headers: requiredIdempotencyKeyHeaders,
         params: approvalIdParamsSchema,
         body: approveApprovalBodySchema.nullish(),
         response: {
@@ -65,15 +68,33 @@ export default async function approvalsRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => ({
-      data: await approveApproval(
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { id } = request.params;
+      const answer = await answerOnce(
         app.deps,
-        currentUser(request),
-        auditActorOf(request),
-        request.params.id,
-        request.body ?? undefined,
-      ),
-    }),
+        {
+          userId: user.id,
+          headers: request.headers,
+          path: `/approvals/${id}/approve`,
+          body: request.body ?? {},
+        },
+        async (tx) => ({
+          status: 200,
+          body: {
+            data: await approveApproval(
+              app.deps,
+              user,
+              auditActorOf(request),
+              id,
+              request.body ?? undefined,
+              within(tx),
+            ),
+          },
+        }),
+      );
+      return reply.code(answer.status).send(answer.body as never);
+    },
   );
 
   r.post(
@@ -84,25 +105,45 @@ export default async function approvalsRoutes(app: FastifyInstance) {
         tags,
         operationId: 'rejectApproval',
         summary: 'Reject a pending request with a reason; nothing is applied',
+        headers: requiredIdempotencyKeyHeaders,
         params: approvalIdParamsSchema,
         body: rejectApprovalBodySchema,
         response: {
           200: dataOf(approvalSchema),
           404: errorEnvelopeSchema,
           409: errorEnvelopeSchema,
+          422: errorEnvelopeSchema,
           ...errors,
         },
       },
     },
-    async (request) => ({
-      data: await rejectApproval(
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { id } = request.params;
+      const answer = await answerOnce(
         app.deps,
-        currentUser(request),
-        auditActorOf(request),
-        request.params.id,
-        request.body,
-      ),
-    }),
+        {
+          userId: user.id,
+          headers: request.headers,
+          path: `/approvals/${id}/reject`,
+          body: request.body,
+        },
+        async (tx) => ({
+          status: 200,
+          body: {
+            data: await rejectApproval(
+              app.deps,
+              user,
+              auditActorOf(request),
+              id,
+              request.body,
+              within(tx),
+            ),
+          },
+        }),
+      );
+      return reply.code(answer.status).send(answer.body as never);
+    },
   );
 }
 

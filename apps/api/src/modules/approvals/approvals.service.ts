@@ -20,7 +20,7 @@ import type { ServiceDeps } from '../../lib/deps';
 import { iso, isoOrNull } from '../../lib/numbers';
 import type { AuthUser } from '../../lib/principal';
 import { approvalScopeOf } from '../../lib/scope';
-import { inTransaction } from '../../lib/transaction';
+import { inTransaction, transactionOf, type TransactionRunner } from '../../lib/transaction';
 import { applyDistribution, applyTopUp } from '../tokens/apply.service';
 import { lockCompany } from '../ledger/ledger.service';
 import { findUserLink, linkedAmong, linkWindowStart } from '../users/user-links';
@@ -394,8 +394,9 @@ export async function approveApproval(
   actor: AuditActor,
   id: number,
   body: ApproveApprovalBody = {},
+  transaction: TransactionRunner = transactionOf(database),
 ): Promise<Approval> {
-  return inTransaction(database, async (tx) => {
+  return transaction(async (tx) => {
     const at = clock.now();
     const row = await lockForDecision(tx, user, id, at);
     const { payload } = row;
@@ -468,8 +469,9 @@ export async function rejectApproval(
   actor: AuditActor,
   id: number,
   body: RejectApprovalBody,
+  transaction: TransactionRunner = transactionOf(database),
 ): Promise<Approval> {
-  return inTransaction(database, async (tx) => {
+  return transaction(async (tx) => {
     const at = clock.now();
     const row = await lockForDecision(tx, user, id, at);
     const after = await setApprovalDecision(tx, row.id, {

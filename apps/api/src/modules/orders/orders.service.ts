@@ -1,8 +1,6 @@
-import crypto from 'node:crypto';
 import type { CreateOrderBody, RefundOrderBody } from '@app/contract';
-import { IDEMPOTENCY_KEY_MAX } from '@app/contract';
 import type { Executor } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import { checkIdempotencyKey, hashRequest } from '../../lib/idempotency';
 import type { ServiceDeps } from '../../lib/deps';
 import { retrying } from '../../lib/transaction';
 import type { TerminalIdentity } from '../../lib/principal';
@@ -20,33 +18,7 @@ import {
 
 export type { KeyedOrderResult, TerminalAnswer };
 
-/** JSON with keys sorted at every level, so equal requests hash equally. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** What tells a retry (same hash) from another request sent with the same key. */
-const hashRequest = (path: string, body: unknown): string =>
-  crypto
-    .createHash('sha256')
-    .update(canonicalJson({ method: 'POST', path, body }))
-    .digest('hex');
-
-export function checkIdempotencyKey(value: unknown): string {
-  if (typeof value !== 'string') throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
-  const key = value.trim();
-  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
-    throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
-  }
-  return key;
-}
+export { checkIdempotencyKey };
 
 function orderRequest(
   deps: Pick<ServiceDeps, 'clock'>,

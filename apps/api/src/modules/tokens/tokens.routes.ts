@@ -16,6 +16,8 @@ import {
   updateTokenConfigurationBodySchema,
 } from '@app/contract';
 import { auditActorOf } from '../../lib/audit';
+import { answerOnce, requiredIdempotencyKeyHeaders } from '../../lib/idempotency';
+import { within } from '../../lib/transaction';
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
 import { listTransactions } from '../transactions/transactions.service';
@@ -23,6 +25,7 @@ import {
   distributeOrRequestApproval,
   getTokenConfiguration,
   topUpOrRequestApproval,
+  type Outcome,
   updateTokenConfiguration,
 } from './tokens.service';
 
@@ -32,6 +35,15 @@ const errors = {
   403: errorEnvelopeSchema,
   404: errorEnvelopeSchema,
 };
+
+/** The answers of a money request: 422 when its Idempotency-Key came with another request. */
+const moneyErrors = { 409: errorEnvelopeSchema, 422: errorEnvelopeSchema, ...errors };
+
+/** What the route answers for an outcome: 200 applied, or 202 with the pending approval. */
+const answerOf = <T>(outcome: Outcome<T>) =>
+  'approval' in outcome
+    ? { status: 202, body: { data: { approval: outcome.approval } } }
+    : { status: 200, body: { data: outcome.applied } };
 
 /** /api/v1/tokens: issuing, distributing, the monthly plan and the ledger itself. */
 export default async function tokensRoutes(app: FastifyInstance) {
@@ -46,25 +58,37 @@ export default async function tokensRoutes(app: FastifyInstance) {
         operationId: 'issueCompanyTokens',
         summary:
           'Issue tokens to a company (company_issued); at or above the approval threshold it answers 202 with the pending approval and moves no token',
+        headers: requiredIdempotencyKeyHeaders,
         body: topupCompanyBodySchema,
         response: {
           200: dataOf(topupCompanyResultSchema),
           202: approvalRequestedSchema,
-          409: errorEnvelopeSchema,
-          ...errors,
+          ...moneyErrors,
         },
       },
     },
     async (request, reply) => {
-      const outcome = await topUpOrRequestApproval(
+      const user = currentUser(request);
+      const answer = await answerOnce(
         app.deps,
-        currentUser(request),
-        auditActorOf(request),
-        request.body,
+        {
+          userId: user.id,
+          headers: request.headers,
+          path: '/tokens/topup-token',
+          body: request.body,
+        },
+        async (tx) =>
+          answerOf(
+            await topUpOrRequestApproval(
+              app.deps,
+              user,
+              auditActorOf(request),
+              request.body,
+              within(tx),
+            ),
+          ),
       );
-      if ('approval' in outcome)
-        return reply.code(202).send({ data: { approval: outcome.approval } });
-      return { data: outcome.applied };
+      return reply.code(answer.status).send(answer.body as never);
     },
   );
 
@@ -77,27 +101,38 @@ export default async function tokensRoutes(app: FastifyInstance) {
         operationId: 'distributeTokens',
         summary:
           'Distribute tokens from the company to employees, all or nothing; at or above the approval threshold it answers 202 with the pending approval and moves no token',
+        headers: requiredIdempotencyKeyHeaders,
         body: distributeBodySchema,
         response: {
           200: dataOf(distributeResultSchema),
           202: approvalRequestedSchema,
-          409: errorEnvelopeSchema,
-          ...errors,
+          ...moneyErrors,
         },
       },
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const outcome = await distributeOrRequestApproval(
+      const answer = await answerOnce(
         app.deps,
-        user,
-        scopeOf(user),
-        auditActorOf(request),
-        request.body,
+        {
+          userId: user.id,
+          headers: request.headers,
+          path: '/tokens/topup-token/employees',
+          body: request.body,
+        },
+        async (tx) =>
+          answerOf(
+            await distributeOrRequestApproval(
+              app.deps,
+              user,
+              scopeOf(user),
+              auditActorOf(request),
+              request.body,
+              within(tx),
+            ),
+          ),
       );
-      if ('approval' in outcome)
-        return reply.code(202).send({ data: { approval: outcome.approval } });
-      return { data: outcome.applied };
+      return reply.code(answer.status).send(answer.body as never);
     },
   );
 

@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../../lib/deps';
 import { iso } from '../../lib/numbers';
 import { nextResetAfterChange } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
-import { inTransaction } from '../../lib/transaction';
+import { inTransaction, transactionOf, type TransactionRunner } from '../../lib/transaction';
 import type { AuthUser } from '../../lib/principal';
 import { findCompany, updateCompany } from '../companies/companies.service';
 import type { CompanyRow } from '../../db/schema';
@@ -79,9 +79,11 @@ export async function topUpOrRequestApproval(
   user: AuthUser,
   actor: AuditActor,
   body: TopupCompanyBody,
+  /** A caller's transaction (the route's Idempotency-Key, decision 0068), else one of its own. */
+  transaction: TransactionRunner = transactionOf(database),
 ): Promise<Outcome<TopupCompanyResult>> {
   const at = clock.now();
-  return inTransaction(database, async (tx) => {
+  return transaction(async (tx) => {
     const approval = await requestApprovalIfDue(tx, {
       kind: 'top_up',
       requester: user,
@@ -104,11 +106,12 @@ export async function distributeOrRequestApproval(
   scope: TenantScope,
   actor: AuditActor,
   body: DistributeBody,
+  transaction: TransactionRunner = transactionOf(database),
 ): Promise<Outcome<DistributeResult>> {
   const companyId = targetCompany(scope, body.company_id);
   const at = clock.now();
   const total = body.items.reduce((sum, item) => sum + item.amount, 0);
-  return inTransaction(database, async (tx) => {
+  return transaction(async (tx) => {
     const approval = await requestApprovalIfDue(tx, {
       kind: 'distribution',
       requester: user,

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Approval, ApproveApprovalBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api, API_PREFIX, idempotencyHeader } from '@/lib/api-client';
 import { approvalsKeys } from './get-approvals';
 
 /**
@@ -11,10 +11,12 @@ import { approvalsKeys } from './get-approvals';
 export async function approveApproval({
   id,
   confirm_payees,
-}: { id: number } & ApproveApprovalBody): Promise<Approval> {
+  idempotencyKey,
+}: { id: number; idempotencyKey: string } & ApproveApprovalBody): Promise<Approval> {
   const response = await api.post<{ data: Approval }>(
     `${API_PREFIX}/approvals/${id}/approve`,
     confirm_payees ? { confirm_payees } : undefined,
+    { headers: idempotencyHeader(idempotencyKey) },
   );
   return response.data.data;
 }
@@ -23,13 +25,17 @@ export async function approveApproval({
 export async function rejectApproval({
   id,
   reason,
+  idempotencyKey,
 }: {
   id: number;
   reason: string;
+  idempotencyKey: string;
 }): Promise<Approval> {
-  const response = await api.post<{ data: Approval }>(`${API_PREFIX}/approvals/${id}/reject`, {
-    reason,
-  });
+  const response = await api.post<{ data: Approval }>(
+    `${API_PREFIX}/approvals/${id}/reject`,
+    { reason },
+    { headers: idempotencyHeader(idempotencyKey) },
+  );
   return response.data.data;
 }
 

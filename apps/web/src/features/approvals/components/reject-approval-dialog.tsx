@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -18,6 +19,7 @@ import {
   FormLabel,
   FormMessage,
 } from '@/components/ui/form';
+import { newIdempotencyKey } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
@@ -48,7 +50,7 @@ export function RejectApprovalDialog({
               : null}
           </DialogDescription>
         </DialogHeader>
-        {approval && <RejectForm approval={approval} onDone={onClose} />}
+        {approval && <RejectForm key={approval.id} approval={approval} onDone={onClose} />}
       </DialogContent>
     </Dialog>
   );
@@ -60,13 +62,15 @@ function RejectForm({ approval, onDone }: { approval: Approval; onDone: () => vo
   const { t } = useTranslation();
   const reject = useRejectApproval();
   const notifyDone = useNotifyDone();
+  // One key per opening of the dialog: a double-click or a retry resends it (decision 0068).
+  const [idempotencyKey] = useState(newIdempotencyKey);
   const form = useForm<RejectForm, unknown, z.output<typeof rejectApprovalBodySchema>>({
     resolver: formResolver(rejectApprovalBodySchema),
     defaultValues: { reason: '' },
   });
   const onSubmit = form.handleSubmit(({ reason }) =>
     reject.mutate(
-      { id: approval.id, reason },
+      { id: approval.id, reason, idempotencyKey },
       {
         onSuccess: () => {
           notifyDone(t('approvals.rejected_toast', { total: withThousands(approval.total) }));

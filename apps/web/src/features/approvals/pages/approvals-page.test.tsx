@@ -125,6 +125,31 @@ describe('Approvals', () => {
     expect(await screen.findByText('Total tokens exceed available limit!')).toBeInTheDocument();
   });
 
+  it('sends an Idempotency-Key with the approval, the same one again until it succeeds', async () => {
+    openApprovals([buildApproval()]);
+    let calls = 0;
+    const approves = answer('post', '/api/v1/approvals/41/approve', () =>
+      (calls += 1) === 1
+        ? errorBody(503, 'SERVICE_UNAVAILABLE')
+        : { data: buildApproval({ status: 'approved', can_decide: false }) },
+    );
+    const approveOnce = async () => {
+      await userEvent.click(within(await card()).getByRole('button', { name: 'Approve' }));
+      const confirm = await screen.findByRole('alertdialog', { name: 'Approve this request?' });
+      await userEvent.click(within(confirm).getByRole('button', { name: 'Approve' }));
+    };
+    await approveOnce();
+    await waitFor(() => expect(approves).toHaveLength(1));
+    // The server error's alert, dismissed; then the retry.
+    const alert = await screen.findByRole('alertdialog');
+    await userEvent.click(within(alert).getByRole('button', { name: 'OK' }));
+    await approveOnce();
+    expect(await screen.findByText('Approved: 300 tokens applied')).toBeInTheDocument();
+    const keys = approves.map((call) => call.headers.get('idempotency-key'));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys).toEqual([keys[0], keys[0]]);
+  });
+
   it('rejects only with a reason', async () => {
     openApprovals([buildApproval()]);
     const rejects = answer('post', '/api/v1/approvals/41/reject', {
@@ -139,6 +164,7 @@ describe('Approvals', () => {
     await userEvent.click(dialog.getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Rejected: 300 tokens not applied')).toBeInTheDocument();
     expect(rejects[0]?.body).toEqual({ reason: 'Not this month' });
+    expect(rejects[0]?.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('shows decided requests with who decided and why, and no actions', async () => {

@@ -6,6 +6,7 @@ import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { confirmAlert } from '@/lib/alert-store';
+import { newIdempotencyKey } from '@/lib/api-client';
 import { withThousands } from '@/lib/format';
 import { useNotifyDone } from '@/lib/notify';
 import { useApproveApproval } from '../api/decide-approval';
@@ -43,6 +44,10 @@ export function ApprovalsPage({
   const approve = useApproveApproval();
   const notifyDone = useNotifyDone();
   const [rejecting, setRejecting] = useState<Approval | null>(null);
+  // Each approval's Idempotency-Key, made when its approve confirm first opens and kept until the
+  // approval succeeds: a double-click or a retry after a lost answer resends it, so it is applied
+  // once (decision 0068). A refusal keeps no key on the server, so sending it again is harmless.
+  const approveKeys = useRef(new Map<number, string>());
   const tabRefs = useRef<Record<ApprovalsTab, HTMLButtonElement | null>>({
     pending: null,
     decided: null,
@@ -63,6 +68,9 @@ export function ApprovalsPage({
   const onApprove = async (approval: Approval) => {
     const changes = approval.payee_changes;
     // Payees renumbered or renamed since the request: the approver confirms them as they are now.
+    const keys = approveKeys.current;
+    const idempotencyKey = keys.get(approval.id) ?? newIdempotencyKey();
+    keys.set(approval.id, idempotencyKey);
     const confirmed = await confirmAlert({
       id: `approve-${approval.id}`,
       titleKey: changes.length
@@ -90,10 +98,12 @@ export function ApprovalsPage({
       ? changes.map(({ employee_id, staff_number, name }) => ({ employee_id, staff_number, name }))
       : undefined;
     approve.mutate(
-      { id: approval.id, confirm_payees },
+      { id: approval.id, confirm_payees, idempotencyKey },
       {
-        onSuccess: () =>
-          notifyDone(t('approvals.approved_toast', { total: withThousands(approval.total) })),
+        onSuccess: () => {
+          keys.delete(approval.id);
+          notifyDone(t('approvals.approved_toast', { total: withThousands(approval.total) }));
+        },
       },
     );
   };

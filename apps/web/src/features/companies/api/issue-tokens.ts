@@ -1,16 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Approval, TopupCompanyBody, TopupCompanyResult } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api, API_PREFIX, idempotencyHeader } from '@/lib/api-client';
 import { companiesKeys } from './get-companies';
 
 /** Issued now (200), or at or above the approval threshold sent for approval (202). */
 export type IssueTokensOutcome = { applied: TopupCompanyResult } | { approval: Approval };
 
-/** POST /tokens/topup-token: an admin issues tokens to a company (company_issued). */
-export async function issueTokens(body: TopupCompanyBody): Promise<IssueTokensOutcome> {
+/**
+ * POST /tokens/topup-token: an admin issues tokens to a company (company_issued), under the
+ * dialog's Idempotency-Key: a repeat of the same key gets the first answer (decision 0068).
+ */
+export async function issueTokens({
+  idempotencyKey,
+  ...body
+}: TopupCompanyBody & { idempotencyKey: string }): Promise<IssueTokensOutcome> {
   const response = await api.post<{ data: TopupCompanyResult | { approval: Approval } }>(
     `${API_PREFIX}/tokens/topup-token`,
     body,
+    { headers: idempotencyHeader(idempotencyKey) },
   );
   const { data } = response.data;
   return response.status === 202 && 'approval' in data

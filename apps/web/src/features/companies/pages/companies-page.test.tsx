@@ -292,12 +292,82 @@ describe('Companies', () => {
       await userEvent.type(form.getByLabelText('Note (optional)'), 'November bonus');
       await userEvent.click(form.getByRole('button', { name: 'Issue tokens' }));
 
+      // The confirm step names the company and the amount; nothing is sent before it.
+      const review = within(await form.findByTestId('issue-review'));
+      expect(
+        review.getByText('5,000 tokens go from the platform to the wallet of Acme Corporation.'),
+      ).toBeInTheDocument();
+      expect(review.getByTestId('balance-after')).toHaveTextContent('1,239,567');
+      expect(posts).toHaveLength(0);
+      const confirm = review.getByRole('button', {
+        name: 'Issue 5,000 tokens to Acme Corporation',
+      });
+      expect(confirm).toHaveFocus();
+      await userEvent.keyboard('{Enter}');
+
       expect(
         await screen.findByText('5,000 tokens issued to Acme Corporation'),
       ).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'View' })).toBeInTheDocument();
+      expect(posts).toHaveLength(1);
       expect(posts[0]?.body).toEqual({ company_id: 1, amount: 5000, note: 'November bonus' });
+      expect(posts[0]?.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    });
+
+    it('goes back from the confirm step to the form as it was typed, sending nothing', async () => {
+      await openCompanies([acme]);
+      const posts = answer('post', '/api/v1/tokens/topup-token', {});
+      await rowAction('Acme Corporation', 'Issue tokens');
+      const form = await dialog();
+      await userEvent.type(form.getByLabelText('Amount'), '700');
+      await userEvent.click(form.getByRole('button', { name: 'Issue tokens' }));
+      const review = within(await form.findByTestId('issue-review'));
+      await userEvent.click(review.getByRole('button', { name: 'Back' }));
+      expect(form.getByLabelText('Amount')).toHaveValue(700);
+      expect(posts).toHaveLength(0);
+    });
+
+    it('resends the same Idempotency-Key on a retry from the same dialog, a new one when reopened', async () => {
+      await openCompanies([acme]);
+      let calls = 0;
+      const posts = answer('post', '/api/v1/tokens/topup-token', () =>
+        (calls += 1) === 1
+          ? HttpResponse.error()
+          : {
+              data: {
+                company_id: 1,
+                amount: 300,
+                token_balance: 1234867,
+                transaction_id: 1,
+                period: '2026-01',
+              },
+            },
+      );
+      await rowAction('Acme Corporation', 'Issue tokens');
+      const form = await dialog();
+      await userEvent.type(form.getByLabelText('Amount'), '300');
+      await userEvent.click(form.getByRole('button', { name: 'Issue tokens' }));
+      const confirm = await form.findByRole('button', {
+        name: 'Issue 300 tokens to Acme Corporation',
+      });
+      await userEvent.click(confirm);
+      expect(await form.findByRole('alert')).toBeInTheDocument();
+      await userEvent.click(confirm);
+      expect(await screen.findByText('300 tokens issued to Acme Corporation')).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+      await rowAction('Acme Corporation', 'Issue tokens');
+      const again = await dialog();
+      await userEvent.type(again.getByLabelText('Amount'), '300');
+      await userEvent.click(again.getByRole('button', { name: 'Issue tokens' }));
+      await userEvent.click(
+        await again.findByRole('button', { name: 'Issue 300 tokens to Acme Corporation' }),
+      );
+      await waitFor(() => expect(posts).toHaveLength(3));
+      const keys = posts.map((call) => call.headers.get('idempotency-key'));
+      expect(keys[1]).toBe(keys[0]);
+      expect(keys[2]).not.toBe(keys[0]);
     });
 
     it('says "sent for approval", not done, when the API holds the top-up for approval (202)', async () => {
@@ -314,6 +384,9 @@ describe('Companies', () => {
       const form = await dialog();
       await userEvent.type(form.getByLabelText('Amount'), '50000');
       await userEvent.click(form.getByRole('button', { name: 'Issue tokens' }));
+      await userEvent.click(
+        await form.findByRole('button', { name: 'Issue 50,000 tokens to Acme Corporation' }),
+      );
       expect(
         await screen.findByText(
           'Sent for approval: 50,000 tokens to Acme Corporation. Another admin must approve it.',

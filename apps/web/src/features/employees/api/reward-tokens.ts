@@ -1,16 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Approval, DistributeBody, DistributeResult } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api, API_PREFIX, idempotencyHeader } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 
 /** Distributed now (200), or at or above the approval threshold sent for approval (202). */
 export type RewardTokensOutcome = { applied: DistributeResult } | { approval: Approval };
 
-/** POST /tokens/topup-token/employees: from the company's balance to employees, all or nothing. */
-export async function rewardTokens(body: DistributeBody): Promise<RewardTokensOutcome> {
+/**
+ * POST /tokens/topup-token/employees: from the company's balance to employees, all or nothing,
+ * under the dialog's Idempotency-Key (decision 0068).
+ */
+export async function rewardTokens({
+  idempotencyKey,
+  ...body
+}: DistributeBody & { idempotencyKey: string }): Promise<RewardTokensOutcome> {
   const response = await api.post<{ data: DistributeResult | { approval: Approval } }>(
     `${API_PREFIX}/tokens/topup-token/employees`,
     body,
+    { headers: idempotencyHeader(idempotencyKey) },
   );
   const { data } = response.data;
   return response.status === 202 && 'approval' in data

@@ -33,6 +33,7 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { paths } from '@/config/paths';
+import { newIdempotencyKey } from '@/lib/api-client';
 import { errorMessageLines } from '@/lib/error-display';
 import { numberField } from '@/lib/forms';
 import { withThousands } from '@/lib/format';
@@ -168,10 +169,19 @@ function RewardFlow({
   const [common, setCommon] = useState('');
   const [overrides, setOverrides] = useState<Map<number, string>>(() => new Map());
   const [note, setNote] = useState('');
+  // One key per opening of the dialog, by selection or by file: a double-click on the final
+  // button, a retry after a network error or a second tab's repeat is applied once (decision 0068).
+  const [idempotencyKey] = useState(newIdempotencyKey);
 
   if (plan) {
     return (
-      <ReviewStep plan={plan} balance={balance} onBack={() => setPlan(null)} onDone={onDone} />
+      <ReviewStep
+        plan={plan}
+        balance={balance}
+        idempotencyKey={idempotencyKey}
+        onBack={() => setPlan(null)}
+        onDone={onDone}
+      />
     );
   }
   return (
@@ -659,11 +669,13 @@ function FileStep({
 function ReviewStep({
   plan,
   balance,
+  idempotencyKey,
   onBack,
   onDone,
 }: {
   plan: RewardPlan;
   balance: number | undefined;
+  idempotencyKey: string;
   onBack: () => void;
   onDone: () => void;
 }) {
@@ -679,6 +691,7 @@ function ReviewStep({
       {
         items: plan.lines.map(({ employee_id, amount }) => ({ employee_id, amount })),
         note: plan.note || undefined,
+        idempotencyKey,
       },
       {
         onSuccess: (outcome) => {
@@ -736,7 +749,7 @@ function ReviewStep({
         </p>
       )}
       <DialogFooter className="pt-2">
-        <Button type="button" variant="outline" onClick={onBack}>
+        <Button type="button" variant="outline" disabled={rewardTokens.isPending} onClick={onBack}>
           {t('actions.back')}
         </Button>
         <Button type="button" disabled={rewardTokens.isPending} onClick={onConfirm}>

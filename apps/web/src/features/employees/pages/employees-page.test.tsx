@@ -247,7 +247,8 @@ describe('Employees', () => {
     expect(summary.getByTestId('reward-total')).toHaveTextContent('1,000');
     expect(summary.getByTestId('reward-balance-after')).toHaveTextContent('0');
     expect(posts).toHaveLength(0);
-    await userEvent.click(
+    // A double-click on the final button: whatever reaches the server carries the dialog's one key.
+    await userEvent.dblClick(
       summary.getByRole('button', { name: 'Reward 1,000 tokens to 2 employees' }),
     );
     expect(await screen.findByText('1,000 tokens rewarded to 2 employees')).toBeInTheDocument();
@@ -258,6 +259,8 @@ describe('Employees', () => {
         { employee_id: 12, amount: 400 },
       ],
     });
+    const keys = new Set(posts.map((call) => call.headers.get('idempotency-key')));
+    expect([...keys]).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
   });
 
   it('refuses an empty or zero amount in the reward dialog', async () => {
