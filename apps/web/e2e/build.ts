@@ -41,12 +41,13 @@ export async function buildWebIfNeeded(): Promise<void> {
   ];
   if (builtAt > 0 && sources.every((source) => newestMtime(source) < builtAt)) return;
   // A separate process: vitest sets NODE_ENV=test, which would give a development React build.
+  // Through tsx, as `npm run build` does: the config imports the contract's TypeScript.
   const vite = path.join(
     path.dirname(createRequire(import.meta.url).resolve('vite/package.json')),
     'bin/vite.js',
   );
   const status = await new Promise<number | null>((resolve, reject) => {
-    spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    spawn(process.execPath, ['--import', 'tsx', vite, 'build', '--logLevel', 'warn'], {
       cwd: WEB_DIR,
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: 'inherit',

@@ -17,7 +17,15 @@ import {
   type Ports,
 } from './config-files';
 import type { Binaries } from './packages';
-import { freePort, sleep, StopWaiting, until, type Managed, type Workspace } from './processes';
+import {
+  freePort,
+  sleep,
+  StopWaiting,
+  until,
+  waitScale,
+  type Managed,
+  type Workspace,
+} from './processes';
 
 const run = promisify(execFile);
 
@@ -331,7 +339,7 @@ export class Cluster {
         to,
         '--force',
       ],
-      { timeout: 60_000 },
+      { timeout: 60_000 * waitScale() },
     );
     return { from, to };
   }

@@ -1,6 +1,7 @@
 // A steady, bounded load of terminal orders through the HTTP frontend, each with its own
 // Idempotency-Key, every answer recorded against the phase it was sent in.
 import crypto from 'node:crypto';
+import { waitScale } from './processes';
 import type { Programme } from './programme';
 
 export interface OrderBody {
@@ -24,7 +25,10 @@ export interface Attempt {
   error?: string;
 }
 
-/** No answer within this is a hang: the API must answer 503 quickly during an outage. */
+/**
+ * No answer within this (× waitScale() when the request is sent: a busy machine answers slower)
+ * is a hang: the API must answer 503 quickly during an outage.
+ */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
 export async function sendOrder(
@@ -43,7 +47,7 @@ export async function sendOrder(
         'content-type': 'application/json',
       },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS * waitScale()),
     });
     const text = await res.text();
     let json: { data?: { id?: number }; code?: string } = {};

@@ -60,9 +60,37 @@ function probeFreePort(): Promise<number> {
 /** Thrown by a check to stop waiting at once (a process died): `until` rethrows it. */
 export class StopWaiting extends Error {}
 
+/** The most a wait is stretched for the machine's load (a stuck cluster must still fail). */
+export const MAX_WAIT_SCALE = 4;
+
 /**
- * Polls `check` until it answers true; fails naming `what` after `timeoutMs`. Other errors of the
- * check count as "not yet" (a connection refused while a server starts).
+ * How many times its quiet-machine timeout a wait may take (issue 39): CLUSTER_WAIT_SCALE when set
+ * (a number, at least 1), else the machine's load per core (the 1-minute load average over the
+ * cores), between 1 and MAX_WAIT_SCALE. On CI this test shares two cores with the other suites, and
+ * a recovery that takes 40 s alone took over 120 s there.
+ */
+export function waitScale(): number {
+  const configured = Number(process.env.CLUSTER_WAIT_SCALE);
+  if (process.env.CLUSTER_WAIT_SCALE && Number.isFinite(configured) && configured >= 1) {
+    return configured;
+  }
+  const perCore = (os.loadavg()[0] ?? 0) / Math.max(1, os.availableParallelism());
+  return Math.min(MAX_WAIT_SCALE, Math.max(1, perCore));
+}
+
+/** Where `until` reports a long wait (the cluster's log); silent until set. */
+let reportWait: ((line: string) => void) | null = null;
+export function reportWaitsTo(log: (line: string) => void): void {
+  reportWait = log;
+}
+/** A wait longer than this says so, and again every as long, with what it is waiting for. */
+const REPORT_EVERY_MS = 20_000;
+
+/**
+ * Polls `check` until it answers true; fails naming `what` after `timeoutMs` × waitScale(), the
+ * scale read when the wait starts and again when it would end (a machine that got busier meanwhile
+ * stretches it). Other errors of the check count as "not yet" (a connection refused while a server
+ * starts). A long wait reports its progress through reportWaitsTo's log.
  */
 export async function until(
   what: string | (() => string),
@@ -70,7 +98,10 @@ export async function until(
   timeoutMs = 60_000,
   everyMs = 100,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const describe = () => (typeof what === 'string' ? what : what());
+  const startedAt = Date.now();
+  let scale = waitScale();
+  let reportAt = startedAt + REPORT_EVERY_MS;
   for (;;) {
     const ok = await Promise.resolve()
       .then(check)
@@ -79,10 +110,19 @@ export async function until(
         return false;
       });
     if (ok) return;
-    if (Date.now() > deadline)
+    const waited = Date.now() - startedAt;
+    if (waited > timeoutMs * scale) scale = Math.max(scale, waitScale());
+    if (waited > timeoutMs * scale) {
       throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`,
+        `timed out after ${waited} ms (${timeoutMs} ms × load scale ${scale.toFixed(1)}) waiting for ${describe()}`,
       );
+    }
+    if (reportWait && Date.now() >= reportAt) {
+      reportAt += REPORT_EVERY_MS;
+      reportWait(
+        `still waiting after ${Math.round(waited / 1000)} s (up to ${Math.round((timeoutMs * scale) / 1000)} s) for ${describe()}`,
+      );
+    }
     await sleep(everyMs);
   }
 }

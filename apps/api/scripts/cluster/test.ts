@@ -6,12 +6,13 @@
 // Prints a table per phase, then checks the ledger and the API's behaviour; exits 1 when a check
 // fails. Everything it starts is stopped and its directory removed, on failure and Ctrl-C too
 // (`--keep` keeps the directory and its logs).
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { behaviourChecks, databaseChecks, retryUnacknowledged, type Check } from './checks';
 import { Cluster } from './cluster';
 import { OrderLoad, ReadinessWatch } from './load';
 import { ensurePackages } from './packages';
-import { databaseUser, sleep, until, Workspace } from './processes';
+import { databaseUser, reportWaitsTo, sleep, until, waitScale, Workspace } from './processes';
 import { createProgramme } from './programme';
 import { phaseStats, phaseTable, type Phase } from './report';
 
@@ -22,14 +23,18 @@ const { values } = parseArgs({
   },
 });
 const RATE = Number(values.rate);
-/** The whole run is cut off here: CI must never wait on a stuck cluster. */
+/**
+ * The whole run is cut off after this × the load's scale (waitScale(), read at the start and again
+ * then): CI must never wait on a stuck cluster.
+ */
 const DEADLINE_MS = 9 * 60_000;
 /** Steady load between a fault's recovery and the next fault. */
 const SETTLE_MS = 3_000;
 /**
- * After the failover, the instances' /readyz must all answer 200 within this. The old primary's
- * rewind and return as synchronous standby are part of the recovery, and on CI the test shares
- * two cores with the other suites (a run there once needed more than 60 s).
+ * After the failover, the instances' /readyz must all answer 200 within this (× the load's scale,
+ * as every wait: processes.ts `until`). The old primary's rewind and return as synchronous standby
+ * are part of the recovery, and on CI the test shares two cores with the other suites (a run there
+ * once needed more than 60 s, another more than 120 s).
  */
 const READY_AGAIN_MS = 120_000;
 
@@ -40,17 +45,30 @@ const log = (line: string) => console.log(`[cluster:test ${elapsed().padStart(7)
 const ws = new Workspace('tokens-cluster-test-', databaseUser());
 let failed = false;
 ws.cleanupOnExit(() => values.keep || failed);
-const deadline = setTimeout(() => {
-  console.error(
-    `cluster:test: over ${DEADLINE_MS / 60_000} minutes; stopping (logs kept in ${ws.dir})`,
-  );
-  failed = true;
-  void ws.cleanup(true).finally(() => process.exit(1));
-}, DEADLINE_MS);
-deadline.unref();
+const startScale = waitScale();
+function armDeadline(afterMs: number) {
+  setTimeout(() => {
+    const limit = DEADLINE_MS * Math.max(startScale, waitScale());
+    const over = Date.now() - started;
+    if (over < limit) {
+      armDeadline(limit - over);
+      return;
+    }
+    console.error(
+      `cluster:test: over ${(limit / 60_000).toFixed(1)} minutes; stopping (logs kept in ${ws.dir})`,
+    );
+    failed = true;
+    void ws.cleanup(true).finally(() => process.exit(1));
+  }, afterMs).unref();
+}
+armDeadline(DEADLINE_MS * startScale);
+reportWaitsTo(log);
 
 async function main(): Promise<boolean> {
   const bin = ensurePackages(log);
+  log(
+    `waits are their quiet-machine limits × ${startScale.toFixed(1)} (load ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores; CLUSTER_WAIT_SCALE sets it)`,
+  );
   log(`starting etcd, two Patroni nodes, HAProxy and three API instances in ${ws.dir}`);
   const cluster = await Cluster.start(ws, bin, {
     apiInstances: 3,
