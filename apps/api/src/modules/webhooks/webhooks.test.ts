@@ -38,6 +38,9 @@ const resolve: Resolver = async (hostname) => {
     : [{ address, family: 4 }];
 };
 
+/** The rules of a production server: no http, no loopback, the default ports. */
+const strict = { allowHttp: false, allowedPorts: [443, 8443], resolve };
+
 describe.each(await testDatabaseKinds())('webhooks on %s', (kind) => {
   let t: TestApp;
   const logLines: string[] = [];
@@ -255,12 +258,12 @@ describe.each(await testDatabaseKinds())('webhooks on %s', (kind) => {
       expect(allowed.statusCode).toBe(201);
       await as(admin).delete(`/api/v1/webhooks/${allowed.json().data.id}`);
       for (const url of ['http://127.0.0.1:9/hook', 'https://127.0.0.1/hook', 'https://[::1]/']) {
-        expect(await codeOf(checkWebhookTarget(url, { allowHttp: false, resolve }))).toBe(
+        expect(await codeOf(checkWebhookTarget(url, strict))).toBe(
           'WEBHOOK_URL_NOT_ALLOWED',
         );
       }
       await expect(
-        checkWebhookTarget('https://hooks.example.test/x', { allowHttp: false, resolve }),
+        checkWebhookTarget('https://hooks.example.test/x', strict),
       ).resolves.toMatchObject({ address: '93.184.216.34', family: 4 });
     });
   });
