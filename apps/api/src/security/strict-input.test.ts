@@ -213,7 +213,10 @@ describe.each(await testDatabaseKinds())('strict input on %s', (kind) => {
       const order = await t.app.inject({
         method: 'POST',
         url: '/api/v1/orders',
-        headers: { authorization: `Bearer ${terminal.key}`, 'idempotency-key': crypto.randomUUID() },
+        headers: {
+          authorization: `Bearer ${terminal.key}`,
+          'idempotency-key': crypto.randomUUID(),
+        },
         payload: {
           company_code: fullWidth(company.code),
           employee_id: fullWidth('FW0001'),
@@ -243,7 +246,10 @@ describe.each(await testDatabaseKinds())('strict input on %s', (kind) => {
         ...multipart(`employee_id,name\n${fullWidth('FW0001')},Renamed\n`),
       });
       expect(staff.statusCode, staff.body).toBe(200);
-      expect(staff.json().data.rows[0]).toMatchObject({ employee_id: 'FW0001', action: 'override' });
+      expect(staff.json().data.rows[0]).toMatchObject({
+        employee_id: 'FW0001',
+        action: 'override',
+      });
       const hidden = await injectAs(t.app, hr.session, {
         method: 'POST',
         url: '/api/v1/employees/import/preview',
