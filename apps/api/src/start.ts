@@ -28,6 +28,7 @@ export async function main(
   // SMTP_URL / MAIL_FROM (decision 0025); no SMTP_URL, no mailer: links are handed over.
   const mailer = createMailer(config);
   const app = await buildApp({ config, database, mailer });
+  warnAboutDevelopmentSettings(config, app.log);
   const applied = await migrate(database);
   app.log.info({ applied, database: database.kind }, 'migrations applied');
   const seed = await seedOnFirstStart({
@@ -102,6 +103,22 @@ export async function main(
     console.log(banner);
     console.log(
       `  Terminal API (merchant SHOP, terminal SHOPT1): Authorization: Bearer ${DEMO_TERMINAL_KEY}\n`,
+    );
+  }
+}
+
+/**
+ * Said once at start (decision 0071): a setting for development and tests left on in a deployment
+ * should be seen in the first lines of its log.
+ */
+export function warnAboutDevelopmentSettings(
+  config: Pick<Config, 'WEBHOOKS_ALLOW_HTTP'>,
+  log: { warn: (fields: object, message: string) => void },
+): void {
+  if (config.WEBHOOKS_ALLOW_HTTP) {
+    log.warn(
+      { setting: 'WEBHOOKS_ALLOW_HTTP' },
+      'WEBHOOKS_ALLOW_HTTP=true: webhooks may be sent over plain http to this machine (loopback, any port); for development and tests only',
     );
   }
 }

@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import { PAGE_SIZES } from './validation';
+import { PAGE_SIZES, decimalInteger } from './validation';
 
 /** Query of every paged list (DESIGN 4): page from 1, page_size 10, 20 or 50. */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce
-    .number()
-    .int()
-    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), 'v.invalid')
-    .default(10),
+  page: decimalInteger(z.number().int().min(1).default(1)),
+  page_size: decimalInteger(
+    z
+      .number()
+      .int()
+      .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), 'v.invalid')
+      .default(10),
+  ),
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 

@@ -105,6 +105,10 @@ export const VALIDATION_MESSAGES = {
     en: 'Username may contain only letters, numbers, underscores and dots',
     zh: '用户名只能包含字母、数字、下划线和点',
   },
+  'v.identifier_chars': {
+    en: 'Remove invisible, control or text-direction characters',
+    zh: '请删除不可见字符、控制字符或文字方向字符',
+  },
   'v.password_required': { en: 'Enter a password', zh: '请输入密码' },
   'v.password_length': { en: 'Password must be 8 to 32 characters', zh: '密码须为 8 至 32 个字符' },
   'v.password_upper': {

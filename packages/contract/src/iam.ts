@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOGIN_PASSWORD_MAX, LOGIN_USERNAME_MAX, validationMessage } from './constants';
 import { roleSchema } from './roles';
+import { normalizeIdentifier } from './strict-input';
 import { statusSchema } from './statuses';
 
 export { loginFieldErrors, LOGIN_PASSWORD_MAX, LOGIN_USERNAME_MAX } from './constants';
@@ -12,7 +13,8 @@ export { loginFieldErrors, LOGIN_PASSWORD_MAX, LOGIN_USERNAME_MAX } from './cons
 export const loginBodySchema = z.strictObject({
   username: z
     .string('v.login_required')
-    .trim()
+    // NFKC like every stored username (normalizeIdentifier), so the lookup finds what was stored.
+    .overwrite(normalizeIdentifier)
     .min(1, 'v.login_required')
     .max(LOGIN_USERNAME_MAX, validationMessage('v.text_max', { max: LOGIN_USERNAME_MAX })),
   password: z

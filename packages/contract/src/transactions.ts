@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { directionSchema, refundReasonSchema, tokenEventSchema } from './events';
 import { orderStatusSchema, refundStateSchema } from './statuses';
-import { idSchema } from './validation';
+import { decimalInteger, idSchema } from './validation';
 import { datesInOrder, daySchema, transactionCursor } from './calendar';
 
 const tokens = z.number().int();
@@ -79,12 +79,9 @@ export const transactionListQuerySchema = z
     date_from: daySchema.optional(),
     date_to: daySchema.optional(),
     cursor: transactionCursor.schema.optional(),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(TRANSACTIONS_LIMIT_MAX)
-      .default(TRANSACTIONS_LIMIT_DEFAULT),
+    limit: decimalInteger(
+      z.number().int().min(1).max(TRANSACTIONS_LIMIT_MAX).default(TRANSACTIONS_LIMIT_DEFAULT),
+    ),
   })
   .refine(...datesInOrder);
 export type TransactionListQuery = z.infer<typeof transactionListQuerySchema>;

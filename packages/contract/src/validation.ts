@@ -14,6 +14,7 @@ import {
   RESET_DAY_MAX,
   INITIAL_TOKEN_MIN,
 } from './constants';
+import { decimalInteger, identifierText } from './strict-input';
 
 export {
   VALIDATION_MESSAGES,
@@ -36,6 +37,12 @@ export {
   PAGE_SIZES,
   type ValidationMessageKey,
 } from './constants';
+export {
+  decimalInteger,
+  hasNoHiddenCharacters,
+  identifierText,
+  normalizeIdentifier,
+} from './strict-input';
 
 /** Password rules of spec 5, enforced on every password set. */
 export const passwordSchema = z
@@ -48,9 +55,7 @@ export const passwordSchema = z
   .regex(/\d/, 'v.password_digit')
   .regex(/[\W_]/, 'v.password_special');
 
-export const usernameSchema = z
-  .string('v.username_required')
-  .trim()
+export const usernameSchema = identifierText('v.username_required')
   .min(1, 'v.username_required')
   .min(USERNAME_MIN, 'v.username_length')
   .max(USERNAME_MAX, 'v.username_length')
@@ -64,9 +69,7 @@ export const emailSchema = z
   .pipe(z.email('v.email_invalid'));
 
 /** Company and merchant codes: 3 to 12 letters and digits. */
-export const codeSchema = z
-  .string('v.code_required')
-  .trim()
+export const codeSchema = identifierText('v.code_required')
   .min(1, 'v.code_required')
   .min(CODE_MIN, 'v.code_length')
   .max(CODE_MAX, 'v.code_length')
@@ -85,9 +88,7 @@ export const optionalNameSchema = z.string('v.invalid').trim().max(NAME_MAX, 'v.
 /** A note on a top-up or a distribution. */
 export const noteSchema = z.string('v.invalid').trim().max(500, 'v.note_max');
 
-export const employeeIdSchema = z
-  .string('v.employee_id_required')
-  .trim()
+export const employeeIdSchema = identifierText('v.employee_id_required')
   .min(1, 'v.employee_id_required')
   .min(EMPLOYEE_ID_MIN, 'v.employee_id_min')
   .max(EMPLOYEE_ID_MAX, 'v.employee_id_max');
@@ -130,7 +131,8 @@ export const tokenAmountSchema = z
   .positive('v.amount_positive')
   .max(Number.MAX_SAFE_INTEGER, 'v.amount_too_large');
 
-export const idSchema = z.coerce.number().int().positive();
+/** A record id in a path or query: decimal digits only (decimalInteger). */
+export const idSchema = decimalInteger(z.number().int().positive());
 
 /** What a zod issue carries that the error map reads (zod's own issue types, loosely). */
 interface IssueLike {

@@ -53,6 +53,24 @@ const roleList = z.string().transform((value, ctx): Role[] => {
   return [...new Set(items)] as Role[];
 });
 
+/** A comma-separated list of TCP ports (`443,8443`), each 1 to 65535 in decimal digits. */
+const portList = z.string().transform((value, ctx): number[] => {
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  const ports = items.map((item) => (/^\d{1,5}$/.test(item) ? Number(item) : NaN));
+  const bad = items.filter((_, i) => !(ports[i]! >= 1 && ports[i]! <= 65_535));
+  if (items.length === 0 || bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a comma-separated list of ports 1 to 65535${bad.length > 0 ? ` (not ${bad.join(', ')})` : ''}`,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(ports)];
+});
+
 /** Roles that must enrol in TOTP when MFA_REQUIRED_ROLES is unset, outside the demo (DESIGN 4.1). */
 export const DEFAULT_MFA_REQUIRED_ROLES: Role[] = ['admin', 'super_hr'];
 
@@ -125,6 +143,11 @@ const envSchema = z
      * deliveries (milliseconds; 0: this instance delivers nothing).
      */
     WEBHOOKS_ALLOW_HTTP: bool.default(false),
+    /**
+     * The ports a webhook URL may name (decision 0071): comma-separated, 1 to 65535. Loopback
+     * targets with WEBHOOKS_ALLOW_HTTP=true may use any port (the tests' receiver).
+     */
+    WEBHOOKS_ALLOWED_PORTS: portList.default([443, 8443]),
     WEBHOOKS_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Refund orders still `ordered` after this many hours (reason auto_archived); 0: off. */
     AUTO_ARCHIVE_AFTER_HOURS: z.coerce

@@ -47,7 +47,8 @@ function validateRow(
   if (extra.some((value) => value !== '')) fail('_row', 'v.invalid');
   return {
     line,
-    employee_id: values.employee_id,
+    // As stored (NFKC, trimmed: employeeIdSchema), so matching existing staff numbers agrees.
+    employee_id: staffNumber.success ? staffNumber.data : values.employee_id,
     email: email ?? (values.email || null),
     name: values.name || null,
     status: status ?? values.status,

@@ -39,7 +39,9 @@ function toRewardRow(
   else if (/^\d+\.\d+$/.test(text)) errors.amount = 'v.integer';
   else errors.amount = 'v.number_invalid';
   if (extra.some((value) => value !== '')) errors._row = 'v.invalid';
-  return { line, employee_id: values.employee_id, amount, amount_text: text, errors };
+  // The staff number as it is stored (NFKC, trimmed: employeeIdSchema), so the lookup agrees.
+  const employeeId = staffNumber.success ? staffNumber.data : values.employee_id;
+  return { line, employee_id: employeeId, amount, amount_text: text, errors };
 }
 
 /**

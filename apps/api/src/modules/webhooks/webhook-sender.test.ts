@@ -22,6 +22,7 @@ async function serve(handler: http.RequestListener): Promise<number> {
 const target = (url: string) =>
   checkWebhookTarget(url, {
     allowHttp: true,
+    allowedPorts: [443, 8443],
     // A name that exists nowhere, "resolved" to this machine: the request must use this answer.
     resolve: async () => [{ address: '127.0.0.1', family: 4 }],
   });

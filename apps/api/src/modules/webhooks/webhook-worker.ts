@@ -52,6 +52,7 @@ async function attempt(deps: DeliveryDeps, delivery: ClaimedDelivery): Promise<S
     // connects to the address checked here.
     target = await checkWebhookTarget(delivery.url, {
       allowHttp: deps.config.WEBHOOKS_ALLOW_HTTP,
+      allowedPorts: deps.config.WEBHOOKS_ALLOWED_PORTS,
       resolve: deps.resolve ?? systemResolver,
     });
   } catch (error) {

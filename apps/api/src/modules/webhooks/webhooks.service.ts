@@ -60,11 +60,15 @@ function checkEvents(kind: Webhook['scope'], events: readonly WebhookEventType[]
   }
 }
 
-const checkUrl = (deps: WebhookDeps, url: string) =>
-  checkWebhookTarget(url, {
-    allowHttp: deps.config.WEBHOOKS_ALLOW_HTTP,
-    resolve: deps.resolve ?? systemResolver,
-  });
+/** The URL checked (webhook-targets), normalised as it is stored: the WHATWG parser's `href`. */
+const checkUrl = async (deps: WebhookDeps, url: string): Promise<string> =>
+  (
+    await checkWebhookTarget(url, {
+      allowHttp: deps.config.WEBHOOKS_ALLOW_HTTP,
+      allowedPorts: deps.config.WEBHOOKS_ALLOWED_PORTS,
+      resolve: deps.resolve ?? systemResolver,
+    })
+  ).url.href;
 
 /** A Standard Webhooks secret: whsec_ and the base64 of 24 random bytes. */
 export const newSecret = (): string => `whsec_${crypto.randomBytes(24).toString('base64')}`;
@@ -78,11 +82,11 @@ export async function createWebhook(
 ): Promise<WebhookWithSecret> {
   const kind = scopeKind(scope);
   checkEvents(kind, body.events);
-  await checkUrl(deps, body.url);
+  const url = await checkUrl(deps, body.url);
   return inTransaction(deps.database, async (tx) => {
     const at = deps.clock.now();
     const endpoint = await insertEndpoint(tx, {
-      url: body.url,
+      url,
       description: body.description || null,
       events: body.events,
       secret: newSecret(),
@@ -140,7 +144,9 @@ export async function updateWebhook(
 ): Promise<Webhook> {
   const current = await getEndpoint(deps, scope, id);
   if (body.events) checkEvents(current.scope, body.events);
-  if (body.url !== undefined && body.url !== current.url) await checkUrl(deps, body.url);
+  // A new address is checked and stored normalised; the current one, sent again, is kept as is.
+  const url =
+    body.url === undefined || body.url === current.url ? undefined : await checkUrl(deps, body.url);
   return inTransaction(deps.database, async (tx) => {
     const before = await findEndpoint(tx, scope, id, { lock: true });
     if (!before) throw new AppError('RECORD_NOT_FOUND');
@@ -150,7 +156,7 @@ export async function updateWebhook(
         ? {}
         : { status: body.status, disabledReason: body.status === 'disabled' ? 'manual' : null };
     const after = await updateEndpoint(tx, id, {
-      ...(body.url !== undefined ? { url: body.url } : {}),
+      ...(url !== undefined ? { url } : {}),
       ...(body.events !== undefined ? { events: body.events } : {}),
       ...(body.description !== undefined ? { description: body.description || null } : {}),
       ...statusChange,

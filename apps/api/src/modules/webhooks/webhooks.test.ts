@@ -3,6 +3,7 @@
 // and only if its change committed.
 import { Writable } from 'node:stream';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Company, Employee } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
@@ -26,6 +27,7 @@ const resolve: Resolver = async (hostname) => {
     'metadata.example.test': '169.254.169.254',
     'mixed.example.test': '93.184.216.34',
     'hooks.example.test': '93.184.216.34',
+    'xn--bcher-kva.example.test': '93.184.216.34',
     localhost: '127.0.0.1',
   };
   const address = table[hostname];
@@ -37,6 +39,9 @@ const resolve: Resolver = async (hostname) => {
       ]
     : [{ address, family: 4 }];
 };
+
+/** The rules of a production server: no http, no loopback, the default ports. */
+const strict = { allowHttp: false, allowedPorts: [443, 8443], resolve };
 
 describe.each(await testDatabaseKinds())('webhooks on %s', (kind) => {
   let t: TestApp;
@@ -255,13 +260,173 @@ describe.each(await testDatabaseKinds())('webhooks on %s', (kind) => {
       expect(allowed.statusCode).toBe(201);
       await as(admin).delete(`/api/v1/webhooks/${allowed.json().data.id}`);
       for (const url of ['http://127.0.0.1:9/hook', 'https://127.0.0.1/hook', 'https://[::1]/']) {
-        expect(await codeOf(checkWebhookTarget(url, { allowHttp: false, resolve }))).toBe(
-          'WEBHOOK_URL_NOT_ALLOWED',
-        );
+        expect(await codeOf(checkWebhookTarget(url, strict))).toBe('WEBHOOK_URL_NOT_ALLOWED');
       }
       await expect(
-        checkWebhookTarget('https://hooks.example.test/x', { allowHttp: false, resolve }),
+        checkWebhookTarget('https://hooks.example.test/x', strict),
       ).resolves.toMatchObject({ address: '93.184.216.34', family: 4 });
+    });
+  });
+
+  describe('targets: IPv6 forms, ports and the stored URL (decision 0071)', () => {
+    /** Every IPv6 (and IPv4) form of a non-public address, with what it carries. */
+    const NOT_PUBLIC: [string, string][] = [
+      ['https://[::ffff:10.0.0.1]/', 'IPv4-mapped, private'],
+      ['https://[::ffff:a00:1]/', 'IPv4-mapped in hex, private'],
+      ['https://[::ffff:169.254.169.254]/', 'IPv4-mapped, link-local metadata'],
+      ['https://[::ffff:100.64.0.1]/', 'IPv4-mapped, carrier-grade NAT'],
+      ['https://[::ffff:0:10.0.0.1]/', 'IPv4-translated, private'],
+      ['https://[::10.0.0.1]/', 'IPv4-compatible, private'],
+      ['https://[::127.0.0.1]/', 'IPv4-compatible, loopback'],
+      ['https://[::a9fe:a9fe]/', 'IPv4-compatible in hex, link-local'],
+      ['https://[64:ff9b::10.0.0.1]/', 'NAT64, private'],
+      ['https://[64:ff9b::7f00:1]/', 'NAT64, loopback'],
+      ['https://[64:ff9b::169.254.169.254]/', 'NAT64, link-local'],
+      ['https://[64:ff9b::c0a8:101]/', 'NAT64, private 192.168'],
+      ['https://[64:ff9b:1::a00:1]/', 'local-use NAT64, private'],
+      ['https://[64:ff9b:1:a00:1::]/', 'local-use NAT64, a /48 embedding'],
+      ['https://[64:ff9b:1::808:808]/', 'local-use NAT64, even of a public address'],
+      ['https://[2002:a00:1::1]/', '6to4, private'],
+      ['https://[2002:7f00:1::]/', '6to4, loopback'],
+      ['https://[2002:c0a8:101::1]/', '6to4, private 192.168'],
+      ['https://[2002:a9fe:a9fe::1]/', '6to4, link-local'],
+      ['https://[2002:6440:1::1]/', '6to4, carrier-grade NAT'],
+      ['https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/', 'Teredo, private client 10.0.0.1'],
+      ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'Teredo, loopback client'],
+      ['https://[2001:0:a00:1::f7f7:f7f7]/', 'Teredo, private server'],
+      ['https://[fd12:3456::1]/', 'unique local'],
+      ['https://[fc00::1]/', 'unique local fc00::/8'],
+      ['https://[fe80::1]/', 'link-local'],
+      ['https://[fec0::1]/', 'site-local'],
+      ['https://[::]/', 'unspecified'],
+      ['https://[ff02::1]/', 'multicast'],
+      ['https://[2001:db8::1]/', 'documentation'],
+      ['https://[2001:2::1]/', 'benchmarking'],
+      ['https://[100::1]/', 'discard'],
+      ['https://[4000::1]/', 'outside global unicast'],
+      ['https://0.0.0.1/', 'this network'],
+      ['https://100.64.0.1/', 'carrier-grade NAT'],
+      ['https://198.18.0.1/', 'benchmarking'],
+      ['https://224.0.0.1/', 'multicast'],
+      ['https://255.255.255.255/', 'broadcast'],
+      ['https://0xa000001/', 'private, in hex'],
+    ];
+
+    it.each(NOT_PUBLIC)('refuses %s (%s) with 400 WEBHOOK_URL_NOT_ALLOWED', async (url) => {
+      const res = await as(admin).post('/api/v1/webhooks', { url, events: ['order.created'] });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('WEBHOOK_URL_NOT_ALLOWED');
+      expect(await codeOf(checkWebhookTarget(url, strict))).toBe('WEBHOOK_URL_NOT_ALLOWED');
+    });
+
+    it('refuses the loopback forms without WEBHOOKS_ALLOW_HTTP, the mapped one included', async () => {
+      for (const url of [
+        'https://[::ffff:127.0.0.1]/',
+        'https://[::ffff:7f00:1]/',
+        'https://[::1]/',
+        'https://0x7f.1/',
+        'https://2130706433/',
+      ]) {
+        expect(await codeOf(checkWebhookTarget(url, strict)), url).toBe('WEBHOOK_URL_NOT_ALLOWED');
+      }
+    });
+
+    it('judges the IPv4 address an IPv6 form carries: a public one passes', async () => {
+      for (const url of [
+        'https://[::ffff:8.8.8.8]/',
+        'https://[64:ff9b::8.8.8.8]/',
+        'https://[2002:808:808::1]/',
+        'https://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/',
+        'https://[2606:4700:4700::1111]/',
+        'https://8.8.8.8/',
+      ]) {
+        await expect(checkWebhookTarget(url, strict), url).resolves.toMatchObject({
+          url: new URL(url),
+        });
+      }
+    });
+
+    it('allows ports 443 and 8443 only, unless configured; loopback with WEBHOOKS_ALLOW_HTTP on any', async () => {
+      lookups.length = 0;
+      for (const url of [
+        'https://hooks.example.test:22/hook',
+        'https://hooks.example.test:6379/hook',
+        'https://hooks.example.test:80/hook',
+        'https://[2606:4700:4700::1111]:25/',
+      ]) {
+        const res = await as(admin).post('/api/v1/webhooks', { url, events: ['order.created'] });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().code).toBe('WEBHOOK_URL_NOT_ALLOWED');
+        expect(await codeOf(checkWebhookTarget(url, strict)), url).toBe('WEBHOOK_URL_NOT_ALLOWED');
+      }
+      // The app (WEBHOOKS_ALLOW_HTTP=true) looks each name up once, to see if it is loopback;
+      // without it a refused port is refused before any lookup.
+      expect(lookups).toEqual(Array(3).fill('hooks.example.test'));
+
+      // Creating an endpoint contacts nobody: no socket is opened to the target.
+      const connects: string[] = [];
+      const connect = net.Socket.prototype.connect;
+      net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
+        connects.push(JSON.stringify(args[0]));
+        return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+      } as typeof connect;
+      try {
+        for (const [url, stored] of [
+          ['https://hooks.example.test:443/a', 'https://hooks.example.test/a'],
+          ['https://hooks.example.test:8443/a', 'https://hooks.example.test:8443/a'],
+          ['https://93.184.216.34:8443/b', 'https://93.184.216.34:8443/b'],
+        ]) {
+          const res = await as(admin).post('/api/v1/webhooks', { url, events: ['order.created'] });
+          expect(res.statusCode, url).toBe(201);
+          expect(res.json().data.url).toBe(stored);
+          await as(admin).delete(`/api/v1/webhooks/${res.json().data.id}`);
+        }
+      } finally {
+        net.Socket.prototype.connect = connect;
+      }
+      expect(connects.filter((c) => /93\.184\.216\.34|443/.test(c))).toEqual([]);
+
+      // Configured ports replace the default ones.
+      const custom = { ...strict, allowedPorts: [9443] };
+      await expect(
+        checkWebhookTarget('https://hooks.example.test:9443/', custom),
+      ).resolves.toMatchObject({ address: '93.184.216.34' });
+      expect(await codeOf(checkWebhookTarget('https://hooks.example.test/', custom))).toBe(
+        'WEBHOOK_URL_NOT_ALLOWED',
+      );
+      // The tests' receiver: loopback http on a random port, with WEBHOOKS_ALLOW_HTTP=true.
+      const receiver = await as(admin).post('/api/v1/webhooks', {
+        url: 'http://127.0.0.1:49152/hook',
+        events: ['order.created'],
+      });
+      expect(receiver.statusCode).toBe(201);
+      await as(admin).delete(`/api/v1/webhooks/${receiver.json().data.id}`);
+      expect(await codeOf(checkWebhookTarget('https://[::ffff:127.0.0.1]:6379/', strict))).toBe(
+        'WEBHOOK_URL_NOT_ALLOWED',
+      );
+    });
+
+    it('stores and answers the URL as the WHATWG parser normalises it, on create and on change', async () => {
+      const created = await as(acmeAdmin).post('/api/v1/webhooks', {
+        url: 'HTTPS://Hooks.EXAMPLE.test:443/a/./b/../c?x=1#top',
+        events: ['order.created'],
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const id = created.json().data.id;
+      expect(created.json().data.url).toBe('https://hooks.example.test/a/c?x=1#top');
+      expect((await as(acmeAdmin).get(`/api/v1/webhooks/${id}`)).json().data.url).toBe(
+        'https://hooks.example.test/a/c?x=1#top',
+      );
+      const punycode = await as(acmeAdmin).patch(`/api/v1/webhooks/${id}`, {
+        url: 'https://BÜCHER.example.test/hook',
+      });
+      expect(punycode.statusCode, punycode.body).toBe(200);
+      expect(punycode.json().data.url).toBe('https://xn--bcher-kva.example.test/hook');
+      const ipv6 = await as(acmeAdmin).patch(`/api/v1/webhooks/${id}`, {
+        url: 'https://[2606:4700:4700:0:0:0:0:1111]:8443/',
+      });
+      expect(ipv6.json().data.url).toBe('https://[2606:4700:4700::1111]:8443/');
+      await as(acmeAdmin).delete(`/api/v1/webhooks/${id}`);
     });
   });
 

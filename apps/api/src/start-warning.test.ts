@@ -1,0 +1,54 @@
+// Decision 0071: with WEBHOOKS_ALLOW_HTTP=true (development and tests only) the server says so once,
+// as a warning, when it starts; without it, nothing. On the real server process, each database.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../test/databases';
+import { startServer, type ServerProcess } from '../test/server-process';
+
+/** The JSON log lines of a server's output (pino writes one object a line). */
+const logLines = (output: string) =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string; setting?: string });
+
+describe.each(await testDatabaseKinds())('the start warning on %s', (kind) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  /** A fresh database of this kind for one server: PostgreSQL's URL, or an embedded directory. */
+  const databaseEnv = async (): Promise<Record<string, string>> => {
+    if (kind === 'postgres') {
+      const db: TestDatabase = await createTestDatabase('postgres');
+      cleanups.push(() => db.drop());
+      return { DATABASE_URL: db.url! };
+    }
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'start-warning-'));
+    cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+    return { DATA_DIR: dir };
+  };
+
+  const startedWith = async (env: Record<string, string>): Promise<string> => {
+    const server: ServerProcess = await startServer({ ...(await databaseEnv()), ...env });
+    try {
+      return server.output();
+    } finally {
+      await server.stop();
+    }
+  };
+
+  it('warns once at start with WEBHOOKS_ALLOW_HTTP=true, and not without it', async () => {
+    const on = logLines(await startedWith({ WEBHOOKS_ALLOW_HTTP: 'true' }));
+    const warnings = on.filter((line) => line.setting === 'WEBHOOKS_ALLOW_HTTP');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40 });
+    expect(warnings[0]!.msg).toMatch(/^WEBHOOKS_ALLOW_HTTP=true: .*development and tests only/);
+
+    const off = logLines(await startedWith({}));
+    expect(off.filter((line) => line.setting === 'WEBHOOKS_ALLOW_HTTP')).toEqual([]);
+  });
+});
