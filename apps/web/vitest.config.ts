@@ -19,6 +19,10 @@ export default mergeConfig(
       // Above the 15 s that findBy* waits (src/test/setup.ts), so a missing element fails with
       // its own message.
       testTimeout: 40_000,
+      // The set-up (src/test/setup.ts: the mock server, the languages) takes well under a second
+      // alone; with the API's suites, the browsers and the cluster on two cores it once took over
+      // the default 10 s and the whole file was skipped. A hang detector, not a measure.
+      hookTimeout: 60_000,
     },
   }),
 );

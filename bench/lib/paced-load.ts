@@ -37,8 +37,8 @@ export async function runPacedLoad(options: {
   seconds: number;
   maxConnections: number;
   timeoutMs: number;
-  /** The next request to send, built at its arrival. */
-  next: () => PacedRequest;
+  /** The next request to send, built at its arrival (ms after the load's start, as scheduled). */
+  next: (arrivalMs: number) => PacedRequest;
   random?: () => number;
   /** Ends the arrivals when it settles, if before `seconds` (the answers due are awaited). */
   until?: Promise<unknown>;
@@ -114,7 +114,7 @@ export async function runPacedLoad(options: {
     const arrivedAt = nextAt;
     nextAt += -Math.log(1 - random()) * meanGapMs;
     arrived += 1;
-    const sent = send(options.next(), arrivedAt);
+    const sent = send(options.next(arrivedAt - started), arrivedAt);
     inFlight.add(sent);
     void sent.then(() => inFlight.delete(sent));
   }

@@ -5,7 +5,7 @@
  * Only the API's own TypeScript and the workspace's contract are bundled; every npm package stays
  * an import of node_modules, as under tsx, so OpenTelemetry's loader hook still patches http,
  * Fastify and pg as they load, and native or WebAssembly packages (PGlite, argon2) load as they
- * were published. Run-time files (migrations, the ledger's SQL, the web app) are read where they
+ * were published. Run-time files (migrations, the modules' SQL, the web app) are read where they
  * are, through src/config/locations.ts. The dynamic import of the app in server.ts stays a separate
  * chunk, so tracing still starts first.
  */

@@ -20,7 +20,7 @@ import { ManualClock } from '../src/lib/clock';
 import { seedOnFirstStart } from '../src/seed';
 import { signIn as signInWithInject } from '../test/auth';
 import { idempotencyHeaders } from '../test/idempotency';
-import { assertLedgerInvariants } from '../src/modules/ledger/invariants';
+import { assertLedgerInvariants } from '../src/modules/ledger';
 
 interface Session {
   cookie: string;

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { validationErrorMap } from '@app/contract';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { AppState } from './lib/app-state';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/app-error';
 import errorsPlugin, { handleClientError, sendError, toEnvelope } from './plugins/errors';
@@ -31,47 +32,59 @@ import { createMetrics, type Metrics } from './lib/metrics';
 import type { Mailer } from './lib/mailer';
 import metricsPlugin, { METRICS_PATH } from './plugins/metrics';
 import lifecyclePlugin from './plugins/lifecycle';
-import healthRoutes from './modules/health/health.routes';
+import { healthRoutes } from './modules/health';
 // Foundation: security headers, sessions and access rules, sign-in.
 import securityHeadersPlugin, { setBareSecurityHeaders } from './plugins/security-headers';
 import authPlugin from './plugins/auth';
 import { dashboardPreloadLink, dashboardViewer } from './web-preload';
 import { dashboardRenderer } from './web-render';
-import iamRoutes from './modules/iam/iam.routes';
-// Two-factor sign-in (issue 14): the user's own TOTP, the admin reset, the enrolment gate.
-import mfaGatePlugin from './modules/iam/mfa-gate';
-import mfaRoutes from './modules/iam/mfa.routes';
-import mfaAdminRoutes from './modules/iam/mfa-admin.routes';
-import signInThrottleRoutes from './modules/iam/throttle.routes';
+// Sign-in and its sessions, and two-factor sign-in (issue 14): the user's own TOTP, the admin
+// reset, the enrolment gate.
+import {
+  csrfTokenMatches,
+  iamRoutes,
+  mfaAdminRoutes,
+  mfaGatePlugin,
+  mfaRoutes,
+  readSessionCookie,
+  resolveSession,
+  signInThrottleRoutes,
+  XSRF_HEADER,
+} from './modules/iam';
 // The token ledger (issue 3): wallets, terminals, orders, resets, transactions.
 import terminalAuthPlugin from './plugins/terminal-auth';
-import companiesRoutes from './modules/companies/companies.routes';
-import employeesRoutes from './modules/employees/employees.routes';
-import selfServiceRoutes from './modules/self-service/self-service.routes';
+import { companiesRoutes } from './modules/companies';
+import { employeesRoutes } from './modules/employees';
+import { selfServiceRoutes } from './modules/self-service';
 // Employee CSV import (issue 4): preview, import, template.
-import employeeImportRoutes from './modules/employee-import/employee-import.routes';
-import rewardImportRoutes from './modules/reward-import/reward-import.routes';
-import invitationsRoutes from './modules/invitations/invitations.routes';
-import merchantsRoutes from './modules/merchants/merchants.routes';
-import terminalsRoutes from './modules/terminals/terminals.routes';
-import tokensRoutes from './modules/tokens/tokens.routes';
-import ordersRoutes from './modules/orders/orders.routes';
-import jobsRoutes from './modules/jobs/jobs.routes';
+import { employeeImportRoutes } from './modules/employee-import';
+import { rewardImportRoutes } from './modules/reward-import';
+import { invitationsRoutes } from './modules/invitations';
+import { merchantsRoutes } from './modules/merchants';
+import { terminalsRoutes } from './modules/terminals';
+import { tokensRoutes } from './modules/tokens';
+import { ordersRoutes } from './modules/orders';
+import { jobsRoutes } from './modules/jobs';
 // User management, company admins, the audit log and system periods (issue 4).
-import usersRoutes from './modules/users/users.routes';
-import companyAdminsRoutes from './modules/company-admins/company-admins.routes';
-import auditRoutes from './modules/audit/audit.routes';
-import approvalsRoutes, { approvalPolicyRoutes } from './modules/approvals/approvals.routes';
-import systemRoutes from './modules/system/system.routes';
+import { usersRoutes } from './modules/users';
+import { companyAdminsRoutes } from './modules/company-admins';
+import { auditRoutes } from './modules/audit';
+import { approvalsRoutes, approvalPolicyRoutes } from './modules/approvals';
+import {
+  companySpendingRulesRoutes,
+  declinesRoutes,
+  employeeSpendingExceptionRoutes,
+  holidaysRoutes,
+} from './modules/spending-rules';
+import { systemRoutes } from './modules/system';
 // Reporting (issue 4): order history, dashboard, summary reports, CSV exports.
-import orderHistoryRoutes from './modules/order-history/order-history.routes';
-import dashboardRoutes from './modules/dashboard/dashboard.routes';
-import reportsRoutes from './modules/reports/reports.routes';
-import exportsRoutes from './modules/exports/exports.routes';
+import { orderHistoryRoutes } from './modules/order-history';
+import { dashboardRoutes } from './modules/dashboard';
+import { reportsRoutes } from './modules/reports';
+import { exportsRoutes } from './modules/exports';
 // Integrations (DESIGN 6, decision 0038): webhook endpoints and their delivery log.
-import webhooksRoutes from './modules/webhooks/webhooks.routes';
-import type { Resolver } from './modules/webhooks/webhook-targets';
-import settlementsRoutes from './modules/settlements/settlements.routes';
+import { webhooksRoutes, type Resolver } from './modules/webhooks';
+import { settlementsRoutes } from './modules/settlements';
 
 export interface AppDeps {
   config: Config;
@@ -83,11 +96,13 @@ export interface AppDeps {
   mailer?: Mailer | undefined;
   /** Resolves webhook target host names (tests inject one); dns.lookup otherwise. */
   resolve?: Resolver | undefined;
+  /** The app's own caches and batches (lib/app-state.ts); a fresh one unless a caller shares its own. */
+  state?: AppState;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: Required<Pick<AppDeps, 'config' | 'database' | 'clock'>> & {
+    deps: Required<Pick<AppDeps, 'config' | 'database' | 'clock' | 'state'>> & {
       /** This app's own metrics registry and counters (decision 0019). */
       metrics: Metrics;
       mailer?: Mailer | undefined;
@@ -120,6 +135,7 @@ export async function buildApp({
   logger,
   mailer,
   resolve,
+  state = new AppState(),
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Redaction applies to any logger options given, including a test's capturing stream.
@@ -147,6 +163,7 @@ export async function buildApp({
     config,
     database,
     clock,
+    state,
     metrics: createMetrics(
       () => database.poolStats(),
       () => database.readPoolStats(),
@@ -178,7 +195,14 @@ export async function buildApp({
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
     globalDecompression: false,
   });
-  await app.register(authPlugin);
+  await app.register(authPlugin, {
+    sessions: {
+      readToken: readSessionCookie,
+      resolve: resolveSession,
+      csrfHeader: XSRF_HEADER,
+      csrfMatches: csrfTokenMatches,
+    },
+  });
   await app.register(mfaGatePlugin);
   await app.register(swagger, swaggerOptions());
   // The UI loads only its own external scripts, so the site-wide CSP fits it unchanged;
@@ -201,6 +225,10 @@ export async function buildApp({
   await app.register(rewardImportRoutes, { prefix: '/api/v1/tokens/topup-token/employees' });
   await app.register(tokensRoutes, { prefix: '/api/v1/tokens' });
   await app.register(ordersRoutes, { prefix: '/api/v1/orders' });
+  await app.register(declinesRoutes, { prefix: '/api/v1/orders' });
+  await app.register(companySpendingRulesRoutes, { prefix: '/api/v1/companies' });
+  await app.register(employeeSpendingExceptionRoutes, { prefix: '/api/v1/employees' });
+  await app.register(holidaysRoutes, { prefix: '/api/v1/sys' });
   await app.register(jobsRoutes, { prefix: '/api/v1/jobs' });
   // User management, company admins, the audit log and system periods (issue 4).
   await app.register(usersRoutes, { prefix: '/api/v1' });

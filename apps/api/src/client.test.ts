@@ -11,7 +11,7 @@ import { createUser } from '../test/auth';
 import { testDatabaseKinds } from '../test/databases';
 import { assertLedgerInvariants } from '../test/invariants';
 import { newCompany, newEmployee, newTerminal, type TestTerminal } from '../test/ledger';
-import { distributeToEmployees } from './modules/tokens/tokens.service';
+import { distributeToEmployees } from './modules/tokens';
 
 describe.each(await testDatabaseKinds())('the typed client on %s', (kind) => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../test/app';
 import { createUser, injectAs, signIn } from '../test/auth';
 import { testDatabaseKinds } from '../test/databases';
 import { newCompany, newEmployee } from '../test/ledger';
-import { distributeToEmployees, issueToCompany } from './modules/tokens/tokens.service';
+import { distributeToEmployees, issueToCompany } from './modules/tokens';
 
 /** A pino destination that keeps every line. */
 class Capture extends Writable {

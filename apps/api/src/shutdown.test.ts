@@ -19,7 +19,7 @@ import {
 } from '../test/ledger';
 import { startServer, until, type ServerProcess } from '../test/server-process';
 import { ManualClock } from './lib/clock';
-import { distributeToEmployees } from './modules/tokens/tokens.service';
+import { distributeToEmployees } from './modules/tokens';
 
 const APP = 'shutdown-api';
 

@@ -28,7 +28,8 @@ describe.each(await testDatabaseKinds())('the start warning on %s', (kind) => {
       return { DATABASE_URL: db.url! };
     }
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'start-warning-'));
-    cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+    // The server may still be letting go of its files when a timed-out test cleans up.
+    cleanups.push(() => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 }));
     return { DATA_DIR: dir };
   };
 
@@ -50,5 +51,7 @@ describe.each(await testDatabaseKinds())('the start warning on %s', (kind) => {
 
     const off = logLines(await startedWith({}));
     expect(off.filter((line) => line.setting === 'WEBHOOKS_ALLOW_HTTP')).toEqual([]);
-  });
+    // Two real servers, each on a fresh database (PGlite's initdb and every migration): about 10 s
+    // on a quiet machine, over 60 s on a busy two-core CI machine. A hang detector, not a measure.
+  }, 240_000);
 });

@@ -7,8 +7,8 @@ import { createDemoApprovals } from './seed/demo-approvals';
 import { createDemoProgramme, DEMO_TERMINAL_KEY } from './seed/demo-programme';
 import { systemClock } from './lib/clock';
 import { createMailer } from './lib/mailer';
-import { startJobTimer } from './modules/jobs/jobs.timer';
-import { startWebhookWorker } from './modules/webhooks/webhook-worker';
+import { startJobTimer } from './modules/jobs';
+import { startWebhookWorker } from './modules/webhooks';
 
 /**
  * Starts the API with `config` (server.ts imports this module once tracing, when configured, is on).

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can, MONTH_PATTERN, type Role } from '@app/contract';
-import { readSessionCookie } from './modules/iam/session-cookies';
-import { resolveSession } from './modules/iam/sessions.service';
+import { readSessionCookie } from './modules/iam';
+import { resolveSession } from './modules/iam';
 
 /** The page's search parameters as GET /dashboard reads them: invalid values dropped. */
 export function dashboardQueryOf(search: URLSearchParams): URLSearchParams {

@@ -3,7 +3,7 @@ import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { ManualClock } from '../src/lib/clock';
 import type { Mailer } from '../src/lib/mailer';
-import type { Resolver } from '../src/modules/webhooks/webhook-targets';
+import type { Resolver } from '../src/modules/webhooks';
 import { createDatabase } from '../src/db/client';
 import { attachContractValidator, settleContract, type ContractRecorder } from './contract';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases';

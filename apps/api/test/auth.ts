@@ -2,8 +2,8 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Role, SelfUser, Status } from '@app/contract';
 import type { Executor } from '../src/db/client';
-import { insertUser, toAuthUser } from '../src/modules/iam/iam.repository';
-import { hashPassword } from '../src/modules/iam/passwords';
+import { insertUser, toAuthUser } from '../src/modules/iam';
+import { hashPassword } from '../src/modules/iam';
 import type { AuthUser } from '../src/lib/principal';
 import { sessionFromCookies } from './http-session';
 import { idempotencyHeaders } from './idempotency';

@@ -11,8 +11,8 @@ export {
   periodAt,
   periodStart,
 } from '../src/lib/periods';
-export { hashPassword } from '../src/modules/iam/passwords';
-export { terminalKeyFrom } from '../src/modules/terminals/terminal-keys';
+export { hashPassword } from '../src/modules/iam';
+export { terminalKeyFrom } from '../src/modules/terminals';
 export { assertLedgerInvariants, type LedgerSummary } from './invariants';
 export { signInOverHttp } from './http-session';
 export { startServer } from './server-process';

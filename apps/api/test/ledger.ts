@@ -7,11 +7,12 @@ import type { Executor } from '../src/db/client';
 import { tokenTransactions } from '../src/db/schema';
 import { ManualClock } from '../src/lib/clock';
 import type { ServiceDeps } from '../src/lib/deps';
-import { createCompany } from '../src/modules/companies/companies.service';
-import { createEmployee } from '../src/modules/employees/employees.service';
-import { createMerchant } from '../src/modules/merchants/merchants.service';
-import { placeTerminalOrder, refundTerminalOrder } from '../src/modules/orders/orders.service';
-import { createTerminal } from '../src/modules/terminals/terminals.service';
+import { AppState } from '../src/lib/app-state';
+import { createCompany } from '../src/modules/companies';
+import { createEmployee } from '../src/modules/employees';
+import { createMerchant } from '../src/modules/merchants';
+import { placeTerminalOrder, refundTerminalOrder } from '../src/modules/orders';
+import { createTerminal } from '../src/modules/terminals';
 import type { TerminalIdentity } from '../src/lib/principal';
 import type { TestDatabase } from './databases';
 
@@ -33,7 +34,7 @@ export function ledgerDeps(
     MFA_REQUIRED_ROLES: 'none',
     ...env,
   });
-  return { config, database: db.database, clock };
+  return { config, database: db.database, clock, state: new AppState() };
 }
 
 let sequence = 0;

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Role } from '@app/contract';
 import { queryRows } from '../src/db/client';
-import { createCompany } from '../src/modules/companies/companies.service';
-import { createMerchant } from '../src/modules/merchants/merchants.service';
+import { createCompany } from '../src/modules/companies';
+import { createMerchant } from '../src/modules/merchants';
 import type { TestApp } from './app';
 import {
   createUser,

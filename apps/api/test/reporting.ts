@@ -6,9 +6,9 @@ import { sql } from 'drizzle-orm';
 import type { Company, DashboardTotals, Employee, EmployeeReportRow } from '@app/contract';
 import { queryRows, type Executor } from '../src/db/client';
 import { toInt } from '../src/lib/numbers';
-import { createEmployee, setEmployeeStatus } from '../src/modules/employees/employees.service';
-import { runMonthlyResets } from '../src/modules/jobs/jobs.service';
-import { distributeToEmployees, issueToCompany } from '../src/modules/tokens/tokens.service';
+import { createEmployee, setEmployeeStatus } from '../src/modules/employees';
+import { runMonthlyResets } from '../src/modules/jobs';
+import { distributeToEmployees, issueToCompany } from '../src/modules/tokens';
 import type { TestApp } from './app';
 import { newCompany, newTerminal, order, refund, type TestTerminal } from './ledger';
 

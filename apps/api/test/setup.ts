@@ -1,4 +1,4 @@
 // Runs in every API test worker before its test file (vitest.config.ts setupFiles).
-import { hashAtLeastCostForTests } from '../src/modules/iam/passwords';
+import { hashAtLeastCostForTests } from '../src/modules/iam';
 
 hashAtLeastCostForTests();

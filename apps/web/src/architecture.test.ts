@@ -58,6 +58,31 @@ describe('the one-way imports (shared → features → routes)', () => {
   });
 });
 
+describe('the calls to the API', () => {
+  const relative = (file: string) => path.relative(SRC, file);
+
+  it('take the generated paths from @app/client as types only, so none of it is bundled', () => {
+    const valueImport =
+      /^\s*(import|export)\s+(?!type\b)[^;]*?from\s+'@app\/client[^']*'|import\('@app\/client/m;
+    const offending = sourceFiles(SRC)
+      .filter((file) => valueImport.test(readFileSync(file, 'utf8')))
+      .map(relative);
+    expect(offending).toEqual([]);
+  });
+
+  it('go through the typed client: only lib/api-client.ts uses the transport', () => {
+    const offending = sourceFiles(SRC)
+      .filter((file) => relative(file) !== path.join('lib', 'api-client.ts'))
+      .filter((file) =>
+        importsOf(file).some(
+          (specifier) => target(file, specifier) === path.join('lib', 'transport'),
+        ),
+      )
+      .map(relative);
+    expect(offending).toEqual([]);
+  });
+});
+
 /**
  * Every import cycle under `dir` (relative to apps/web), as `a → b → a`: eager, lazy `import()`
  * and type-only imports alike, the `@/` alias resolved through tsconfig.json.

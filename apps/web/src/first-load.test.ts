@@ -209,11 +209,14 @@ describe('the first load of a route (issue 6; issue 19: sign-in at most 150 kB o
  * What a route sends before it renders, gzip level 9 as bench/lib/scenarios/web-bundle.ts counts it
  * (issue 16: at most 150 kB each) and brotli as served (issue 19 item 7), a little above what
  * decision 0062 reached (sign-in 120.5 kB gzip and 105.4 kB brotli, the dashboard 143.2 and
- * 126.5), so that growing back fails. The build's id changes a few bytes between builds.
+ * 126.5), so that growing back fails. The build's id changes a few bytes between builds. The
+ * dashboard's budget rose by 0.6 kB: landed main measured 143.9 kB gzip and 127.2 brotli (the
+ * money requests' Idempotency-Keys and confirmations), and decision 0077's permissions (spending
+ * rules, holidays, declines) add 0.1 kB more.
  */
 const WIRE_BUDGETS = {
   'src/routes/login.tsx': { gzip: 121_000, brotli: 105_800 },
-  'src/routes/app/dashboard.tsx': { gzip: 143_700, brotli: 126_900 },
+  'src/routes/app/dashboard.tsx': { gzip: 144_300, brotli: 127_600 },
 };
 /** The route modules the router loads for each page, after the entry. */
 const ROUTE_MODULES: Record<keyof typeof WIRE_BUDGETS, string[]> = {

@@ -28,7 +28,7 @@ import {
   createEmployeeFormSchema,
   updateEmployeeFormSchema,
 } from '@/features/employees/components/employee-form-dialog';
-import { readAmount } from '@/features/employees/components/reward-tokens-dialog';
+import { readAmount } from '@/features/employees/components/reward-plan';
 import { systemResetDateFormSchema } from '@/features/system/components/reset-date-form';
 import {
   createFormSchemaFor,

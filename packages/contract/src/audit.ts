@@ -66,6 +66,12 @@ export const AUDIT_ACTIONS = [
   'reject',
   'expire',
   'rotate_secret',
+  // Spending rules (DESIGN 7).
+  'spending_rules_set',
+  'spending_rules_withdraw',
+  'spending_exception_set',
+  'spending_exception_remove',
+  'holidays_set',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

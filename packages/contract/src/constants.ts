@@ -186,6 +186,21 @@ export const VALIDATION_MESSAGES = {
     en: 'End date must be on or after the start date',
     zh: '结束日期不能早于开始日期',
   },
+  // Spending rules (DESIGN 7, issue 42).
+  'v.time_format': {
+    en: 'Enter a time as HH:mm (00:00 to 23:59)',
+    zh: '请按 HH:mm 输入时间（00:00 至 23:59）',
+  },
+  'v.time_order': { en: 'The end must be after the start', zh: '结束时间须晚于开始时间' },
+  'v.effective_from_past': {
+    en: 'Choose today or a later date: a new version cannot change the past',
+    zh: '新版本的生效日期须为今天或以后',
+  },
+  'v.holiday_duplicate': {
+    en: 'Remove this date: it is listed twice',
+    zh: '请删除此日期：它重复出现',
+  },
+  'v.holiday_name_max': { en: 'Name must be at most 100 characters', zh: '名称最多 100 个字符' },
   'v.settlement_range': {
     en: 'Choose at most 24 months of settlement periods',
     zh: '结算周期最多可选 24 个月',

@@ -173,6 +173,37 @@ export const ERROR_CATALOGUE = {
     en: 'The database is unreachable for a moment (a restart or failover). Please try again shortly.',
     zh: '数据库暂时无法连接（正在重启或切换），请稍后重试。',
   },
+  // Spending rules at the till (DESIGN 7, issue 42): 409 with the figures in `details`.
+  DAILY_LIMIT_EXCEEDED: {
+    status: 409,
+    en: 'The daily limit of {{daily_limit}} tokens is reached: {{remaining_today}} left today.',
+    zh: '已达每日限额 {{daily_limit}} 代币：今天还可用 {{remaining_today}}。',
+  },
+  ORDER_LIMIT_EXCEEDED: {
+    status: 409,
+    en: 'An order may be at most {{order_limit}} tokens.',
+    zh: '单笔订单最多 {{order_limit}} 代币。',
+  },
+  OUTSIDE_ALLOWED_HOURS: {
+    status: 409,
+    en: 'Tokens cannot be spent at this time of day.',
+    zh: '当前时段不能使用代币。',
+  },
+  NOT_ALLOWED_TODAY: {
+    status: 409,
+    en: 'Tokens cannot be spent today.',
+    zh: '今天不能使用代币。',
+  },
+  MERCHANT_NOT_ALLOWED: {
+    status: 409,
+    en: 'Tokens cannot be spent at this kind of merchant.',
+    zh: '代币不能在此类商户使用。',
+  },
+  SPENDING_RULE_NOT_FOUND: {
+    status: 404,
+    en: 'No scheduled version of the spending rules takes effect on this date.',
+    zh: '该日期没有待生效的消费规则版本。',
+  },
   INSUFFICIENT_TOKENS: {
     status: 409,
     en: 'The balance does not cover this amount.',

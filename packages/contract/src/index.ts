@@ -33,3 +33,4 @@ export * from './self-service';
 export * from './approvals';
 export * from './webhooks';
 export * from './settlements';
+export * from './spending-rules';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common';
 import { MERCHANT_SORTS, sortQueryShape } from './sorting';
+import { merchantCategorySchema } from './spending-rules';
 import { statusSchema } from './statuses';
 import { codeSchema, idSchema, nameSchema } from './validation';
 
@@ -9,6 +10,8 @@ export const merchantSchema = z.object({
   code: z.string(),
   name: z.string(),
   status: statusSchema,
+  /** DESIGN 7: what a rule set's merchant_categories allow; existing merchants are `other`. */
+  category: merchantCategorySchema,
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -18,11 +21,13 @@ export const createMerchantBodySchema = z.strictObject({
   code: codeSchema,
   name: nameSchema,
   status: statusSchema.default('active'),
+  category: merchantCategorySchema.default('other'),
 });
 export type CreateMerchantBody = z.input<typeof createMerchantBodySchema>;
 
 export const merchantListQuerySchema = pageQuerySchema.extend({
   status: statusSchema.optional(),
+  category: merchantCategorySchema.optional(),
   /** Matches code or name, case-insensitively. */
   search: z.string().trim().max(100).optional(),
   ...sortQueryShape(MERCHANT_SORTS),
@@ -31,6 +36,8 @@ export const merchantListQuerySchema = pageQuerySchema.extend({
 export const updateMerchantBodySchema = z.strictObject({
   name: nameSchema,
   status: statusSchema,
+  /** Optional so that a client written before categories still updates; absent = unchanged. */
+  category: merchantCategorySchema.optional(),
 });
 export type UpdateMerchantBody = z.infer<typeof updateMerchantBodySchema>;
 

@@ -51,6 +51,11 @@ export const createOrderBodySchema = z.strictObject({
         ctx.addIssue({ code: 'custom', message: 'v.amount_positive', input: items });
       }
     }),
+  /**
+   * Split tender (DESIGN 7): where the company's rules allow it, an order the balance or the
+   * day's remaining limit covers only in part is accepted for what is covered.
+   */
+  partial: z.boolean('v.invalid').optional(),
 });
 export type CreateOrderBody = z.infer<typeof createOrderBodySchema>;
 
@@ -60,6 +65,10 @@ export const orderSchema = z.object({
   status: orderStatusSchema,
   subtotal: tokens,
   refunded_amount: tokens,
+  /** What the wallet paid (DESIGN 7): refunds are bounded by it. */
+  paid_tokens: tokens.optional(),
+  /** The bill less what the wallet paid: what the till collected otherwise (DESIGN 7). */
+  to_pay_otherwise: tokens.optional(),
   company_id: z.number().int(),
   company_code: z.string(),
   /** The staff number the order was placed for. */
@@ -73,7 +82,13 @@ export const orderSchema = z.object({
 export type Order = z.infer<typeof orderSchema>;
 
 /** The answer to POST /orders: the order and the employee's balance after paying. */
-export const placedOrderSchema = orderSchema.extend({ available_tokens: tokens });
+export const placedOrderSchema = orderSchema.extend({
+  available_tokens: tokens,
+  /** What the wallet paid: the subtotal, or less for a partial order (DESIGN 7). */
+  paid_tokens: tokens,
+  /** subtotal − paid_tokens: what the till collects otherwise. */
+  to_pay_otherwise: tokens,
+});
 export type PlacedOrder = z.infer<typeof placedOrderSchema>;
 
 /**

@@ -33,6 +33,16 @@ export const PERMISSIONS = {
     'merchant_supervisor',
     'merchant_staff',
   ],
+  // Spending rules (DESIGN 7, issue 42): a company's rules and the holiday calendar.
+  'spending_rules.view': ['admin', 'super_hr', 'company_admin'],
+  'holidays.view': ['admin'],
+  'order_declines.view': [
+    'admin',
+    'super_hr',
+    'company_admin',
+    'merchant_admin',
+    'merchant_supervisor',
+  ],
 
   // API actions (DESIGN 4)
   'iam.self': ALL,
@@ -73,6 +83,21 @@ export const PERMISSIONS = {
     'merchant_supervisor',
     'merchant_staff',
   ],
+  // Spending rules (DESIGN 7): admin, Group HR and the company's own admins manage a company's
+  // rules and its employees' exceptions; the admin keeps the holiday calendar; declines are read
+  // in scope (merchant roles their own merchant's, the employee its own through its wallet).
+  'spending_rules.read': ['admin', 'super_hr', 'company_admin'],
+  'spending_rules.manage': ['admin', 'super_hr', 'company_admin'],
+  'holidays.read': ALL,
+  'holidays.manage': ['admin'],
+  'orders.declines': [
+    'admin',
+    'super_hr',
+    'company_admin',
+    'merchant_admin',
+    'merchant_supervisor',
+    'company_employee',
+  ],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -104,6 +129,9 @@ export const SCREEN_PERMISSIONS = {
   'approvals.view': ['approvals.decide'],
   'webhooks.view': ['webhooks.manage'],
   'settlements.view': ['settlements.read'],
+  'spending_rules.view': ['spending_rules.read', 'spending_rules.manage', 'holidays.read'],
+  'holidays.view': ['holidays.read', 'holidays.manage'],
+  'order_declines.view': ['orders.declines'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;

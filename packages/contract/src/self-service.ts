@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import {
+  orderDeclineSchema,
+  spendingExceptionSchema,
+  spendingRuleVersionSchema,
+} from './spending-rules';
 import { passwordSchema, usernameSchema } from './validation';
 
 /**
@@ -46,6 +51,13 @@ export const walletSchema = z.object({
   company_name: z.string(),
   employee_id: z.string(),
   name: z.string().nullable(),
+  /** DESIGN 7: what the employee may still spend today; null when no daily limit is in force. */
+  remaining_today: tokens.nullable().optional(),
+  /** The company's rules in force today (null: none), and the employee's exception to them. */
+  spending_rules: spendingRuleVersionSchema.nullable().optional(),
+  spending_exception: spendingExceptionSchema.nullable().optional(),
+  /** Its last 10 declined orders, with their reasons. */
+  declines: z.array(orderDeclineSchema).optional(),
 });
 export type Wallet = z.infer<typeof walletSchema>;
 

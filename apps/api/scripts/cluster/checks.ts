@@ -2,7 +2,7 @@
 // unacknowledged request retried with its key giving at most one order, the ledger invariants,
 // the monthly reset due during the failover applied exactly once, and the API's behaviour during
 // the outages (503 with Retry-After, no 500, no hang, /readyz 503 then 200 with no restart).
-import { assertLedgerInvariants } from '../../src/modules/ledger/invariants';
+import { assertLedgerInvariants } from '../../src/modules/ledger';
 import { createDatabase, queryRows } from '../../src/db/client';
 import { sql } from 'drizzle-orm';
 import { REQUEST_TIMEOUT_MS, sendOrder, type Attempt, type ReadinessSample } from './load';

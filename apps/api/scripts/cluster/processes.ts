@@ -252,10 +252,19 @@ export class Workspace {
       .join('\n');
   }
 
-  /** The last lines of a process's log, for an error message. */
+  /**
+   * The last lines of a process's log, for an error message, each cut to its first 400 characters:
+   * an API's error line with its query and stack runs to kilobytes, and 60 of them from one
+   * instance once filled CI's log so that the other instances' ends (a crash) were never shown.
+   */
   tail(managed: Pick<Managed, 'logFile'>, lines = 30): string {
     try {
-      return fs.readFileSync(managed.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+      return fs
+        .readFileSync(managed.logFile, 'utf8')
+        .split('\n')
+        .slice(-lines)
+        .map((line) => (line.length > 400 ? `${line.slice(0, 400)}…` : line))
+        .join('\n');
     } catch {
       return '';
     }

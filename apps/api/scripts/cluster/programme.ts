@@ -3,13 +3,14 @@
 // test makes due in the middle of the failover.
 import { loadConfig } from '../../src/config';
 import { createDatabase } from '../../src/db/client';
+import { AppState } from '../../src/lib/app-state';
 import { systemClock } from '../../src/lib/clock';
 import type { ServiceDeps } from '../../src/lib/deps';
-import { createCompany } from '../../src/modules/companies/companies.service';
-import { createEmployee } from '../../src/modules/employees/employees.service';
-import { createMerchant } from '../../src/modules/merchants/merchants.service';
-import { createTerminal } from '../../src/modules/terminals/terminals.service';
-import { distributeToEmployees, issueToCompany } from '../../src/modules/tokens/tokens.service';
+import { createCompany } from '../../src/modules/companies';
+import { createEmployee } from '../../src/modules/employees';
+import { createMerchant } from '../../src/modules/merchants';
+import { createTerminal } from '../../src/modules/terminals';
+import { distributeToEmployees, issueToCompany } from '../../src/modules/tokens';
 
 export interface Programme {
   companyCode: string;
@@ -31,7 +32,7 @@ const RESET_EMPLOYEES = 5;
 export async function createProgramme(url: string): Promise<Programme> {
   const config = loadConfig({ DATABASE_URL: url, DEMO_DATA: 'false', MFA_REQUIRED_ROLES: 'none' });
   const database = await createDatabase({ url, poolSize: 2 });
-  const deps: ServiceDeps = { config, database, clock: systemClock };
+  const deps: ServiceDeps = { config, database, clock: systemClock, state: new AppState() };
   try {
     const company = await createCompany(deps, null, {
       code: 'HAORDERS',

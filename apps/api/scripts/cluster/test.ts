@@ -12,7 +12,15 @@ import { behaviourChecks, databaseChecks, retryUnacknowledged, type Check } from
 import { Cluster } from './cluster';
 import { OrderLoad, ReadinessWatch } from './load';
 import { ensurePackages } from './packages';
-import { databaseUser, reportWaitsTo, sleep, until, waitScale, Workspace } from './processes';
+import {
+  databaseUser,
+  reportWaitsTo,
+  sleep,
+  StopWaiting,
+  until,
+  waitScale,
+  Workspace,
+} from './processes';
 import { createProgramme } from './programme';
 import { phaseStats, phaseTable, type Phase } from './report';
 
@@ -139,6 +147,11 @@ async function main(): Promise<boolean> {
     () =>
       `every API instance ready again (last answers: ${[...lastReady].map(([n, a]) => `${n} ${a}`).join('; ')})`,
     async () => {
+      // An instance that exited will not come back: say so at once, with the end of its log.
+      const exited = cluster.apis.find((a) => !a.process!.isRunning());
+      if (exited) {
+        throw new StopWaiting(`${exited.name} exited:\n${ws.tail(exited.process!, 40)}`);
+      }
       const answers = await Promise.all(
         cluster.apis.map(async (a) => {
           const answer = await fetch(`${a.url}/readyz`, { signal: AbortSignal.timeout(10_000) })

@@ -11,7 +11,7 @@ import { testDatabaseKinds } from '../../test/databases';
 import { signedIn } from '../../test/management';
 import { buildProgramme, type Programme } from '../../test/reporting';
 import { queryRows } from '../db/client';
-import { createEmployee } from '../modules/employees/employees.service';
+import { createEmployee } from '../modules/employees';
 
 interface Pair {
   name: string;

@@ -135,7 +135,10 @@ const envSchema = z
     TERMINAL_GROUP_COMMIT_OVERLAP_MS: z.coerce.number().int().min(0).max(60_000).default(20),
     /** Unknown terminal keys one client address may present per minute before it is shut out. */
     TERMINAL_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
-    /** How often each instance runs the scheduled jobs (monthly reset, auto-archive); 0: never. */
+    /**
+     * How often each instance runs the scheduled jobs (monthly resets, the system period's reset,
+     * auto-archive, approval expiry, the sweep of expired counters); 0: never.
+     */
     JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     /**
      * Webhooks (decision 0038): allow http:// and loopback targets (development and tests only;
@@ -232,6 +235,9 @@ export type Config = z.infer<typeof envSchema> & {
   /** MFA_ENCRYPTION_KEY decoded, or null when unset. */
   mfaEncryptionKey: Buffer | null;
 };
+
+/** Every key the configuration reads; `.env.example` lists each of them (STYLE 7). */
+export const CONFIG_KEYS: readonly string[] = Object.keys(envSchema.shape);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

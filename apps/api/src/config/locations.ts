@@ -1,6 +1,6 @@
 // Where the API's files are, whether it runs from its TypeScript sources (tsx: tests, `npm run
 // dev`) or from its bundle (`apps/api/dist`, what `npm start` and the image run, decision 0041).
-// Every path the server reads at run time (migrations, the ledger's SQL, the built web app) is
+// Every path the server reads at run time (migrations, the modules' SQL, the built web app) is
 // taken from here, so the two agree.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -113,6 +113,13 @@ function createPool(url: string, max: number, options: DatabaseOptions, readOnly
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one: the pool listens only while a client is idle, and a client held by a
+  // transaction or the migration lock whose server goes (a failover, a terminated backend) emits
+  // 'error' with no listener, which ends the process (seen in the cluster test, an API instance
+  // exiting when the primary was killed). Its queries are rejected anyway; the pool drops it.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 

@@ -51,6 +51,8 @@ export const merchants = pgTable('merchants', {
   code: text().notNull(),
   name: text().notNull(),
   status: text().notNull(),
+  /** DESIGN 7 (migration 0034): what a company's spending rules may allow. */
+  category: text().notNull().default('other'),
   createdAt: ts().notNull(),
   updatedAt: ts().notNull(),
   /** Soft delete (migration 0008). */

@@ -5,8 +5,21 @@ import { API_ROOT } from '../config/locations';
 import { queryRows, type Database } from './client';
 
 const MIGRATIONS_DIR = path.join(API_ROOT, 'src', 'db', 'migrations');
-/** The ledger's triggers and functions, as they are now (issue 13: one home for the ledger). */
-export const DEFINITIONS_DIR = path.join(API_ROOT, 'src', 'modules', 'ledger', 'sql');
+/** Each module's triggers and functions, as they are now, in `modules/<module>/sql/*.sql` (issue 40). */
+export const MODULES_DIR = path.join(API_ROOT, 'src', 'modules');
+/**
+ * The modules that hold SQL, in the order their definitions are applied: each after the modules
+ * whose functions its SQL calls, which are modules it imports (sql-ownership.test.ts checks both).
+ * A trigger's function sits in the trigger's own file, so a file never waits for a later one.
+ */
+export const DEFINITION_MODULES = [
+  'webhooks',
+  'spending-judge',
+  'ledger',
+  'employees',
+  'terminals',
+  'orders',
+];
 const MIGRATION_LOCK = 727_001;
 
 export interface MigrationFile {
@@ -34,19 +47,38 @@ export interface DefinitionFile {
 
 /**
  * Repeatable definitions (Flyway's `R__` files): each file holds the current `CREATE OR REPLACE`
- * of some functions and triggers. Unlike a numbered migration it is edited in place; the migrator
- * runs it again whenever its checksum changes, after every numbered migration.
+ * of some functions and triggers of its module. Unlike a numbered migration it is edited in place;
+ * the migrator runs it again whenever its checksum changes, after every numbered migration. A
+ * file is named `<module>/<file>` (`ledger/apply`), module by module in `order`, then by file
+ * name; a module folder with SQL that `order` does not list is an error, not a file left out.
  */
-export function readDefinitions(dir = DEFINITIONS_DIR): DefinitionFile[] {
-  return fs
-    .readdirSync(dir)
-    .filter((f) => /^[\w-]+\.sql$/.test(f))
-    .sort()
-    .map((f) => {
-      const sql = fs.readFileSync(path.join(dir, f), 'utf8');
-      const checksum = crypto.createHash('sha256').update(sql).digest('hex');
-      return { name: f.replace(/\.sql$/, ''), sql, checksum };
-    });
+export function readDefinitions(
+  modulesDir = MODULES_DIR,
+  order: readonly string[] = DEFINITION_MODULES,
+): DefinitionFile[] {
+  const withSql = fs
+    .readdirSync(modulesDir)
+    .filter((m) => fs.existsSync(path.join(modulesDir, m, 'sql')))
+    .sort();
+  const unordered = withSql.filter((m) => !order.includes(m));
+  const missing = order.filter((m) => !withSql.includes(m));
+  if (unordered.length > 0 || missing.length > 0) {
+    throw new Error(
+      `The modules with SQL (${withSql.join(', ')}) are not those ordered for the migrator (${order.join(', ')})`,
+    );
+  }
+  return order.flatMap((module) => {
+    const dir = path.join(modulesDir, module, 'sql');
+    return fs
+      .readdirSync(dir)
+      .filter((f) => /^[\w-]+\.sql$/.test(f))
+      .sort()
+      .map((f) => {
+        const sql = fs.readFileSync(path.join(dir, f), 'utf8');
+        const checksum = crypto.createHash('sha256').update(sql).digest('hex');
+        return { name: `${module}/${f.replace(/\.sql$/, '')}`, sql, checksum };
+      });
+  });
 }
 
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
@@ -100,6 +132,9 @@ export async function migrate(
         )
       ).map((r) => [r.name, r.checksum]),
     );
+    // A database migrated before issue 40 knows the files by their bare names (`apply`): each file
+    // then runs once more under its module's name, the same `CREATE OR REPLACE`s, and the old rows
+    // are left as they were (an instance of the old version starting meanwhile still finds its own).
     for (const d of definitions) {
       if (current.get(d.name) === d.checksum) continue;
       await exec(

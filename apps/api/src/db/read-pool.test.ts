@@ -21,7 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { ManualClock } from '../lib/clock';
-import { distributeToEmployees, issueToCompany } from '../modules/tokens/tokens.service';
+import { distributeToEmployees, issueToCompany } from '../modules/tokens';
 import { createDatabase, queryRows, type Database } from './client';
 
 const PASSWORD = 'Read-Pa55word!';

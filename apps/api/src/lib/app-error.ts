@@ -19,13 +19,23 @@ export class AppError extends Error {
       retryAfterSeconds?: number;
     } = {},
   ) {
-    super(options.message ?? ERROR_CATALOGUE[code].en, { cause: options.cause });
+    super(options.message ?? fillDetails(ERROR_CATALOGUE[code].en, options.details), {
+      cause: options.cause,
+    });
     this.name = 'AppError';
     this.statusCode = ERROR_CATALOGUE[code].status;
     this.metadata = options.metadata;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
+}
+
+/** A catalogue message's `{{name}}` placeholders filled from the refusal's details (DESIGN 7). */
+function fillDetails(message: string, details: Record<string, unknown> | undefined): string {
+  if (!details) return message;
+  return message.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
+    details[name] === undefined || details[name] === null ? whole : String(details[name]),
+  );
 }
 
 export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -153,22 +153,3 @@ export class GroupCommit<I, O> {
     }
   }
 }
-
-/**
- * One group commit per database (per instance: each app has its own pool), made on its first use
- * with the options `make` gives: what arrives for one database never waits on another's batches.
- */
-export function groupCommitsByDatabase<I, O>(): (
-  database: object,
-  make: () => GroupCommitOptions<I, O>,
-) => GroupCommit<I, O> {
-  const groups = new WeakMap<object, GroupCommit<I, O>>();
-  return (database, make) => {
-    let group = groups.get(database);
-    if (!group) {
-      group = new GroupCommit(make());
-      groups.set(database, group);
-    }
-    return group;
-  };
-}

@@ -73,6 +73,17 @@ function offsetAt(instant: Date, timeZone: string): number {
   return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A timestamp as the programme's local time, `YYYY-MM-DD HH:mm:ss`, which spreadsheets read: the
+ * CSV exports and the settlement PDF write their times with it.
+ */
+export function localTime(value: string | Date | null | undefined, timeZone: string): string {
+  if (value === null || value === undefined) return '';
+  const p = zonedParts(new Date(value), timeZone);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
+}
 /** The instant of a wall-clock midnight in a time zone (a midnight skipped by DST moves later). */
 export function zonedMidnight(year: number, month: number, day: number, timeZone: string): Date {
   const wall = Date.UTC(year, month - 1, day);

@@ -18,7 +18,7 @@ const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 /**
  * The upsert that counts one request against `key`: it returns `hits` and
  * `retry_after_seconds`. `key` is a query giving the key. (The terminal key check counts its
- * requests in SQL of its own: check_terminal_keys, modules/ledger/sql/terminal-orders.sql; the
+ * requests in SQL of its own: check_terminal_keys, modules/terminals/sql/key-check.sql; the
  * sign-in counts its address's requests inside its throttle's statement, `takeAttempt`.)
  */
 export function countRequestSql(options: { key: SQL; now: Date; windowMs: number }): SQL {

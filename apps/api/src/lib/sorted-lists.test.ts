@@ -6,10 +6,10 @@ import { createUser, requestsAs } from '../../test/auth';
 import { testDatabaseKinds } from '../../test/databases';
 import { newTerminal, order } from '../../test/ledger';
 import { signedIn } from '../../test/management';
-import { createCompany } from '../modules/companies/companies.service';
-import { createEmployee } from '../modules/employees/employees.service';
-import { createMerchant } from '../modules/merchants/merchants.service';
-import { distributeToEmployees } from '../modules/tokens/tokens.service';
+import { createCompany } from '../modules/companies';
+import { createEmployee } from '../modules/employees';
+import { createMerchant } from '../modules/merchants';
+import { distributeToEmployees } from '../modules/tokens';
 
 interface Listed {
   id: number;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnvironment, REPO_ROOT } from '../config';
 import { createDatabase, queryRows, type Database, type Executor } from '../db/client';
 import { migrate } from '../db/migrate';
-import { assertLedgerInvariants } from '../modules/ledger/invariants';
+import { assertLedgerInvariants } from '../modules/ledger';
 import { buildTestApp, createTestApp, type TestApp } from '../../test/app';
 import { testDatabaseKinds } from '../../test/databases';
 import { order } from '../../test/ledger';

@@ -18,7 +18,7 @@ import pg from 'pg';
 import { childProcessEnvironment } from '../config';
 import { createDatabase, PGLITE_EXTENSIONS } from '../db/client';
 import { migrate } from '../db/migrate';
-import { assertLedgerInvariants, type LedgerSummary } from '../modules/ledger/invariants';
+import { assertLedgerInvariants, type LedgerSummary } from '../modules/ledger';
 
 const run = promisify(execFile);
 

@@ -2,10 +2,30 @@ import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } fro
 import fp from 'fastify-plugin';
 import { can, type Permission } from '@app/contract';
 import { AppError } from '../lib/app-error';
+import type { Config } from '../config';
+import type { Executor } from '../db/client';
+import type { Clock } from '../lib/clock';
 import type { AuthUser } from '../lib/principal';
-import { readSessionCookie, XSRF_HEADER } from '../modules/iam/session-cookies';
-import { csrfTokenMatches } from '../modules/iam/session-tokens';
-import { resolveSession } from '../modules/iam/sessions.service';
+
+/**
+ * How the hook finds a request's cookie session: iam's functions, handed in by app.ts, so this
+ * plugin imports no module while every module's routes import its guards (decision 0075).
+ */
+export interface CookieSessions {
+  /** The session token the request's cookie carries. */
+  readToken(request: FastifyRequest): string | undefined;
+  /** The live session of a token, or null. */
+  resolve(
+    executor: Executor,
+    token: string | undefined,
+    clock: Clock,
+    config: Config,
+  ): Promise<{ idHash: string; csrfToken: string; user: AuthUser } | null>;
+  /** The header a write presents its CSRF token in. */
+  csrfHeader: string;
+  /** Whether the presented CSRF token is the session's. */
+  csrfMatches(presented: string | undefined, csrfToken: string): boolean;
+}
 
 /** The access rule of one registered /api/v1 route, as the deny-by-default hook saw it. */
 export interface RouteAccessRule {
@@ -86,8 +106,8 @@ export function checkRouteAccessRule(route: RouteOptions): void {
   );
 }
 
-export default fp(
-  async function authPlugin(app: FastifyInstance) {
+export default fp<{ sessions: CookieSessions }>(
+  async function authPlugin(app: FastifyInstance, { sessions }) {
     app.decorateRequest('user', null);
     app.decorateRequest('authSession', null);
     const accessRules: RouteAccessRule[] = [];
@@ -111,10 +131,10 @@ export default fp(
       const { config, url } = request.routeOptions;
       if (!url?.startsWith(API_PREFIX) || config.auth === 'terminal') return;
 
-      const token = readSessionCookie(request);
+      const token = sessions.readToken(request);
       if (token) {
         const { database, clock, config: appConfig } = app.deps;
-        const session = await resolveSession(database.db, token, clock, appConfig);
+        const session = await sessions.resolve(database.db, token, clock, appConfig);
         if (session) {
           request.user = session.user;
           request.authSession = { idHash: session.idHash, csrfToken: session.csrfToken };
@@ -124,9 +144,9 @@ export default fp(
       if (config.permission && !request.user) throw new AppError('UNAUTHORIZED');
       // Session-bound token (0003): the header must be this session's token, derived from it.
       if (request.authSession && UNSAFE_METHODS.has(request.method) && config.csrf !== false) {
-        const header = request.headers[XSRF_HEADER];
+        const header = request.headers[sessions.csrfHeader];
         const presented = typeof header === 'string' ? header : undefined;
-        if (!csrfTokenMatches(presented, request.authSession.csrfToken)) {
+        if (!sessions.csrfMatches(presented, request.authSession.csrfToken)) {
           throw new AppError('CSRF_INVALID');
         }
       }

@@ -7,8 +7,8 @@ import type { Company, Employee } from '@app/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { testDatabaseKinds } from '../../test/databases';
 import { newCompany, newEmployee, newTerminal, type TestTerminal } from '../../test/ledger';
-import { runMonthlyResets } from '../modules/jobs/jobs.service';
-import { distributeToEmployees } from '../modules/tokens/tokens.service';
+import { runMonthlyResets } from '../modules/jobs';
+import { distributeToEmployees } from '../modules/tokens';
 
 /** The value of one sample of the Prometheus text, or undefined when it is not there. */
 function sample(

@@ -21,7 +21,7 @@ import { assertLedgerInvariants } from '../../test/invariants';
 import { newEmployee, newTerminal, type TestTerminal } from '../../test/ledger';
 import { newCompany, signedIn } from '../../test/management';
 import { queryRows } from '../db/client';
-import { issueToCompany, distributeToEmployees } from '../modules/tokens/tokens.service';
+import { issueToCompany, distributeToEmployees } from '../modules/tokens';
 
 type Method = 'POST' | 'PUT' | 'PATCH';
 const MiB = 1024 * 1024;

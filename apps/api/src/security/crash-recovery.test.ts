@@ -16,8 +16,8 @@ import { httpAs, signInOverHttp, type HttpSession } from '../../test/http-sessio
 import { startServer, until, type ServerProcess } from '../../test/server-process';
 import { queryRows } from '../db/client';
 import { ManualClock } from '../lib/clock';
-import { importEmployees } from '../modules/employee-import/employee-import.service';
-import { issueToCompany } from '../modules/tokens/tokens.service';
+import { importEmployees } from '../modules/employee-import';
+import { issueToCompany } from '../modules/tokens';
 
 const APP = 'crash-api';
 const PASSWORD = 'Crash-Pa55word!';

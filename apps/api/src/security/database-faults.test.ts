@@ -24,7 +24,7 @@ import { loadConfig } from '../config';
 import { createDatabase, type Database } from '../db/client';
 import { migrate } from '../db/migrate';
 import { ManualClock } from '../lib/clock';
-import { distributeToEmployees, issueToCompany } from '../modules/tokens/tokens.service';
+import { distributeToEmployees, issueToCompany } from '../modules/tokens';
 
 // Skips where no cluster can be made, except under REQUIRE_POSTGRES=1, where it fails.
 const unavailable = privatePostgresUnavailable();

@@ -20,7 +20,7 @@ import { testDatabaseKinds } from '../../test/databases';
 import { envelopeProblem, multipart } from '../../test/http';
 import { newEmployee, newTerminal, type TestTerminal } from '../../test/ledger';
 import { newCompany, signedIn } from '../../test/management';
-import { issueToCompany } from '../modules/tokens/tokens.service';
+import { issueToCompany } from '../modules/tokens';
 
 /** A pino destination that keeps every line, parsed. */
 class Capture extends Writable {

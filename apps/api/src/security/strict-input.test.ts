@@ -17,7 +17,7 @@ import {
   uniqueName,
   type SignedInUser,
 } from '../../test/management';
-import { issueToCompany } from '../modules/tokens/tokens.service';
+import { issueToCompany } from '../modules/tokens';
 
 const en = (key: keyof typeof VALIDATION_MESSAGES) => VALIDATION_MESSAGES[key].en;
 /** ASCII as its full-width forms (U+FF01–U+FF5E): `E0001` → `Ｅ０００１`. */

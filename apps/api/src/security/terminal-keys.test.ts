@@ -14,7 +14,7 @@ import { envelopeProblem } from '../../test/http';
 import { assertLedgerInvariants } from '../../test/invariants';
 import { newCompany, newEmployee, newTerminal, type TestTerminal } from '../../test/ledger';
 import { queryRows } from '../db/client';
-import { distributeToEmployees, issueToCompany } from '../modules/tokens/tokens.service';
+import { distributeToEmployees, issueToCompany } from '../modules/tokens';
 
 const FAILURES = 3;
 const PER_KEY = 4;

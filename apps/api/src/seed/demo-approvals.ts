@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import type { Clock } from '../lib/clock';
 import type { AuthUser } from '../lib/principal';
-import { requestApprovalIfDue, setApprovalPolicyIn } from '../modules/approvals/approvals.service';
+import { requestApprovalIfDue, setApprovalPolicyIn } from '../modules/approvals';
 
 /** The demo's distribution threshold: above what the browser journeys hand out. */
 export const DEMO_DISTRIBUTION_THRESHOLD = 10_000;

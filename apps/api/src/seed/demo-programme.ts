@@ -6,18 +6,14 @@ import type { Tx } from '../db/client';
 import { isAppError } from '../lib/app-error';
 import { ManualClock, type Clock } from '../lib/clock';
 import { addMonths, formatPeriod, zonedMidnight, zonedParts } from '../lib/periods';
-import { createCompanyIn } from '../modules/companies/companies.service';
-import { createEmployeeIn } from '../modules/employees/employees.service';
-import { findCompaniesDueForReset } from '../modules/ledger/ledger.service';
+import { createCompanyIn } from '../modules/companies';
+import { createEmployeeIn } from '../modules/employees';
+import { findCompaniesDueForReset } from '../modules/ledger';
 import type { TerminalIdentity } from '../lib/principal';
-import {
-  distributeTokens,
-  issueCompanyTokens,
-  resetCompany,
-} from '../modules/ledger/ledger.service';
-import { createMerchantIn } from '../modules/merchants/merchants.service';
-import { placeTerminalOrderIn, refundTerminalOrderIn } from '../modules/orders/orders.service';
-import { createTerminalIn } from '../modules/terminals/terminals.service';
+import { distributeTokens, issueCompanyTokens, resetCompany } from '../modules/ledger';
+import { createMerchantIn } from '../modules/merchants';
+import { placeTerminalOrderIn, refundTerminalOrderIn } from '../modules/orders';
+import { createTerminalIn } from '../modules/terminals';
 
 /**
  * The key of terminal T1 of merchant SHOP, printed on first start so a newcomer can call the

@@ -1,6 +1,6 @@
 import { ROLE_LABELS, type Role } from '@app/contract';
 import type { Executor } from '../db/client';
-import { createUserAccount } from '../modules/iam/iam.service';
+import { createUserAccount } from '../modules/iam';
 import type { AuthUser } from '../lib/principal';
 
 /** One password for every demo account; the web app's browser tests sign in with these. */

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Database, Tx } from '../db/client';
-import { countUsers } from '../modules/iam/iam.service';
-import { createUserAccount } from '../modules/iam/iam.service';
+import { countUsers } from '../modules/iam';
+import { createUserAccount } from '../modules/iam';
 import type { AuthUser } from '../lib/principal';
 import { createDemoUsers, type DemoSignIn } from './demo-users';
 

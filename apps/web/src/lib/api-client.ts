@@ -1,61 +1,151 @@
-import { showAlert } from './alert-store';
-import {
-  networkError,
-  responseError,
-  sessionExpiredError,
-  toApiError,
-  type ApiError,
-  type FailedResponse,
-} from './api-error';
-import { readCookie } from './cookies';
-import { clearSession, endExpiredSession } from './session';
+import type { paths } from '@app/client';
+import type {
+  OperationRequestBodyContent,
+  PathsWithMethod,
+  RequiredKeysOf,
+  SuccessResponse,
+} from 'openapi-typescript-helpers';
+import { toApiError } from './api-error';
+import { request, type ApiResponse, type RequestOptions } from './transport';
 
-export const API_PREFIX = '/api/v1';
-// The sign-in steps answer 401 for a wrong password or a dead second step, not an expired session.
-const SESSION_CALLS = [
-  `${API_PREFIX}/iam/login`,
-  `${API_PREFIX}/iam/login/mfa`,
-  `${API_PREFIX}/iam/logout`,
-];
-const SERVER_ERROR_STATUSES = new Set([500, 502, 503]);
-const XSRF_COOKIE = 'XSRF-TOKEN';
-const XSRF_HEADER = 'X-XSRF-TOKEN';
+/**
+ * The API as the web calls it: every path, its parameters, its body and its answer typed from the
+ * OpenAPI document (`@app/client`'s generated `paths`, imported as types only: not one byte of
+ * the client package reaches the bundle). The calls go through the one transport (spec 7: CSRF,
+ * the session-expired and server-error alerts, one ApiError for every failure).
+ *
+ *   const { data } = await api.get('/api/v1/employees/{id}', { params: { path: { id } } });
+ */
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-type QueryValue = string | number | boolean | Date | null | undefined;
+/** A path of the API that answers `method`. */
+export type ApiPath<M extends Method = Method> = PathsWithMethod<paths, M>;
 
-export interface RequestOptions {
-  /** The query: arrays as repeated keys (`?event=a&event=b`), dates as ISO, no null/undefined. */
-  params?: object;
-  headers?: Record<string, string>;
-  /**
-   * `text`: the body as it came, unless it is JSON (a failure's envelope); `blob`: a success's
-   * body as bytes (a PDF), a failure's read as text. Default `json`.
-   */
-  responseType?: 'json' | 'text' | 'blob';
-  /** A 401 ends the session quietly, without the expired alert (used by the session probe). */
-  quietUnauthorized?: boolean;
-  signal?: AbortSignal;
-  /**
-   * A GET the server may have preloaded for the page (`Link: <…>; rel=preload; as=fetch;
-   * crossorigin`, decision 0044): sent with the headers such a preload has (no `Accept`, no XSRF
-   * token, which a GET does not need), so the browser hands over the preloaded answer instead of
-   * asking again.
-   */
-  preloadable?: boolean;
+/** The document's operation at `path` and `method`. */
+export type ApiOperation<P extends keyof paths, M extends Method> = paths[P] extends {
+  [K in M]: infer O;
+}
+  ? O
+  : never;
+
+/**
+ * A path value is a segment of the address: a numeric one may also come as the segment a route
+ * read (a detail page's `:id`), sent as it came, so the server judges an address typed by hand.
+ */
+type PathValues<V> = { [K in keyof V]: V[K] extends number ? number | string : V[K] };
+type WithPath<P> = P extends { path: infer V }
+  ? { path: PathValues<V> }
+  : P extends { path?: infer V }
+    ? { path?: PathValues<V> }
+    : unknown;
+type Parameters<O> = O extends { parameters: infer P }
+  ? Omit<P, 'cookie' | 'path'> & WithPath<P>
+  : never;
+/** `params.path`, `params.query`, `params.header`; required when the operation requires one. */
+type ParamsOption<O> =
+  RequiredKeysOf<Parameters<O>> extends never
+    ? { params?: Parameters<O> }
+    : { params: Parameters<O> };
+
+type RequestBody<O> = O extends { requestBody?: infer B } ? NonNullable<B> : never;
+/**
+ * The JSON body the document declares; an operation that declares none may take a FormData
+ * (the document does not describe the multipart uploads: the CSV imports read a `file` part).
+ */
+type BodyOption<O> = [RequestBody<O>] extends [never]
+  ? { body?: FormData }
+  : 'requestBody' extends RequiredKeysOf<O>
+    ? // A route's `nullish()` body is in the document as a required body that may be null: the
+      // server takes it left out too (approving without `confirm_payees` sends none).
+      null extends OperationRequestBodyContent<O>
+      ? { body?: OperationRequestBodyContent<O> }
+      : { body: OperationRequestBodyContent<O> }
+    : { body?: OperationRequestBodyContent<O> };
+
+/** The parameters of a call: `{ path, query, header }` as the operation declares them. */
+export type ApiParams<P extends ApiPath<M>, M extends Method = 'get'> = Parameters<
+  ApiOperation<P, M>
+>;
+
+type ResponseType = NonNullable<RequestOptions['responseType']>;
+type Options<R extends ResponseType> = Omit<RequestOptions, 'params' | 'responseType'> & {
+  responseType?: R;
+};
+
+/** A success's body: JSON as the document says, or the text (a CSV) or bytes (a PDF) asked for. */
+type Answer<O, R extends ResponseType> = R extends 'blob'
+  ? Blob
+  : R extends 'text'
+    ? string
+    : O extends { responses: infer Responses extends Record<string | number, unknown> }
+      ? SuccessResponse<Responses, 'application/json'>
+      : never;
+
+type Init<O, R extends ResponseType, M extends Method> = Options<R> &
+  ParamsOption<O> &
+  (M extends 'get' ? unknown : BodyOption<O>);
+/** The init may be left out when the call needs nothing in it. */
+type InitArgs<O, R extends ResponseType, M extends Method> =
+  RequiredKeysOf<Init<O, R, M>> extends never ? [init?: Init<O, R, M>] : [init: Init<O, R, M>];
+
+interface AnyInit extends Omit<RequestOptions, 'params'> {
+  params?: { path?: object; query?: object; header?: object };
+  body?: unknown;
 }
 
-/**
- * The Idempotency-Key of a money request (decision 0068): made when its dialog opens
- * (`newIdempotencyKey`) and sent again on every retry from that dialog, so the server applies
- * the request once and answers a repeat with the first answer.
- */
-export const idempotencyHeader = (key: string): Record<string, string> => ({
-  'Idempotency-Key': key,
-});
+/** `/companies/{id}` with `{ id: 9 }` → `/companies/9`, each value encoded as a path segment. */
+export function pathOf(template: string, values: object = {}): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = (values as Record<string, unknown>)[name];
+    if (value === undefined || value === null) throw new Error(`${template}: no {${name}}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+async function send(method: Uppercase<Method>, path: string, init: AnyInit = {}) {
+  const { params = {}, body, headers, ...options } = init;
+  let url: string;
+  try {
+    url = pathOf(path, params.path);
+  } catch (cause) {
+    throw toApiError(cause);
+  }
+  const named: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params.header ?? {})) {
+    if (value !== undefined && value !== null) named[name] = String(value);
+  }
+  return request(method, url, body, {
+    ...options,
+    params: params.query,
+    headers: { ...named, ...headers },
+  });
+}
+
+function method<M extends Method>(name: M) {
+  return <P extends ApiPath<M>, R extends ResponseType = 'json'>(
+    path: P,
+    ...[init]: InitArgs<ApiOperation<P, M>, R, M>
+  ) =>
+    send(name.toUpperCase() as Uppercase<M>, path, init as AnyInit) as Promise<
+      ApiResponse<Answer<ApiOperation<P, M>, R>>
+    >;
+}
+
+export const api = {
+  get: method('get'),
+  post: method('post'),
+  put: method('put'),
+  patch: method('patch'),
+  /** A DELETE may carry JSON when the document says so (turning TOTP off with a code). */
+  delete: method('delete'),
+};
 
 /**
- * A fresh key for one opening of a money dialog: a random UUID. `crypto.randomUUID` exists only
- * in a secure context; over plain http (a demo on a LAN address) the same from getRandomValues.
+ * A fresh Idempotency-Key for one opening of a money dialog (decision 0068), sent again on every
+ * retry from that dialog as the operation's `idempotency-key` header, so the server applies the
+ * request once and answers a repeat with the first answer. A random UUID: `crypto.randomUUID`
+ * exists only in a secure context; over plain http (a demo on a LAN address) the same from
+ * getRandomValues.
  */
 export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
@@ -66,163 +156,4 @@ export function newIdempotencyKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export interface ApiResponse<T> {
-  data: T;
-  status: number;
-  headers: Headers;
-}
-
-const isSameOrigin = (url: string): boolean => {
-  try {
-    return new URL(url, window.location.href).origin === window.location.origin;
-  } catch {
-    return false;
-  }
-};
-
-function withQuery(url: string, params: object | undefined): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params ?? {})) {
-    for (const item of (Array.isArray(value) ? value : [value]) as QueryValue[]) {
-      if (item === undefined || item === null) continue;
-      query.append(key, item instanceof Date ? item.toISOString() : String(item));
-    }
-  }
-  const search = query.toString();
-  if (!search) return url;
-  return `${url}${url.includes('?') ? '&' : '?'}${search}`;
-}
-
-/** JSON is parsed when it parses (always asked for a `json` call); else the text as it came. */
-function parseBody(
-  body: string,
-  contentType: string,
-  responseType: 'json' | 'text' | 'blob',
-): unknown {
-  if (body === '' || (responseType === 'text' && !contentType.includes('json'))) return body;
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return body;
-  }
-}
-
-const isSessionCall = (url: string): boolean => {
-  const path = url.split('?')[0] ?? '';
-  return SESSION_CALLS.some((call) => path === call || path.endsWith(call));
-};
-
-/** Spec 8, transport behaviour: expired session, server errors, one ApiError for the rest. */
-function failure(url: string, response: FailedResponse, options: RequestOptions): ApiError {
-  if (response.status === 401 && !isSessionCall(url)) {
-    if (options.quietUnauthorized) {
-      clearSession();
-    } else {
-      showAlert({
-        id: 'session-expired',
-        titleKey: 'alerts.session_expired_title',
-        messageKey: 'alerts.session_expired_message',
-        confirmKey: 'alerts.ok',
-        onConfirm: endExpiredSession,
-      });
-    }
-    return sessionExpiredError(response.data);
-  }
-
-  if (SERVER_ERROR_STATUSES.has(response.status)) {
-    showAlert({
-      id: 'server-error',
-      titleKey: 'alerts.server_error_title',
-      messageKey: 'alerts.server_error_message',
-      confirmKey: 'alerts.ok',
-    });
-    return responseError(response, { alerted: true });
-  }
-
-  return responseError(response);
-}
-
-async function send<T>(
-  method: string,
-  url: string,
-  body: unknown,
-  options: RequestOptions = {},
-): Promise<ApiResponse<T>> {
-  const target = withQuery(url, options.params);
-  const preloadable = options.preloadable === true && method === 'GET';
-  const headers = new Headers(preloadable ? {} : { Accept: 'application/json' });
-  let payload: BodyInit | undefined;
-  // FormData goes as multipart with the boundary the browser picks; no body, no content type.
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers.set('Content-Type', 'application/json');
-    payload = JSON.stringify(body);
-  }
-  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-  // Only ever echo the token to our own origin.
-  const xsrf = readCookie(XSRF_COOKIE);
-  if (xsrf && !preloadable && isSameOrigin(target)) headers.set(XSRF_HEADER, xsrf);
-
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(target, {
-      method,
-      headers,
-      body: payload,
-      credentials: 'same-origin',
-      signal: options.signal,
-    });
-    if (
-      options.responseType === 'blob' &&
-      response.ok &&
-      !(response.headers.get('content-type') ?? '').includes('json')
-    ) {
-      const blob = await response.blob();
-      return { data: blob as T, status: response.status, headers: response.headers };
-    }
-    text = await response.text();
-  } catch (cause) {
-    throw networkError(cause);
-  }
-  const data = parseBody(
-    text,
-    response.headers.get('content-type') ?? '',
-    options.responseType ?? 'json',
-  );
-  if (!response.ok) {
-    throw failure(url, { status: response.status, statusText: response.statusText, data }, options);
-  }
-  return { data: data as T, status: response.status, headers: response.headers };
-}
-
-/** Every failure is an ApiError: anything that is not an HTTP failure is `Unknown error`. */
-async function call<T>(
-  method: string,
-  url: string,
-  body: unknown,
-  options: RequestOptions | undefined,
-): Promise<ApiResponse<T>> {
-  try {
-    return await send<T>(method, url, body, options);
-  } catch (cause) {
-    throw toApiError(cause);
-  }
-}
-
-/**
- * HTTP client of spec 7 on the platform's fetch: same origin, JSON, repeated-key arrays, the
- * `XSRF-TOKEN` cookie echoed as `X-XSRF-TOKEN` to our own origin, no timeout.
- */
-export const api = {
-  get: <T>(url: string, options?: RequestOptions) => call<T>('GET', url, undefined, options),
-  /** `options.body`: a DELETE that carries JSON (e.g. turning TOTP off with a code). */
-  delete: <T>(url: string, options?: RequestOptions & { body?: unknown }) =>
-    call<T>('DELETE', url, options?.body, options),
-  post: <T>(url: string, body?: unknown, options?: RequestOptions) =>
-    call<T>('POST', url, body, options),
-  put: <T>(url: string, body?: unknown, options?: RequestOptions) =>
-    call<T>('PUT', url, body, options),
-  patch: <T>(url: string, body?: unknown, options?: RequestOptions) =>
-    call<T>('PATCH', url, body, options),
-};
+export type { ApiResponse };

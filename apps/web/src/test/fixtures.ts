@@ -78,6 +78,7 @@ export function buildMerchant(overrides: Partial<Merchant> = {}): Merchant {
     code: `M${id}`,
     name: `Merchant ${id}`,
     status: 'active',
+    category: 'other',
     created_at: stamp,
     updated_at: stamp,
     ...overrides,

@@ -1,3 +1,4 @@
+-- The current text of the functions and triggers created here: modules/ledger/sql/{apply,guards,transfers}.sql.
 -- The token ledger (DESIGN 3): companies, employees, merchants, terminals, orders, the append-only
 -- token_transactions table and the monthly resets. The constraints and triggers below keep the
 -- invariants of DESIGN 3.3 true even if application code is wrong:

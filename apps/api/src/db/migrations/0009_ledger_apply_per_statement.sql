@@ -1,3 +1,4 @@
+-- The current text of the functions and triggers created here: modules/ledger/sql/apply.sql.
 -- Ledger rows are applied to their wallets once per INSERT statement instead of once per row
 -- (issue 6; decision 0004 foresaw it). Per row, a company's monthly reset updated the company's
 -- row once per renewed employee (its side of each transfer), all in one transaction: every update

@@ -1,3 +1,4 @@
+-- The current text of the functions and triggers created here: modules/ledger/sql/rollups.sql.
 -- Ledger rollups for the dashboards and summary reports (issue 6; decision 0007). Every company's
 -- month summed from token_transactions read the month's whole slice (760,000 rows at programme
 -- scale: 180-700 ms). The same sums are kept here, in the ledger row's own transaction, so that a

@@ -1,3 +1,4 @@
+-- The current text of the functions and triggers created here: modules/ledger/sql/{apply,transfers}.sql.
 -- Issue 6: the employee search and the monthly reset of a large company (decisions 0004, 0008).
 
 -- 1. The employee list's search (part of the staff number, name or email, ignoring case) is

@@ -1,3 +1,4 @@
+-- The current text of the functions and triggers created here: modules/ledger/sql/terminal-orders.sql.
 -- POST /orders in one statement (issue 6, decision 0011). The order path used to send ten
 -- statements per order (the key's claim, the company, the employee's lock, the order, its ledger
 -- row, the order read back, the key's answer, BEGIN, COMMIT); each round trip cost the API and the

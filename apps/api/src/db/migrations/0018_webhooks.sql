@@ -1,5 +1,5 @@
 -- Webhooks (DESIGN 6 "Integrations", decision 0038): endpoints, the outbox of events and their
--- deliveries. An event is written by `webhook_enqueue` (modules/ledger/sql/outbox.sql) in the
+-- deliveries. An event is written by `webhook_enqueue` (modules/webhooks/sql/outbox.sql) in the
 -- transaction of the change it describes, so it exists if and only if the change committed; the
 -- same call gives each active endpoint whose scope and events match it one pending delivery,
 -- which the delivery worker of any instance claims with FOR UPDATE SKIP LOCKED.
@@ -59,4 +59,4 @@ CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHER
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, id DESC);
 
 -- The functions that write the outbox (webhook_enqueue, webhook_order_data) are repeatable
--- definitions beside the ledger functions that call them: modules/ledger/sql/outbox.sql.
+-- definitions of the webhooks module, which the ledger's functions call: modules/webhooks/sql/outbox.sql.

@@ -7,7 +7,8 @@
 --    within its company), that every order row matches its order, and that the terminals,
 --    merchants and users the rows name exist, locking them as a foreign key's check does; and
 --    ledger_reference_guard refuses deleting, re-keying or truncating any of those rows while a
---    ledger row names it (modules/ledger/sql/apply.sql, guards.sql, applied after this file).
+--    ledger row names it (modules/ledger/sql/apply.sql, guards.sql, applied after this file; the
+--    employees' company guards are modules/employees/sql/company-guards.sql).
 ALTER TABLE token_transactions
   DROP CONSTRAINT token_transactions_company_id_fkey,
   DROP CONSTRAINT token_transactions_employee_id_fkey,

@@ -1,5 +1,5 @@
 -- Each company's number of live employees (decision 0064), kept by the triggers of
--- modules/ledger/sql/employee-counts.sql, so that the employee list's total is one row's read.
+-- modules/employees/sql/employee-counts.sql, so that the employee list's total is one row's read.
 -- Counted, it was an index only scan of the company's entries, which every order makes visit the
 -- heap (an order updates its employee's row and clears the page's visible bit): 58 ms for the
 -- 100,000-employee company under the soak, the costliest statement of its lists.

@@ -1,5 +1,5 @@
 -- Each company's employee version (decision 0065), kept by the triggers of
--- modules/ledger/sql/employee-counts.sql beside the live count: a fresh value of the sequence
+-- modules/employees/sql/employee-counts.sql beside the live count: a fresh value of the sequence
 -- whenever a transaction inserts, deletes, soft-deletes or restores an employee of the company, or
 -- changes a staff number, name, email or status (what a filtered list's count depends on), once
 -- per transaction (`changed_in`). A count of a search or a status filter is kept under the version

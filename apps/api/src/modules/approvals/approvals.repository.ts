@@ -3,7 +3,7 @@ import type { ApprovalKind, ApprovalPayload, ApprovalStatus } from '@app/contrac
 import { queryRows, type Executor, type Tx } from '../../db/client';
 import { toInt, toIntOrNull } from '../../lib/numbers';
 import type { ApprovalScope } from '../../lib/scope';
-import { linkedSql } from '../users/user-links';
+import { linkedSql } from '../iam';
 
 export interface ApprovalPolicyRow {
   topUpThreshold: number | null;
@@ -122,10 +122,10 @@ export async function insertApproval(
                 ${input.expiresAt.toISOString()}::timestamptz)
         RETURNING id`,
   );
-  return (await findApprovalRow(tx, toInt(inserted!.id)))!;
+  return (await lookupApprovalRow(tx, toInt(inserted!.id)))!;
 }
 
-export async function findApprovalRow(
+export async function lookupApprovalRow(
   executor: Executor,
   id: number,
 ): Promise<ApprovalRow | undefined> {
@@ -145,7 +145,7 @@ export async function lockApprovalRow(tx: Tx, id: number): Promise<ApprovalRow |
     tx,
     sql`SELECT id FROM approvals WHERE id = ${id} FOR UPDATE`,
   );
-  return locked ? findApprovalRow(tx, id) : undefined;
+  return locked ? lookupApprovalRow(tx, id) : undefined;
 }
 
 export async function setApprovalDecision(
@@ -165,7 +165,7 @@ export async function setApprovalDecision(
                reason = ${decision.reason ?? null}
          WHERE id = ${id} AND status = 'pending'`,
   );
-  return (await findApprovalRow(tx, id))!;
+  return (await lookupApprovalRow(tx, id))!;
 }
 
 export interface ApprovalListFilter {
@@ -258,7 +258,7 @@ export async function lockExpiredApprovals(tx: Tx, now: Date, limit: number): Pr
 }
 
 /** A live company's name, or undefined. */
-export async function findCompanyName(
+export async function lookupCompanyName(
   executor: Executor,
   companyId: number,
 ): Promise<string | undefined> {

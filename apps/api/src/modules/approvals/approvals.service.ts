@@ -21,15 +21,15 @@ import { iso, isoOrNull } from '../../lib/numbers';
 import type { AuthUser } from '../../lib/principal';
 import { approvalScopeOf } from '../../lib/scope';
 import { inTransaction, transactionOf, type TransactionRunner } from '../../lib/transaction';
-import { applyDistribution, applyTopUp } from '../tokens/apply.service';
-import { lockCompany } from '../ledger/ledger.service';
-import { findUserLink, linkedAmong, linkWindowStart } from '../users/user-links';
+import { applyDistribution, applyTopUp } from '../ledger';
+import { lockCompany } from '../ledger';
+import { findUserLink, linkedAmong, linkWindowStart } from '../iam';
 import {
   countApprovalRows,
   countOtherDeciders,
-  findApprovalRow,
+  lookupApprovalRow,
   findApprovalRows,
-  findCompanyName,
+  lookupCompanyName,
   findCurrentPayees,
   findPayloadEmployees,
   getApprovalPolicy as readPolicy,
@@ -242,7 +242,7 @@ export async function requestApprovalIfDue(
     if (request.total + applied < threshold) return null;
   }
 
-  const companyName = await findCompanyName(tx, request.companyId);
+  const companyName = await lookupCompanyName(tx, request.companyId);
   if (companyName === undefined) throw new AppError('RECORD_NOT_FOUND');
   let items: Approval['payload']['items'];
   if (request.items) {
@@ -505,7 +505,7 @@ export async function expireApprovals({ database, clock }: ServiceDeps): Promise
       const at = clock.now();
       const ids = await lockExpiredApprovals(tx, at, EXPIRED_PER_RUN);
       for (const id of ids) {
-        const before = (await findApprovalRow(tx, id))!;
+        const before = (await lookupApprovalRow(tx, id))!;
         const after = await setApprovalDecision(tx, id, {
           status: 'expired',
           decidedBy: null,

@@ -8,7 +8,7 @@ import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, newEmployee } from '../../../test/ledger';
 import { auditRowsOf, signedIn } from '../../../test/management';
 import { queryRows } from '../../db/client';
-import { runApprovalExpiry } from '../jobs/jobs.service';
+import { runApprovalExpiry } from '../jobs';
 
 const DAY = 86_400_000;
 const TOPUP = '/api/v1/tokens/topup-token';

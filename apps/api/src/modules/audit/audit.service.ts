@@ -11,9 +11,6 @@ import {
   type AuditScope,
 } from './audit.repository';
 
-export type { AuditFilter, AuditScope } from './audit.repository';
-export { countAuditRows, findAuditRows, lastAuditId } from './audit.repository';
-
 /**
  * The audit rows a user may read (decision 0036): the admin all of them, Group HR the company
  * side of the programme and its own account's, a company admin its own company's. Any other role

@@ -13,7 +13,7 @@ import {
   signedIn,
   type SignedInUser,
 } from '../../../test/management';
-import { createEmployee } from '../employees/employees.service';
+import { createEmployee } from '../employees';
 import { queryRows } from '../../db/client';
 import { recordAudit, redactForAudit } from '../../lib/audit';
 

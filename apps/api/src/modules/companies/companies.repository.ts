@@ -68,7 +68,7 @@ export async function insertCompany(
   return row!;
 }
 
-export async function findCompany(
+export async function lookupCompany(
   executor: Executor,
   scope: TenantScope,
   id: number,

@@ -14,21 +14,16 @@ import type { ServiceDeps, TimeDeps } from '../../lib/deps';
 import { nextResetAfterChange, periodAt } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
-import { lockCompany } from '../ledger/ledger.service';
-import { openCompanyWallet } from '../ledger/ledger.service';
+import { lockCompany } from '../ledger';
+import { openCompanyWallet } from '../ledger';
 import {
   countCompanyAdmins,
   findCompanies,
-  findCompany,
+  lookupCompany,
   insertCompany,
   toCompany,
   updateCompany,
 } from './companies.repository';
-
-// Other modules read and lock companies through these, never through the repository.
-export { findCompany, shareLockCompany, updateCompany } from './companies.repository';
-// The one rule for which companies a scope sees: the reports and the dashboard use it too.
-export { companyScope } from './companies.repository';
 
 /**
  * Creates a company in the token month it is created in, and credits its `init_token` for that
@@ -57,7 +52,7 @@ export async function createCompanyIn(
       at,
     });
     await openCompanyWallet(tx, { company, at, actorUserId });
-    const created = toCompany((await findCompany(tx, { kind: 'all' }, company.id))!);
+    const created = toCompany((await lookupCompany(tx, { kind: 'all' }, company.id))!);
     await recordAudit(tx, {
       actor,
       action: 'create',
@@ -99,7 +94,7 @@ export async function getCompany(
   scope: TenantScope,
   id: number,
 ): Promise<Company> {
-  const row = await findCompany(database.db, scope, id);
+  const row = await lookupCompany(database.db, scope, id);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
   return toCompany(row);
 }
@@ -136,7 +131,7 @@ export async function updateCompanyDetails(
   const body = updateCompanyBodySchema.parse(input);
   const at = clock.now();
   return inTransaction(database, async (tx) => {
-    if (!(await findCompany(tx, scope, id))) throw new AppError('RECORD_NOT_FOUND');
+    if (!(await lookupCompany(tx, scope, id))) throw new AppError('RECORD_NOT_FOUND');
     // Locked like a reset locks it, so a running reset and this change take turns.
     const company = (await lockCompany(tx, id))!;
     const resetDayChanged = body.monthly_reset_day !== company.monthlyResetDay;
@@ -186,7 +181,7 @@ export async function setCompanyStatus(
 ): Promise<Company> {
   const at = clock.now();
   return inTransaction(database, async (tx) => {
-    const before = await findCompany(tx, scope, id);
+    const before = await lookupCompany(tx, scope, id);
     if (!before) throw new AppError('RECORD_NOT_FOUND');
     const row = await updateCompany(tx, scope, id, { status, updatedAt: at });
     const after = toCompany(row!);

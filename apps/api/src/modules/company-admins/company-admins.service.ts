@@ -15,7 +15,7 @@ import {
   type AccountRules,
   type AfterCreate,
   type UpdateUserInput,
-} from '../users/users.service';
+} from '../users';
 
 /** Company admins are users of type company_admin; any other user is not found here. */
 export const COMPANY_ADMIN_RULES: AccountRules = { types: ['company_admin'] };

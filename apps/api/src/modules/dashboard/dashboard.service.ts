@@ -13,21 +13,15 @@ import { addTokens } from '../../lib/numbers';
 import { nextPeriod, periodStart, zonedParts } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
-  findCompanyInScope,
+  lookupCompanyInScope,
   findCompanyMonthTotals,
   findDailyFlowsBetween,
-  findEmployeeMonth,
-  findMerchantMonth,
+  lookupEmployeeMonth,
+  getMerchantMonth,
   type LedgerSlice,
   type MonthFlows,
-} from '../reports/reports.service';
-import {
-  calendarMonth,
-  sumTotals,
-  totalsOf,
-  viewTotals,
-  ZERO_TOTALS,
-} from '../reports/reports.service';
+} from '../reports';
+import { calendarMonth, sumTotals, totalsOf, viewTotals, ZERO_TOTALS } from '../reports';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const localDay = (instant: Date, timeZone: string) => {
@@ -108,7 +102,7 @@ async function companyView(
   companyId: number,
   month: string | undefined,
 ): Promise<View> {
-  const company = await findCompanyInScope(database.read, scope, companyId);
+  const company = await lookupCompanyInScope(database.read, scope, companyId);
   if (!company) throw new AppError('RECORD_NOT_FOUND');
   const resolved = month ?? company.tokenMonth;
   const [row] = await findCompanyMonthTotals(database.read, scope, resolved, { companyId });
@@ -155,10 +149,10 @@ async function resolveView(
       if (query.company_id !== undefined && query.company_id !== scope.companyId) {
         throw new AppError('RECORD_NOT_FOUND');
       }
-      const company = await findCompanyInScope(database.read, scope, scope.companyId);
+      const company = await lookupCompanyInScope(database.read, scope, scope.companyId);
       if (!company) throw new AppError('RECORD_NOT_FOUND');
       const month = query.month ?? company.tokenMonth;
-      const wallet = await findEmployeeMonth(
+      const wallet = await lookupEmployeeMonth(
         database.read,
         scope.companyId,
         scope.employeeId,
@@ -188,7 +182,7 @@ async function resolveView(
     }
     case 'merchant': {
       const month = query.month ?? calendarMonth(clock, config.APP_TIMEZONE);
-      const flows = await findMerchantMonth(
+      const flows = await getMerchantMonth(
         database.read,
         scope.merchantId,
         month,

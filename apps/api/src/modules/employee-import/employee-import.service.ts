@@ -9,15 +9,16 @@ import {
   type EmployeeImportSummary,
   type Status,
 } from '@app/contract';
-import type { Database, Executor } from '../../db/client';
+import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { stateSlot } from '../../lib/app-state';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import { countedJob } from '../../lib/metrics';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction } from '../../lib/transaction';
-import { shareLockCompany } from '../companies/companies.service';
-import { emailDuplicateError } from '../employees/employees.service';
+import { shareLockCompany } from '../companies';
+import { emailDuplicateError } from '../employees';
 import { parseEmployeeCsv, type ParsedEmployeeRow } from './employee-import.csv';
 import {
   deferSearchIndexMerge,
@@ -38,27 +39,33 @@ import {
  * largest files are held, each for five minutes or until its import takes it; an instance that did
  * not see the preview parses the file itself.
  */
-const previewedFiles = new LRUCache<string, ParsedEmployeeRow[]>({
-  maxSize: 2 * EMPLOYEE_IMPORT_MAX_ROWS,
-  sizeCalculation: (rows) => Math.max(1, rows.length),
-  ttl: 5 * 60_000,
-});
+export const PREVIEWED_FILES = stateSlot<LRUCache<string, ParsedEmployeeRow[]>>('previewed files');
+
+const previewedFiles = ({ state }: Pick<ServiceDeps, 'state'>) =>
+  state.of(
+    PREVIEWED_FILES,
+    () =>
+      new LRUCache<string, ParsedEmployeeRow[]>({
+        maxSize: 2 * EMPLOYEE_IMPORT_MAX_ROWS,
+        sizeCalculation: (rows) => Math.max(1, rows.length),
+        ttl: 5 * 60_000,
+      }),
+  );
 
 const fileKey = (file: Buffer) => createHash('sha256').update(file).digest('base64');
 
-/** How many previewed files are held (tests). */
-export const previewedFileCount = () => previewedFiles.size;
-
 /**
  * The merge of the search index's pending entries after an import (decision 0066), one at a time
- * per database: the last one queued, which tests await. A merge that fails (a role that does not
- * own the index, a database going away) is counted in `jobs_runs_total`; the entries stay pending,
- * where searches still find them, until the next insert past the default 4 MB list or a vacuum.
+ * per app: `last` is the last one queued, which settles when the merges queued so far have run
+ * (tests await it). A merge that fails (a role that does not own the index, a database going away)
+ * is counted in `jobs_runs_total`; the entries stay pending, where searches still find them, until
+ * the next insert past the default 4 MB list or a vacuum.
  */
-const searchIndexMerges = new WeakMap<Database, Promise<void>>();
+export const SEARCH_INDEX_MERGES = stateSlot<{ last: Promise<void> }>('search index merges');
 
-function queueSearchIndexMerge({ database, metrics }: ServiceDeps): void {
-  const merged = (searchIndexMerges.get(database) ?? Promise.resolve())
+function queueSearchIndexMerge({ database, metrics, state }: ServiceDeps): void {
+  const merges = state.of(SEARCH_INDEX_MERGES, () => ({ last: Promise.resolve() }));
+  merges.last = merges.last
     .then(() =>
       countedJob(metrics, 'search_index_merge', () => mergeSearchIndexEntries(database.db)),
     )
@@ -66,12 +73,7 @@ function queueSearchIndexMerge({ database, metrics }: ServiceDeps): void {
       () => undefined,
       () => undefined,
     );
-  searchIndexMerges.set(database, merged);
 }
-
-/** Settles when the merges queued so far on this database have run (tests). */
-export const searchIndexMerged = (database: Database): Promise<void> =>
-  searchIndexMerges.get(database) ?? Promise.resolve();
 
 /** Imports act on the company admin's own company (only company admins hold employees.import). */
 function importCompany(scope: TenantScope): number {
@@ -209,15 +211,15 @@ async function classifyFile(
 
 /** What importing the file would do, row by row; nothing is written. */
 export async function previewEmployeeImport(
-  { database }: ServiceDeps,
+  deps: ServiceDeps,
   scope: TenantScope,
   file: Buffer,
   options: EmployeeImportOptions = { deactivate_missing: false },
 ): Promise<EmployeeImportPreview> {
   const companyId = importCompany(scope);
   const parsed = parseEmployeeCsv(file);
-  previewedFiles.set(fileKey(file), parsed);
-  const rows = await classifyFile(database.db, companyId, parsed, options.deactivate_missing);
+  previewedFiles(deps).set(fileKey(file), parsed);
+  const rows = await classifyFile(deps.database.db, companyId, parsed, options.deactivate_missing);
   return { rows, summary: summarise(rows) };
 }
 
@@ -237,8 +239,8 @@ export async function importEmployees(
 ): Promise<EmployeeImportResult> {
   const companyId = importCompany(scope);
   const key = fileKey(file);
-  const parsed = previewedFiles.get(key) ?? parseEmployeeCsv(file);
-  previewedFiles.delete(key);
+  const parsed = previewedFiles(deps).get(key) ?? parseEmployeeCsv(file);
+  previewedFiles(deps).delete(key);
   const imported = await inTransaction(deps.database, async (tx) => {
     // Shared lock: waits out a running reset, so new employees join the month it opened.
     const company = await shareLockCompany(tx, scope, companyId);

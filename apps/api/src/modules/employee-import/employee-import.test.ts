@@ -24,7 +24,7 @@ import {
   mergeSearchIndexEntries,
 } from './employee-import.repository';
 import { PREVIEW_CHUNK_ROWS } from './employee-import.routes';
-import { previewedFileCount, searchIndexMerged } from './employee-import.service';
+import { PREVIEWED_FILES, SEARCH_INDEX_MERGES } from './employee-import.service';
 
 interface StoredEmployee {
   id: number;
@@ -153,6 +153,8 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     const { company, as } = await companyWithAdmin();
     const tag = `c${Date.now().toString(36)}`;
     const file = `employee_id,email,name,status\n${tag}-1,${tag}-1@example.com,One,active\n${tag}-2,,Two,active\n`;
+    // The app's own previewed files (its state, from buildApp's dependencies).
+    const previewedFileCount = () => t.app.deps.state.peek(PREVIEWED_FILES)?.size ?? 0;
     const held = previewedFileCount();
     const preview = await upload(as, '/preview', file);
     expect(preview.json().data.summary).toMatchObject({ create: 2, override: 0 });
@@ -662,7 +664,7 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     const res = await upload(as, '', file);
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     expect(res.json().data).toMatchObject({ created: 1_000 });
-    await searchIndexMerged(t.db.database);
+    await t.app.deps.state.peek(SEARCH_INDEX_MERGES)?.last;
     expect(await mergeSearchIndexEntries(db())).toBe(0);
     // The merged entries find the employees.
     const search = await injectAs(t.app, as.session, {

@@ -93,7 +93,7 @@ const VIEW = sql`
     FROM employees e
     CROSS JOIN LATERAL (${EMPLOYEE_MONTH_TOTALS}) m`;
 
-export async function findEmployeeView(
+export async function lookupEmployeeView(
   executor: Executor,
   scope: TenantScope,
   id: number,
@@ -307,7 +307,7 @@ async function countEmployees(executor: Executor, where: SQL): Promise<number> {
 }
 
 /** Checks a scope may see an employee, without the view's sums; `lock` holds it for a change. */
-export async function findEmployeeRow(
+export async function lookupEmployeeRow(
   executor: Executor,
   scope: TenantScope,
   id: number,

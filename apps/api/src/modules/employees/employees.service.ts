@@ -8,20 +8,21 @@ import type {
 } from '@app/contract';
 import { createEmployeeBodySchema, updateEmployeeBodySchema } from '@app/contract';
 import { AppError } from '../../lib/app-error';
+import { stateSlot } from '../../lib/app-state';
 import { pagedFilterOf } from '../../lib/sql';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Executor, Tx } from '../../db/client';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
-import { shareLockCompany } from '../companies/companies.service';
-import { renewEmployee as renewInLedger } from '../ledger/ledger.service';
-import { revokeUserSessions } from '../iam/sessions.service';
+import { shareLockCompany } from '../companies';
+import { renewEmployee as renewInLedger } from '../ledger';
+import { revokeUserSessions } from '../iam';
 import {
   deleteEmployeeAccount,
   findEmailCompanies,
-  findEmployeeRow,
-  findEmployeeView,
+  lookupEmployeeRow,
+  lookupEmployeeView,
   findEmployeeViews,
   insertEmployee,
   isStaffNumberTaken,
@@ -33,14 +34,6 @@ import {
 } from './employees.repository';
 
 // The employees export reads the list through these (one scope rule for both).
-export {
-  countEmployeesUpTo,
-  findEmployeeBatch,
-  type EmployeeExportRow,
-  type EmployeeFilter,
-} from './employees.repository';
-// Employee self-service (decision 0033) finds the employee and counts its month through these.
-export { EMPLOYEE_MONTH_TOTALS, findEmployeeRow } from './employees.repository';
 
 const ENTITY = 'employee';
 
@@ -132,7 +125,7 @@ export async function createEmployeeIn(
       tokenMonth: company.tokenMonth,
       at,
     });
-    const after = (await findEmployeeView(tx, scope, row.id))!;
+    const after = (await lookupEmployeeView(tx, scope, row.id))!;
     await recordAudit(tx, {
       actor,
       action: 'create',
@@ -161,26 +154,21 @@ export async function getEmployee(
   scope: TenantScope,
   id: number,
 ): Promise<Employee> {
-  const employee = await findEmployeeView(database.db, scope, id);
+  const employee = await lookupEmployeeView(database.db, scope, id);
   if (!employee) throw new AppError('RECORD_NOT_FOUND');
   return employee;
 }
 
 /**
- * The filtered lists' counts kept per database (decision 0065): a company's versions are its
- * database's, so two databases (the tests') never share a count. Bounded in number; each is keyed
- * by the version and the server's start (countEmployeesKept), so it is true for as long as it is
- * found.
+ * The filtered lists' counts kept per app (decision 0065), so per database: a company's versions
+ * are its database's, so two databases (the tests') never share a count. Bounded in number; each
+ * is keyed by the version and the server's start (countEmployeesKept), so it is true for as long
+ * as it is found.
  */
-const keptCounts = new WeakMap<object, EmployeeCounts>();
-const countsOf = (database: object): EmployeeCounts => {
-  let counts = keptCounts.get(database);
-  if (!counts) keptCounts.set(database, (counts = new LRUCache({ max: 2_000 })));
-  return counts;
-};
+export const KEPT_COUNTS = stateSlot<EmployeeCounts>('kept employee counts');
 
 export async function listEmployees(
-  { database }: ServiceDeps,
+  { database, state }: ServiceDeps,
   scope: TenantScope,
   query: EmployeeListQuery,
 ): Promise<{ data: Employee[]; total: number }> {
@@ -188,15 +176,15 @@ export async function listEmployees(
     database.db,
     scope,
     { companyId: query.company_id, ...pagedFilterOf(query) },
-    countsOf(database),
+    state.of(KEPT_COUNTS, () => new LRUCache({ max: 2_000 })),
   );
 }
 
 /** The employee as the API shows it, locked for the change; not found outside the scope. */
 async function lockedView(tx: Tx, scope: TenantScope, id: number): Promise<Employee> {
-  const row = await findEmployeeRow(tx, scope, id, { lock: true });
+  const row = await lookupEmployeeRow(tx, scope, id, { lock: true });
   if (!row) throw new AppError('RECORD_NOT_FOUND');
-  return (await findEmployeeView(tx, scope, id))!;
+  return (await lookupEmployeeView(tx, scope, id))!;
 }
 
 /**
@@ -241,7 +229,7 @@ export async function updateEmployee(
           at,
         );
       }
-      const after = (await findEmployeeView(tx, scope, id))!;
+      const after = (await lookupEmployeeView(tx, scope, id))!;
       await recordAudit(tx, {
         actor,
         action: 'update',
@@ -302,7 +290,7 @@ export async function setEmployeeStatus(
     const before = await lockedView(tx, scope, id);
     const at = deps.clock.now();
     await updateEmployeeStatus(tx, id, status, at);
-    const after = (await findEmployeeView(tx, scope, id))!;
+    const after = (await lookupEmployeeView(tx, scope, id))!;
     await recordAudit(tx, {
       actor,
       action: 'status_change',
@@ -323,7 +311,7 @@ export async function renewEmployee(
   id: number,
   actorUserId: number | null,
 ): Promise<Employee> {
-  const row = await findEmployeeRow(deps.database.db, scope, id);
+  const row = await lookupEmployeeRow(deps.database.db, scope, id);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
   await inTransaction(deps.database, (tx) =>
     renewInLedger(tx, {

@@ -16,12 +16,12 @@ import {
 import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
 import { queryRows } from '../../db/client';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
-import { runMonthlyResets } from '../jobs/jobs.service';
+import { runMonthlyResets } from '../jobs';
 import { likePattern } from '../../lib/sql';
 import { searchMatches } from './employees.repository';
-import { importEmployees } from '../employee-import/employee-import.service';
+import { importEmployees } from '../employee-import';
 import { createEmployeeIn, getEmployee } from './employees.service';
-import { issueToCompany, distributeToEmployees } from '../tokens/tokens.service';
+import { issueToCompany, distributeToEmployees } from '../tokens';
 
 const en = (key: ValidationMessageKey) => VALIDATION_MESSAGES[key].en;
 

@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvStream, inBatches, localTime, type CsvColumn } from './csv';
+import { localTime } from '../../lib/periods';
+import { csvStream, inBatches, type CsvColumn } from './csv';
 
 interface Row {
   name: string | null;

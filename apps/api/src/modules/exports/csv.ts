@@ -1,7 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { stringify } from 'csv-stringify';
-import { zonedParts } from '../../lib/periods';
+import { localTime } from '../../lib/periods';
 
 /** A CSV column: its header and how a row gives its cell. */
 export interface CsvColumn<T> {
@@ -48,15 +48,6 @@ export function sendCsv(reply: FastifyReply, filename: string, body: Readable): 
     .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
     .header('cache-control', 'no-store')
     .send(body);
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** A timestamp as the programme's local time, `YYYY-MM-DD HH:mm:ss`, which spreadsheets read. */
-export function localTime(value: string | Date | null | undefined, timeZone: string): string {
-  if (value === null || value === undefined) return '';
-  const p = zonedParts(new Date(value), timeZone);
-  return `${p.year}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
 }
 
 /** Today in the programme's time zone, for file names. */

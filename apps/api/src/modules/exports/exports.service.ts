@@ -26,34 +26,27 @@ import type {
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import type { AuthUser } from '../../lib/principal';
-import { auditExportFilterFor, countAuditRows, findAuditRows } from '../audit/audit.service';
+import { auditExportFilterFor, countAuditRows, findAuditRows } from '../audit';
 import type { TenantScope } from '../../lib/scope';
 import {
   countOrdersUpTo,
   findOrderHistory,
   type OrderCursor,
   type OrderHistoryRow,
-} from '../order-history/order-history.service';
-import { toOrderFilter } from '../order-history/order-history.service';
-import {
-  findAllStatementOrders,
-  findSettlementsForExport,
-  getStatementHead,
-} from '../settlements/settlements.service';
-import { countEmployeeRowsUpTo, findEmployeeMonthBatch } from '../reports/reports.service';
-import { findSummaryRows, getCompanyMonth } from '../reports/reports.service';
+} from '../order-history';
+import { toOrderFilter } from '../order-history';
+import { findAllStatementOrders, findSettlementsForExport, getStatementHead } from '../settlements';
+import { countEmployeeRowsUpTo, findEmployeeMonthBatch } from '../reports';
+import { findSummaryRows, getCompanyMonth } from '../reports';
 import {
   countTransactionsUpTo,
   findTransactions,
   transactionFilterFor,
   type TransactionCursor,
-} from '../transactions/transactions.service';
-import { csvStream, inBatches, localDate, localTime, type CsvColumn } from './csv';
-import {
-  countEmployeesUpTo,
-  findEmployeeBatch,
-  type EmployeeExportRow,
-} from '../employees/employees.service';
+} from '../transactions';
+import { localTime } from '../../lib/periods';
+import { csvStream, inBatches, localDate, type CsvColumn } from './csv';
+import { countEmployeesUpTo, findEmployeeBatch, type EmployeeExportRow } from '../employees';
 
 /** A CSV download: its file name and its body, streamed as the client reads. */
 export interface CsvExport {

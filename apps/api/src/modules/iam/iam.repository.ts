@@ -37,7 +37,10 @@ export function toSelfUser(user: AuthUser): SelfUser {
  * A live user by username or email, case-insensitively; a username match wins over an email
  * match. Deleted users (deleted_at set, decision 0005) cannot sign in.
  */
-export async function findUserByLogin(executor: Executor, login: string): Promise<UserRow | null> {
+export async function lookupUserByLogin(
+  executor: Executor,
+  login: string,
+): Promise<UserRow | null> {
   const rows = await executor
     .select()
     .from(users)
@@ -53,7 +56,7 @@ export async function findUserByLogin(executor: Executor, login: string): Promis
 }
 
 /** A live (not deleted) user by id. */
-export async function findUserById(executor: Executor, id: number): Promise<UserRow | null> {
+export async function lookupUserById(executor: Executor, id: number): Promise<UserRow | null> {
   const rows = await executor
     .select()
     .from(users)
@@ -63,7 +66,7 @@ export async function findUserById(executor: Executor, id: number): Promise<User
 }
 
 /** The user's row, locked for the rest of the transaction. */
-export async function getUserForUpdate(executor: Executor, id: number): Promise<UserRow | null> {
+export async function lookupUserForUpdate(executor: Executor, id: number): Promise<UserRow | null> {
   const rows = await executor.select().from(users).where(eq(users.id, id)).for('update');
   return rows[0] ?? null;
 }

@@ -7,8 +7,8 @@ import type { Clock } from '../../lib/clock';
 import type { AuthUser } from '../../lib/principal';
 import {
   closeSetPasswordLinks,
-  findUserById,
-  findUserByLogin,
+  lookupUserById,
+  lookupUserByLogin,
   insertUser,
   toAuthUser,
   updatePasswordHash,
@@ -29,7 +29,6 @@ import {
 } from './sign-in-throttle.service';
 
 // The first-start seed asks whether any user exists.
-export { countUsers } from './iam.repository';
 
 export interface IamDeps {
   database: Database;
@@ -97,7 +96,7 @@ export async function signIn(deps: IamDeps, input: SignInInput): Promise<SignInR
   };
   const [wait, found] = await Promise.all([
     checkSignInThrottle(db, signInThrottlePolicy(config), attempt, perAddress),
-    findUserByLogin(db, submitted),
+    lookupUserByLogin(db, submitted),
   ]);
   if (wait?.rateLimited) {
     // Not audited: past this limit an address could fill the audit log as fast as it can send.
@@ -192,7 +191,7 @@ export async function clearUserSignInThrottle(
   at: Date,
 ): Promise<{ cleared: number }> {
   return database.db.transaction(async (tx) => {
-    const user = await findUserById(tx, userId);
+    const user = await lookupUserById(tx, userId);
     if (!user) throw new AppError('RECORD_NOT_FOUND');
     const cleared = await clearUserSignInThrottles(tx, user);
     await recordAudit(tx, {
@@ -228,7 +227,7 @@ export async function confirmCurrentPassword(
   const attempt = { login: reauthThrottleLogin(input.userId), ip: input.ip, now: deps.clock.now() };
   const wait = await checkSignInThrottle(db, policy, attempt);
   if (wait) throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: wait.retryAfterSeconds });
-  const user = await findUserById(db, input.userId);
+  const user = await lookupUserById(db, input.userId);
   const isRight = user
     ? await verifyPassword(user.passwordHash, input.currentPassword)
     : await verifyAgainstDummy(input.currentPassword);

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseKey32, type Config } from '../../config';
 import { AppError } from '../../lib/app-error';
+import { stateSlot, type AppState } from '../../lib/app-state';
 
 /** The key file made on the embedded database when MFA_ENCRYPTION_KEY is unset (decision 0015). */
 export const MFA_KEY_FILE = 'mfa-encryption.key';
@@ -81,30 +82,38 @@ async function embeddedKey(dataDir: string): Promise<Buffer> {
   return read();
 }
 
-const keyrings = new WeakMap<KeyConfig, Promise<MfaKeyring | null>>();
+/** The app's keyring, once resolved (or being resolved); null until its first use. */
+export const MFA_KEYRING = stateSlot<{ keyring: Promise<MfaKeyring | null> | null }>('mfa keyring');
+
+interface KeyringDeps {
+  config: KeyConfig;
+  state: AppState;
+}
 
 /**
- * The keyring of a configuration, or null when there is no key (DATABASE_URL without
- * MFA_ENCRYPTION_KEY). Resolved on first use, once per configuration.
+ * The keyring of the app's configuration, or null when there is no key (DATABASE_URL without
+ * MFA_ENCRYPTION_KEY). Resolved on first use, once per app.
  */
-export function mfaKeyringOf(config: KeyConfig): Promise<MfaKeyring | null> {
-  let keyring = keyrings.get(config);
-  if (!keyring) {
-    keyring = (async () => {
+export function mfaKeyringOf({ config, state }: KeyringDeps): Promise<MfaKeyring | null> {
+  const held = state.of(MFA_KEYRING, () => ({ keyring: null }));
+  if (!held.keyring) {
+    const keyring = (async () => {
       if (config.mfaEncryptionKey) return keyringFrom(config.mfaEncryptionKey);
       if (config.isEmbedded) return keyringFrom(await embeddedKey(config.dataDir));
       return null;
     })();
     // A failed read (a broken key file) is tried again next time, not remembered.
-    keyring.catch(() => keyrings.delete(config));
-    keyrings.set(config, keyring);
+    keyring.catch(() => {
+      if (held.keyring === keyring) held.keyring = null;
+    });
+    held.keyring = keyring;
   }
-  return keyring;
+  return held.keyring;
 }
 
 /** The keyring, or 409 MFA_NOT_CONFIGURED. */
-export async function requireMfaKeyring(config: KeyConfig): Promise<MfaKeyring> {
-  const keyring = await mfaKeyringOf(config);
+export async function requireMfaKeyring(deps: KeyringDeps): Promise<MfaKeyring> {
+  const keyring = await mfaKeyringOf(deps);
   if (!keyring) throw new AppError('MFA_NOT_CONFIGURED');
   return keyring;
 }

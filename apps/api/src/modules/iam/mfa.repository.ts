@@ -6,7 +6,7 @@ export type TotpRow = typeof userTotp.$inferSelect;
 export type ChallengeRow = typeof mfaChallenges.$inferSelect;
 
 /** The TOTP row, held until the transaction ends (serialises code checks: one use per step). */
-export async function findTotpForUpdate(
+export async function lookupTotpForUpdate(
   executor: Executor,
   userId: number,
 ): Promise<TotpRow | null> {
@@ -149,7 +149,7 @@ export async function insertChallenge(
   await executor.insert(mfaChallenges).values({ ...challenge, failures: 0 });
 }
 
-export async function findChallengeForUpdate(
+export async function lookupChallengeForUpdate(
   executor: Executor,
   idHash: string,
 ): Promise<ChallengeRow | null> {
@@ -175,7 +175,7 @@ export async function deleteChallenge(executor: Executor, idHash: string): Promi
 }
 
 /** A live (not deleted) user's id, or null: the admin reset's 404. */
-export async function findLiveUserId(executor: Executor, userId: number): Promise<number | null> {
+export async function lookupLiveUserId(executor: Executor, userId: number): Promise<number | null> {
   const rows = await executor
     .select({ id: users.id })
     .from(users)

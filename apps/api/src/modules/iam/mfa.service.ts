@@ -10,11 +10,12 @@ import {
 } from '@app/contract';
 import type { Config } from '../../config';
 import type { Database, Executor } from '../../db/client';
+import type { AppState } from '../../lib/app-state';
 import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
 import type { AuthUser } from '../../lib/principal';
-import { getUserForUpdate, toAuthUser, toSelfUser } from './iam.repository';
+import { lookupUserForUpdate, toAuthUser, toSelfUser } from './iam.repository';
 import { requireMfaKeyring, type MfaKeyring } from './mfa-keys';
 import {
   countChallengeFailure,
@@ -22,9 +23,9 @@ import {
   deleteChallenge,
   deleteMfa,
   enableTotp,
-  findChallengeForUpdate,
-  findLiveUserId,
-  findTotpForUpdate,
+  lookupChallengeForUpdate,
+  lookupLiveUserId,
+  lookupTotpForUpdate,
   insertChallenge,
   isTotpEnabled,
   replaceRecoveryCodes,
@@ -35,7 +36,7 @@ import {
 } from './mfa.repository';
 import { openSession, type IssuedSession } from './sessions.service';
 import { hashToken, isTokenShaped, newToken } from './session-tokens';
-import { recordUserLink } from '../users/user-links';
+import { recordUserLink } from './user-links';
 import {
   checkSignInThrottle,
   clearSignInFailures,
@@ -55,6 +56,7 @@ export const MFA_CHALLENGE = { ttlMs: 5 * 60_000, maxFailures: 5 } as const;
 export interface MfaDeps {
   database: Database;
   clock: Clock;
+  state: AppState;
   config: Pick<
     Config,
     | 'SESSION_IDLE_MINUTES'
@@ -186,7 +188,7 @@ export async function startTotpEnrolment(
   user: AuthUser,
   actor: AuditActor | null = null,
 ): Promise<TotpEnrolment> {
-  const keyring = await requireMfaKeyring(deps.config);
+  const keyring = await requireMfaKeyring(deps);
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
   const now = deps.clock.now();
   const stored = await deps.database.db.transaction(async (tx) => {
@@ -249,7 +251,7 @@ export async function confirmTotpEnrolment(
   code: string,
   actor: AuditActor,
 ): Promise<string[]> {
-  const keyring = await requireMfaKeyring(deps.config);
+  const keyring = await requireMfaKeyring(deps);
   const now = deps.clock.now();
   try {
     return await throttledCodeCheck(deps, user.id, actor.ip, () =>
@@ -279,7 +281,7 @@ function enableWithCode(
   now: Date,
 ): Promise<string[]> {
   return deps.database.db.transaction(async (tx) => {
-    const row = await findTotpForUpdate(tx, user.id);
+    const row = await lookupTotpForUpdate(tx, user.id);
     if (!row) throw new AppError('MFA_ENROLMENT_NOT_STARTED');
     if (row.enabledAt) throw new AppError('MFA_ALREADY_ENABLED');
     const totp = totpFor(keyring.decrypt(row.secretEncrypted), 'user', deps.config.MFA_ISSUER);
@@ -313,7 +315,7 @@ export async function disableTotp(
   factor: MfaCodeBody,
   actor: AuditActor,
 ): Promise<void> {
-  const keyring = await requireMfaKeyring(deps.config);
+  const keyring = await requireMfaKeyring(deps);
   const now = deps.clock.now();
   await throttledCodeCheck(deps, user.id, actor.ip, () =>
     disableWithCode(deps, keyring, user, factor, actor, now),
@@ -329,7 +331,7 @@ async function disableWithCode(
   now: Date,
 ): Promise<void> {
   const outcome = await deps.database.db.transaction(async (tx) => {
-    const row = await findTotpForUpdate(tx, user.id);
+    const row = await lookupTotpForUpdate(tx, user.id);
     if (!row?.enabledAt) return 'not_enabled' as const;
     const result = await useSecondFactor(tx, keyring, row, factor, now, deps.config.MFA_ISSUER);
     if (!result.ok) {
@@ -376,8 +378,8 @@ export async function resetUserMfa(deps: MfaDeps, userId: number, actor: AuditAc
   if (actor.userId === userId) throw new AppError('MFA_RESET_OWN');
   const now = deps.clock.now();
   await deps.database.db.transaction(async (tx) => {
-    if ((await findLiveUserId(tx, userId)) === null) throw new AppError('RECORD_NOT_FOUND');
-    const row = await findTotpForUpdate(tx, userId);
+    if ((await lookupLiveUserId(tx, userId)) === null) throw new AppError('RECORD_NOT_FOUND');
+    const row = await lookupTotpForUpdate(tx, userId);
     await deleteMfa(tx, userId);
     await recordUserLink(tx, {
       actorUserId: actor.userId,
@@ -441,18 +443,18 @@ export async function completeMfaSignIn(
   input: MfaSignInInput,
 ): Promise<{ user: AuthUser; session: IssuedSession }> {
   if (!isTokenShaped(input.challengeToken)) throw new AppError('MFA_CHALLENGE_INVALID');
-  const keyring = await requireMfaKeyring(deps.config);
+  const keyring = await requireMfaKeyring(deps);
   const idHash = hashToken(input.challengeToken);
   const now = deps.clock.now();
   const actorOf = (userId: number): AuditActor => ({ userId, ip: input.ip });
   const outcome = await deps.database.db.transaction(async (tx): Promise<SecondStep> => {
-    const challenge = await findChallengeForUpdate(tx, idHash);
+    const challenge = await lookupChallengeForUpdate(tx, idHash);
     if (!challenge) return { kind: 'void' };
     const isDead =
       challenge.expiresAt.getTime() <= now.getTime() ||
       challenge.failures >= MFA_CHALLENGE.maxFailures;
-    const user = isDead ? null : await getUserForUpdate(tx, challenge.userId);
-    const row = user ? await findTotpForUpdate(tx, challenge.userId) : null;
+    const user = isDead ? null : await lookupUserForUpdate(tx, challenge.userId);
+    const row = user ? await lookupTotpForUpdate(tx, challenge.userId) : null;
     if (!user || user.deletedAt || user.status !== 'active' || !row?.enabledAt) {
       await deleteChallenge(tx, idHash);
       return { kind: 'void' };

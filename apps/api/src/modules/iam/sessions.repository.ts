@@ -44,7 +44,7 @@ export async function insertSessionWithAudit(
 }
 
 /** The session with its user, or null. */
-export async function findSessionWithUser(
+export async function lookupSessionWithUser(
   executor: Executor,
   idHash: string,
 ): Promise<{ session: SessionRow; user: UserRow } | null> {

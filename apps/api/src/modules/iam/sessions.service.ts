@@ -6,14 +6,13 @@ import type { AuthUser } from '../../lib/principal';
 import { toAuthUser } from './iam.repository';
 import {
   deleteSession,
-  findSessionWithUser,
+  lookupSessionWithUser,
   insertSessionWithAudit,
   touchSession,
 } from './sessions.repository';
 import { csrfTokenFor, hashToken, isTokenShaped, newToken } from './session-tokens';
 
 // A user's sessions end when an administrator deactivates it (users module).
-export { revokeUserSessions } from './sessions.repository';
 
 /** last_seen_at is written at most this often, so a busy session costs one UPDATE a minute. */
 export const TOUCH_INTERVAL_MS = 60_000;
@@ -85,7 +84,7 @@ export async function resolveSession(
 ): Promise<ActiveSession | null> {
   if (!isTokenShaped(token)) return null;
   const idHash = hashToken(token);
-  const found = await findSessionWithUser(executor, idHash);
+  const found = await lookupSessionWithUser(executor, idHash);
   if (!found) return null;
   const { session, user } = found;
   const now = clock.now();

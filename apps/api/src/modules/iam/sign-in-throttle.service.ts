@@ -27,8 +27,6 @@ import {
   type SignInThrottlePolicy,
 } from './sign-in-throttle.repository';
 
-export type { RequestLimit, SignInThrottlePolicy } from './sign-in-throttle.repository';
-
 export type ThrottleConfig = Pick<
   Config,
   | 'SIGN_IN_FREE_FAILURES'

@@ -11,7 +11,7 @@ import { createUser, injectAs, signIn } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
 import { envelopeProblem } from '../../../test/http';
 import { queryRows } from '../../db/client';
-import { sweepExpiredCounters } from '../jobs/jobs.service';
+import { sweepExpiredCounters } from '../jobs';
 import { clearSignInFailures } from './sign-in-throttle.service';
 
 const FREE = 5;

@@ -14,7 +14,7 @@ export async function insertInvitation(
 }
 
 /** The unused, unexpired invitation with this token hash, and whose it is. */
-export async function findOpenInvitation(
+export async function lookupOpenInvitation(
   executor: Executor,
   tokenHash: string,
   now: Date,

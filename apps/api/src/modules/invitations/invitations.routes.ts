@@ -15,7 +15,7 @@ import {
 } from '@app/contract';
 import { auditActorOf } from '../../lib/audit';
 import { currentUser, requirePermission } from '../../plugins/auth';
-import { usersScopeOf } from '../users/users.service';
+import { usersScopeOf } from '../users';
 import {
   acceptInvitation,
   inviteCompanyAdmin,

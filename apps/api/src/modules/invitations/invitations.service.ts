@@ -12,20 +12,15 @@ import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction } from '../../lib/transaction';
-import { COMPANY_ADMIN_RULES, createCompanyAdmin } from '../company-admins/company-admins.service';
-import { setPassword } from '../iam/iam.service';
-import { recordUserLink } from '../users/user-links';
-import { hashToken, newToken } from '../iam/session-tokens';
-import {
-  changeAccountWith,
-  createUser,
-  type AccountRules,
-  type AfterCreate,
-} from '../users/users.service';
+import { COMPANY_ADMIN_RULES, createCompanyAdmin } from '../company-admins';
+import { setPassword } from '../iam';
+import { recordUserLink } from '../iam';
+import { hashToken, newToken } from '../iam';
+import { changeAccountWith, createUser, type AccountRules, type AfterCreate } from '../users';
 import {
   closeOpenInvitations,
   consumeInvitation,
-  findOpenInvitation,
+  lookupOpenInvitation,
   insertInvitation,
 } from './invitations.repository';
 
@@ -245,7 +240,7 @@ export async function lookUpInvitation(
   { database, clock }: ServiceDeps,
   token: string,
 ): Promise<InvitationInfo> {
-  const found = await findOpenInvitation(database.db, hashToken(token), clock.now());
+  const found = await lookupOpenInvitation(database.db, hashToken(token), clock.now());
   if (!found) throw new AppError('INVITATION_INVALID');
   if (!found.isActive) throw new AppError('INVITATION_ACCOUNT_INACTIVE');
   return { username: found.username, expires_at: found.expiresAt.toISOString() };
@@ -271,7 +266,7 @@ export async function acceptInvitation(
   const tokenHash = hashToken(body.token);
   return inTransaction(database, async (tx) => {
     const now = clock.now();
-    const found = await findOpenInvitation(tx, tokenHash, now, true);
+    const found = await lookupOpenInvitation(tx, tokenHash, now, true);
     if (found && !found.isActive) throw new AppError('INVITATION_ACCOUNT_INACTIVE');
     const userId = await consumeInvitation(tx, tokenHash, now);
     if (!found || userId === undefined) throw new AppError('INVITATION_INVALID');

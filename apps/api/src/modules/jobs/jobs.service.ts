@@ -5,11 +5,11 @@ import { nextPeriod } from '../../lib/periods';
 import { deleteExpiredRateLimits } from '../../lib/rate-limits';
 import { countedJob } from '../../lib/metrics';
 import { inTransaction } from '../../lib/transaction';
-import { findCompany } from '../companies/companies.service';
-import { findCompaniesDueForReset, findOpenOrdersBefore } from '../ledger/ledger.service';
-import { sweepSignInThrottles } from '../iam/sign-in-throttle.service';
-import { expireApprovals } from '../approvals/approvals.service';
-import { refundOrder, resetCompany, type ResetHooks } from '../ledger/ledger.service';
+import { lookupCompany } from '../companies';
+import { findCompaniesDueForReset, findOpenOrdersBefore } from '../ledger';
+import { sweepSignInThrottles } from '../iam';
+import { expireApprovals } from '../approvals';
+import { refundOrder, resetCompany, type ResetHooks } from '../ledger';
 
 /** A server down for longer than this many months catches up over several runs. */
 const MAX_RESETS_PER_COMPANY_PER_RUN = 24;
@@ -62,7 +62,7 @@ async function monthlyResetsNow(
         }
       } catch (error) {
         options.onFailure?.(companyId, error);
-        const company = await findCompany(database.db, { kind: 'all' }, companyId);
+        const company = await lookupCompany(database.db, { kind: 'all' }, companyId);
         runs.push({
           company_id: companyId,
           period: company ? nextPeriod(company.tokenMonth) : '',

@@ -17,9 +17,9 @@ import {
 import type { MonthlyResetRun } from '@app/contract';
 import { buildApp } from '../../app';
 import { createDatabase, queryRows, type Executor } from '../../db/client';
-import { getCompany } from '../companies/companies.service';
-import { getEmployee } from '../employees/employees.service';
-import { distributeToEmployees } from '../tokens/tokens.service';
+import { getCompany } from '../companies';
+import { getEmployee } from '../employees';
+import { distributeToEmployees } from '../tokens';
 import { runMonthlyResets } from './jobs.service';
 
 const ALL = { kind: 'all' } as const;

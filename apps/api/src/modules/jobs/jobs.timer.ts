@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { advanceSystemPeriods } from '../system';
 import {
   runApprovalExpiry,
   runAutoArchive,
@@ -8,8 +9,9 @@ import {
 
 /**
  * Runs the scheduled jobs every JOBS_INTERVAL_SECONDS in this instance (0: never): monthly resets,
- * auto-archive, the expiry of approvals pending for 7 days, and the sweep of expired rate-limit
- * and sign-in counters. Every instance
+ * the system period's reset (decision 0006: reads advance it too, the timer opens it on time when
+ * nobody reads), auto-archive, the expiry of approvals pending for 7 days, and the sweep of
+ * expired rate-limit and sign-in counters. Every instance
  * runs them; the jobs themselves make that harmless (DESIGN 3.6). A run still going when the next
  * tick comes is not doubled. Started by server.ts, never by buildApp, so tests drive jobs by hand.
  */
@@ -29,6 +31,8 @@ export function startJobTimer(app: FastifyInstance): () => Promise<void> {
           app.log.error({ err: error, companyId }, 'monthly reset failed; retried next run'),
       });
       if (runs.length > 0) app.log.info({ runs }, 'monthly resets run');
+      const periods = await advanceSystemPeriods(app.deps);
+      if (periods.length > 0) app.log.info({ periods }, 'system periods opened');
       const archived = await runAutoArchive(app.deps, app.deps.config.AUTO_ARCHIVE_AFTER_HOURS);
       if (archived.archived_order_ids.length > 0) {
         app.log.info({ orders: archived.archived_order_ids }, 'orders auto-archived');

@@ -6,11 +6,11 @@ import { testDatabaseKinds } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, newEmployee, newTerminal, order } from '../../../test/ledger';
 import type { ServiceDeps } from '../../lib/deps';
-import { getCompany } from '../companies/companies.service';
-import { getEmployee } from '../employees/employees.service';
-import { runMonthlyResets } from '../jobs/jobs.service';
-import { distributeToEmployees } from '../tokens/tokens.service';
-import { refundTerminalOrder } from '../orders/orders.service';
+import { getCompany } from '../companies';
+import { getEmployee } from '../employees';
+import { runMonthlyResets } from '../jobs';
+import { distributeToEmployees } from '../tokens';
+import { refundTerminalOrder } from '../orders';
 
 const ALL = { kind: 'all' } as const;
 const kinds = (await testDatabaseKinds()).filter((k) => k === 'postgres');

@@ -4,7 +4,7 @@ import type { DistributeResult, ErrorCode, TopupCompanyResult } from '@app/contr
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { auditIp } from '../../lib/audit';
-import { recordEvent } from '../../lib/outbox';
+import { recordEvent } from '../webhooks';
 import { distributeTokensRow, lockCompany, type CompanyRow } from './ledger.repository';
 import { companyWallet, fitsBalance, Postings, timeOrderedUuid } from './postings';
 

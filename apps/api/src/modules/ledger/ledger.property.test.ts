@@ -15,10 +15,10 @@ import {
   type LedgerTestDeps,
   type TestTerminal,
 } from '../../../test/ledger';
-import { getCompany } from '../companies/companies.service';
-import { getEmployee, renewEmployee, setEmployeeStatus } from '../employees/employees.service';
-import { runMonthlyResets } from '../jobs/jobs.service';
-import { distributeToEmployees, issueToCompany } from '../tokens/tokens.service';
+import { getCompany } from '../companies';
+import { getEmployee, renewEmployee, setEmployeeStatus } from '../employees';
+import { runMonthlyResets } from '../jobs';
+import { distributeToEmployees, issueToCompany } from '../tokens';
 
 const COMPANIES = 2;
 const STAFF = 2;

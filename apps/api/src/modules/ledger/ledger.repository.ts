@@ -384,32 +384,47 @@ export interface TerminalOrderOutcome {
   body: unknown;
 }
 
-/** One call of `place_terminal_order` (migration 0012): the whole of POST /orders. */
+/** What `place_terminal_order` and `place_terminal_orders` take of one order. */
+export interface TerminalOrderRow {
+  terminalId: number;
+  merchantId: number;
+  idempotencyKey: string;
+  requestHash: string;
+  companyCode: string;
+  staffNumber: string;
+  orderType: string;
+  items: OrderItemRow[];
+  subtotal: number;
+  /** Split tender asked for (DESIGN 7): accepted in part where the company's rules allow it. */
+  partial?: boolean;
+  /** The programme's time zone, whose local day and hours the spending rules read (UTC if absent). */
+  timeZone?: string;
+  at: Date;
+}
+
+/** The JSON object `place_terminal_orders` reads for one order (keyed orders add to it). */
+export function terminalOrderJson(o: Omit<TerminalOrderRow, 'terminalId' | 'merchantId'>) {
+  return {
+    key: o.idempotencyKey,
+    request_hash: o.requestHash,
+    company_code: o.companyCode,
+    staff_number: o.staffNumber,
+    order_type: o.orderType,
+    items: o.items,
+    subtotal: o.subtotal,
+    partial: o.partial ?? false,
+    tz: o.timeZone ?? 'UTC',
+    at: o.at.toISOString(),
+  };
+}
+
+/** The whole of POST /orders: a batch of one of `place_terminal_orders`. */
 export async function placeTerminalOrderRow(
   executor: Executor,
-  values: {
-    terminalId: number;
-    merchantId: number;
-    idempotencyKey: string;
-    requestHash: string;
-    companyCode: string;
-    staffNumber: string;
-    orderType: string;
-    items: OrderItemRow[];
-    subtotal: number;
-    at: Date;
-  },
+  values: TerminalOrderRow,
 ): Promise<TerminalOrderOutcome> {
-  const [row] = await queryRows<TerminalOrderOutcome>(
-    executor,
-    sql`SELECT outcome, status, body FROM place_terminal_order(
-          ${values.terminalId}::bigint, ${values.merchantId}::bigint, ${values.idempotencyKey},
-          ${values.requestHash}, ${values.companyCode}, ${values.staffNumber}, ${values.orderType},
-          ${JSON.stringify(values.items)}::jsonb, ${values.subtotal}::bigint,
-          ${values.at.toISOString()}::timestamptz)`,
-  );
-  if (!row) throw new Error('place_terminal_order answered no row');
-  return row;
+  const [outcome] = await placeTerminalOrderRows(executor, [values]);
+  return outcome!;
 }
 
 /**
@@ -421,7 +436,7 @@ export async function placeTerminalOrderRow(
  */
 export async function placeTerminalOrderRows(
   executor: Executor,
-  orders: Parameters<typeof placeTerminalOrderRow>[1][],
+  orders: TerminalOrderRow[],
 ): Promise<TerminalOrderOutcome[]> {
   const rows = await queryRows<TerminalOrderOutcome & { ord: number }>(
     executor,
@@ -429,14 +444,7 @@ export async function placeTerminalOrderRows(
       orders.map((o) => ({
         terminal_id: o.terminalId,
         merchant_id: o.merchantId,
-        key: o.idempotencyKey,
-        request_hash: o.requestHash,
-        company_code: o.companyCode,
-        staff_number: o.staffNumber,
-        order_type: o.orderType,
-        items: o.items,
-        subtotal: o.subtotal,
-        at: o.at.toISOString(),
+        ...terminalOrderJson(o),
       })),
     )}::jsonb)`,
   );
@@ -446,101 +454,6 @@ export async function placeTerminalOrderRows(
     throw new Error(`place_terminal_orders answered ${rows.length} rows for ${orders.length}`);
   }
   return outcomes;
-}
-
-/** A counter's state as the key check reads it (lib/rate-limits.ts `RateLimitHit`). */
-interface CounterHit {
-  hits: number;
-  retryAfterSeconds: number;
-}
-
-/** What a keyed order's terminal-key check found (the shape of terminals' `TerminalKeyCheck`). */
-export interface KeyedOrderCheck {
-  terminal: { id: number; merchantId: number; status: string; merchantStatus: string } | undefined;
-  keyUse: CounterHit | null;
-  wrongKeys: CounterHit | null;
-}
-
-/** An order whose terminal is known only by its key's digest (decision 0043). */
-export interface KeyedOrderRow {
-  keyHash: string;
-  /** The client address's wrong-key counter. */
-  wrongKeysKey: string;
-  /** Null when the order never reaches the database (its request is still key-checked). */
-  order: Omit<Parameters<typeof placeTerminalOrderRow>[1], 'terminalId' | 'merchantId'> | null;
-}
-
-/**
- * One call of `place_terminal_orders_keyed` (terminal-orders.sql, decision 0043): the key checks
- * of a batch of orders and the orders their checks let through, in one statement and one
- * transaction. Answers each request's check and its order's outcome (null when not placed), in
- * the order given.
- */
-export async function placeKeyedTerminalOrderRows(
-  executor: Executor,
-  requests: KeyedOrderRow[],
-  limits: { at: Date; windowMs: number; maxWrongKeys: number; maxPerKey: number },
-): Promise<{ check: KeyedOrderCheck; order: TerminalOrderOutcome | null }[]> {
-  const payload = JSON.stringify(
-    requests.map((r, i) => ({
-      n: i + 1,
-      hash: r.keyHash,
-      wrong_key: r.wrongKeysKey,
-      order: r.order && {
-        key: r.order.idempotencyKey,
-        request_hash: r.order.requestHash,
-        company_code: r.order.companyCode,
-        staff_number: r.order.staffNumber,
-        order_type: r.order.orderType,
-        items: r.order.items,
-        subtotal: r.order.subtotal,
-        at: r.order.at.toISOString(),
-      },
-    })),
-  );
-  const rows = await queryRows<{
-    n: number;
-    terminal_id: number | null;
-    merchant_id: number | null;
-    terminal_status: string | null;
-    merchant_status: string | null;
-    key_hits: number | null;
-    key_retry: number | null;
-    wrong_hits: number | null;
-    wrong_retry: number | null;
-    outcome: string | null;
-    status: number | null;
-    body: unknown;
-  }>(
-    executor,
-    sql`SELECT * FROM place_terminal_orders_keyed(${payload}::jsonb,
-          ${limits.at.toISOString()}::timestamptz, ${limits.windowMs}::double precision,
-          ${limits.maxWrongKeys}::int, ${limits.maxPerKey}::int)`,
-  );
-  if (rows.length !== requests.length || rows.some((row, i) => Number(row.n) !== i + 1)) {
-    throw new Error(
-      `place_terminal_orders_keyed answered ${rows.length} rows for ${requests.length}`,
-    );
-  }
-  const hit = (hits: number | null, retry: number | null) =>
-    hits == null ? null : { hits: Number(hits), retryAfterSeconds: Number(retry) };
-  return rows.map((row) => ({
-    check: {
-      terminal:
-        row.terminal_id == null
-          ? undefined
-          : {
-              id: Number(row.terminal_id),
-              merchantId: Number(row.merchant_id),
-              status: row.terminal_status!,
-              merchantStatus: row.merchant_status!,
-            },
-      keyUse: hit(row.key_hits, row.key_retry),
-      wrongKeys: hit(row.wrong_hits, row.wrong_retry),
-    },
-    order:
-      row.outcome == null ? null : { outcome: row.outcome, status: row.status, body: row.body },
-  }));
 }
 
 /** One call of `refund_terminal_order` (terminal-orders.sql): the whole of a refund. */

@@ -15,11 +15,11 @@ import {
   type LedgerTestDeps,
 } from '../../../test/ledger';
 import { queryRows } from '../../db/client';
-import { getCompany } from '../companies/companies.service';
-import { getEmployee, renewEmployee, setEmployeeStatus } from '../employees/employees.service';
-import { runMonthlyResets } from '../jobs/jobs.service';
-import { distributeToEmployees, issueToCompany } from '../tokens/tokens.service';
-import { setCompanyStatus } from '../companies/companies.service';
+import { getCompany } from '../companies';
+import { getEmployee, renewEmployee, setEmployeeStatus } from '../employees';
+import { runMonthlyResets } from '../jobs';
+import { distributeToEmployees, issueToCompany } from '../tokens';
+import { setCompanyStatus } from '../companies';
 
 const ALL = { kind: 'all' } as const;
 
@@ -498,7 +498,7 @@ describe.each(await testDatabaseKinds())('ledger events on %s', (kind) => {
     deps.clock.set('2026-03-10T00:00:00Z');
     const company = await newCompany(deps, { initToken: 100, resetDay: 15 });
     const dormant = await newCompany(deps, { initToken: 100, resetDay: 15 });
-    const { updateTokenConfiguration } = await import('../tokens/tokens.service');
+    const { updateTokenConfiguration } = await import('../tokens');
     await updateTokenConfiguration(deps, { type: 'admin' }, ALL, {
       company_id: company.id,
       init_token_next_month: 40,

@@ -8,12 +8,13 @@ import { assertLedgerInvariants } from '../../../test/invariants';
 import { ledgerDeps, newCompany, newEmployee, type LedgerTestDeps } from '../../../test/ledger';
 import { queryRows } from '../../db/client';
 import { sqlState, inTransaction } from '../../lib/transaction';
-import { getCompany } from '../companies/companies.service';
-import { getEmployee, setEmployeeStatus } from '../employees/employees.service';
-import { runMonthlyResets } from '../jobs/jobs.service';
-import { distributeToEmployees } from '../tokens/tokens.service';
+import { getCompany } from '../companies';
+import { getEmployee, setEmployeeStatus } from '../employees';
+import { runMonthlyResets } from '../jobs';
+import { distributeToEmployees } from '../tokens';
 import { insertLedgerRows, type NewLedgerRow } from './ledger.repository';
-import { resetCompany, timeOrderedUuid } from './ledger.service';
+import { timeOrderedUuid } from './postings';
+import { resetCompany } from './reset.service';
 
 const ALL = { kind: 'all' } as const;
 

@@ -3,7 +3,7 @@
 import { AppError } from '../../lib/app-error';
 import type { Tx } from '../../db/client';
 import { nextPeriod, periodStart } from '../../lib/periods';
-import { recordEvent } from '../../lib/outbox';
+import { recordEvent } from '../webhooks';
 import {
   allowLongResetStatements,
   hasMonthlyReset,

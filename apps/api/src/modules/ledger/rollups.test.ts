@@ -29,10 +29,10 @@ import {
 import { queryRows } from '../../db/client';
 import type { ServiceDeps } from '../../lib/deps';
 import { toInt } from '../../lib/numbers';
-import { runMonthlyResets } from '../jobs/jobs.service';
-import { refundTerminalOrder } from '../orders/orders.service';
-import { findCompanyMonthTotals, findDailyFlows } from '../reports/reports.repository';
-import { distributeToEmployees, issueToCompany } from '../tokens/tokens.service';
+import { runMonthlyResets } from '../jobs';
+import { refundTerminalOrder } from '../orders';
+import { findCompanyMonthTotals, findDailyFlows } from '../reports';
+import { distributeToEmployees, issueToCompany } from '../tokens';
 
 const ALL = { kind: 'all' } as const;
 

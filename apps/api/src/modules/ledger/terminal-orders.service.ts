@@ -3,16 +3,18 @@
 import type { ErrorCode, OrderItem, RefundReason } from '@app/contract';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { SPENDING_REFUSALS } from '../spending-judge';
 import type { TerminalIdentity } from '../../lib/principal';
 import type { ItemResult } from '../../lib/group-commit';
 import {
-  placeKeyedTerminalOrderRows,
   placeTerminalOrderRow,
   placeTerminalOrderRows,
-  type KeyedOrderCheck,
   refundTerminalOrderRow,
   type TerminalOrderOutcome,
+  type TerminalOrderRow,
 } from './ledger.repository';
+
+export type { TerminalOrderOutcome, TerminalOrderRow };
 
 /** The terminal's answer to a request: an HTTP status and the body sent. */
 export interface TerminalAnswer {
@@ -27,6 +29,8 @@ const ORDER_REFUSALS = new Set<ErrorCode>([
   'COMPANY_INACTIVE',
   'USER_INACTIVE',
   'INSUFFICIENT_TOKENS',
+  // The spending rules' refusals (DESIGN 7), each with its figures as the envelope's `details`.
+  ...SPENDING_REFUSALS,
 ]);
 
 /** What a terminal's order asks for. */
@@ -39,11 +43,18 @@ export interface OrderRequest {
   staffNumber: string;
   orderType: string;
   items: OrderItem[];
+  /** Split tender asked for (DESIGN 7). */
+  partial?: boolean;
+  /** The programme's time zone (APP_TIMEZONE): the spending rules' local day and hours. */
+  timeZone?: string;
   at: Date;
 }
 
-/** The function's arguments for an order; BODY_INVALID when its subtotal is not a positive integer. */
-function orderRow(input: OrderRequest): Parameters<typeof placeTerminalOrderRow>[1] {
+/**
+ * The function's arguments for an order; BODY_INVALID when its subtotal is not a positive integer.
+ * The orders keyed with their terminal key (modules/orders) send the same row.
+ */
+export function terminalOrderRow(input: OrderRequest): TerminalOrderRow {
   const subtotal = input.items.reduce((sum, i) => sum + i.quantity * i.unit_tokens, 0);
   if (!Number.isSafeInteger(subtotal) || subtotal <= 0) {
     throw new AppError('BODY_INVALID', { metadata: { items: 'v.amount_positive' } });
@@ -62,6 +73,8 @@ function orderRow(input: OrderRequest): Parameters<typeof placeTerminalOrderRow>
       unit_tokens: i.unit_tokens,
     })),
     subtotal,
+    partial: input.partial ?? false,
+    timeZone: input.timeZone ?? 'UTC',
     at: input.at,
   };
 }
@@ -76,7 +89,12 @@ function orderRow(input: OrderRequest): Parameters<typeof placeTerminalOrderRow>
  * that request's answer.
  */
 export async function placeOrder(executor: Executor, input: OrderRequest): Promise<TerminalAnswer> {
-  return terminalAnswer(await placeTerminalOrderRow(executor, orderRow(input)), ORDER_REFUSALS);
+  return orderAnswer(await placeTerminalOrderRow(executor, terminalOrderRow(input)));
+}
+
+/** An order's answer, or its refusal's AppError, from its outcome (whichever function placed it). */
+export function orderAnswer(outcome: TerminalOrderOutcome): TerminalAnswer {
+  return terminalAnswer(outcome, ORDER_REFUSALS);
 }
 
 /**
@@ -91,11 +109,11 @@ export async function placeOrders(
   inputs: OrderRequest[],
 ): Promise<ItemResult<TerminalAnswer>[]> {
   const results: ItemResult<TerminalAnswer>[] = [];
-  const rows: Parameters<typeof placeTerminalOrderRow>[1][] = [];
+  const rows: TerminalOrderRow[] = [];
   const positions: number[] = [];
   inputs.forEach((input, i) => {
     try {
-      rows.push(orderRow(input));
+      rows.push(terminalOrderRow(input));
       positions.push(i);
     } catch (error) {
       results[i] = { ok: false, error };
@@ -104,68 +122,12 @@ export async function placeOrders(
   const outcomes = rows.length > 0 ? await placeTerminalOrderRows(executor, rows) : [];
   outcomes.forEach((outcome, j) => {
     try {
-      results[positions[j]!] = { ok: true, value: terminalAnswer(outcome, ORDER_REFUSALS) };
+      results[positions[j]!] = { ok: true, value: orderAnswer(outcome) };
     } catch (error) {
       results[positions[j]!] = { ok: false, error };
     }
   });
   return results;
-}
-
-/** An order whose terminal is known only by its key (decision 0043): the key is checked with it. */
-export interface KeyedOrderRequest extends Omit<OrderRequest, 'terminal'> {
-  key: {
-    /** SHA-256 of the presented key. */
-    hash: string;
-    /** The client address's wrong-key counter. */
-    wrongKeysKey: string;
-    /** When the key was presented: the batch's latest opens or closes the counters' windows. */
-    now: Date;
-  };
-}
-
-/** What a keyed order's key check found, and the order's own result (null: its key was refused). */
-export interface KeyedOrderResult {
-  check: KeyedOrderCheck;
-  order: ItemResult<TerminalAnswer> | null;
-}
-
-export type { KeyedOrderCheck };
-
-/**
- * Terminal-key checks and orders in one statement and one transaction (`place_terminal_orders_keyed`,
- * decision 0043): one round trip for a batch instead of two. Each request is key-checked as alone
- * (found, counted, its address's wrong keys) and, if its terminal and merchant are active and the
- * key under its limit, placed by `place_terminal_order` with the terminal the database found. An
- * order whose subtotal is not a positive integer is key-checked but never sent (BODY_INVALID after
- * its check, as alone). Throws only when the statement fails as a whole.
- */
-export async function placeKeyedOrders(
-  executor: Executor,
-  inputs: KeyedOrderRequest[],
-  limits: { windowMs: number; maxWrongKeys: number; maxPerKey: number },
-): Promise<KeyedOrderResult[]> {
-  const invalid: unknown[] = [];
-  const rows = inputs.map((input, i) => {
-    let order: ReturnType<typeof orderRow> | null = null;
-    try {
-      order = orderRow({ ...input, terminal: { id: 0, merchantId: 0 } });
-    } catch (error) {
-      invalid[i] = error;
-    }
-    return { keyHash: input.key.hash, wrongKeysKey: input.key.wrongKeysKey, order };
-  });
-  const at = new Date(Math.max(...inputs.map((i) => i.key.now.getTime())));
-  const outcomes = await placeKeyedTerminalOrderRows(executor, rows, { ...limits, at });
-  return outcomes.map(({ check, order }, i): KeyedOrderResult => {
-    if (invalid[i] !== undefined) return { check, order: { ok: false, error: invalid[i] } };
-    if (!order) return { check, order: null };
-    try {
-      return { check, order: { ok: true, value: terminalAnswer(order, ORDER_REFUSALS) } };
-    } catch (error) {
-      return { check, order: { ok: false, error } };
-    }
-  });
 }
 
 const REFUND_REFUSALS = new Set<ErrorCode>([
@@ -221,6 +183,10 @@ function terminalAnswer(answer: TerminalOrderOutcome, refusals: Set<ErrorCode>):
     case 'AMOUNT_REQUIRED':
       throw new AppError('BODY_INVALID', { metadata: { amount: 'v.required' } });
   }
-  if (refusals.has(answer.outcome as ErrorCode)) throw new AppError(answer.outcome as ErrorCode);
+  if (refusals.has(answer.outcome as ErrorCode)) {
+    // A refusal's body, when it has one, is its figures (DESIGN 7's `details`).
+    const details = answer.body as Record<string, unknown> | null;
+    throw new AppError(answer.outcome as ErrorCode, details ? { details } : {});
+  }
   throw new Error(`a terminal function answered ${answer.outcome}`);
 }

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, isNull, or, sql, type SQLWrapper } from 'drizzle-orm';
-import type { Merchant, MerchantSort, SortOrder, Status } from '@app/contract';
+import type { Merchant, MerchantCategory, MerchantSort, SortOrder, Status } from '@app/contract';
 import type { Executor } from '../../db/client';
 import { merchants, terminals } from '../../db/schema';
 import { iso } from '../../lib/numbers';
@@ -12,6 +12,7 @@ export const toMerchant = (row: MerchantRow): Merchant => ({
   code: row.code,
   name: row.name,
   status: row.status as Status,
+  category: row.category as MerchantCategory,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
 });
@@ -21,7 +22,7 @@ const live = isNull(merchants.deletedAt);
 
 export async function insertMerchant(
   executor: Executor,
-  values: { code: string; name: string; status: Status; at: Date },
+  values: { code: string; name: string; status: Status; category?: MerchantCategory; at: Date },
 ): Promise<MerchantRow> {
   const { at, ...rest } = values;
   const [row] = await executor
@@ -31,7 +32,7 @@ export async function insertMerchant(
   return row!;
 }
 
-export async function findMerchant(
+export async function lookupMerchant(
   executor: Executor,
   id: number,
 ): Promise<MerchantRow | undefined> {
@@ -54,6 +55,7 @@ export async function findMerchants(
   executor: Executor,
   query: {
     status?: Status | undefined;
+    category?: MerchantCategory | undefined;
     search?: string | undefined;
     page: number;
     pageSize: number;
@@ -65,6 +67,7 @@ export async function findMerchants(
   const where = and(
     live,
     query.status ? eq(merchants.status, query.status) : undefined,
+    query.category ? eq(merchants.category, query.category) : undefined,
     pattern ? or(ilike(merchants.code, pattern), ilike(merchants.name, pattern)) : undefined,
   );
   const rows = await executor
@@ -85,7 +88,7 @@ export async function findMerchants(
 export async function updateMerchant(
   executor: Executor,
   id: number,
-  values: Partial<Pick<MerchantRow, 'name' | 'status'>> & { updatedAt: Date },
+  values: Partial<Pick<MerchantRow, 'name' | 'status' | 'category'>> & { updatedAt: Date },
 ): Promise<MerchantRow | undefined> {
   const [row] = await executor
     .update(merchants)

@@ -13,7 +13,7 @@ import type { Executor } from '../../db/client';
 import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
 import {
-  findMerchant,
+  lookupMerchant,
   findMerchants,
   insertMerchant,
   softDeleteMerchant,
@@ -22,7 +22,6 @@ import {
 } from './merchants.repository';
 
 // Other modules check merchants through this.
-export { findMerchant } from './merchants.repository';
 
 function codeConflict(error: unknown): unknown {
   if (sqlState(error) === '23505' && violatedConstraint(error) === 'merchants_code_key') {
@@ -70,7 +69,7 @@ export async function createMerchant(
 }
 
 export async function getMerchant({ database }: ServiceDeps, id: number): Promise<Merchant> {
-  const row = await findMerchant(database.db, id);
+  const row = await lookupMerchant(database.db, id);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
   return toMerchant(row);
 }
@@ -79,7 +78,10 @@ export async function listMerchants(
   { database }: ServiceDeps,
   query: MerchantListQuery,
 ): Promise<{ data: Merchant[]; total: number }> {
-  const { rows, total } = await findMerchants(database.db, pagedFilterOf(query));
+  const { rows, total } = await findMerchants(database.db, {
+    ...pagedFilterOf(query),
+    category: query.category,
+  });
   return { data: rows.map(toMerchant), total };
 }
 
@@ -93,7 +95,7 @@ function changeMerchant(
 ): Promise<Merchant> {
   const at = clock.now();
   return inTransaction(database, async (tx) => {
-    const before = await findMerchant(tx, id);
+    const before = await lookupMerchant(tx, id);
     if (!before) throw new AppError('RECORD_NOT_FOUND');
     const after = toMerchant((await updateMerchant(tx, id, { ...values, updatedAt: at }))!);
     await recordAudit(tx, {
@@ -136,7 +138,7 @@ export async function deleteMerchant(
 ): Promise<void> {
   const at = clock.now();
   await inTransaction(database, async (tx) => {
-    const before = await findMerchant(tx, id);
+    const before = await lookupMerchant(tx, id);
     if (!before) throw new AppError('RECORD_NOT_FOUND');
     await softDeleteMerchant(tx, id, at);
     await recordAudit(tx, {

@@ -219,6 +219,35 @@ describe.each(await testDatabaseKinds())('merchants and terminals management on 
     ).toBe(404);
   });
 
+  it('keeps a category on every merchant (DESIGN 7): other by default, set, kept when absent, filtered', async () => {
+    const plain = await newMerchant('CATA');
+    expect(plain).toMatchObject({ category: 'other' });
+    const created = await as('POST', '/api/v1/merchants', {
+      code: 'CATB',
+      name: 'Canteen',
+      category: 'canteen',
+    });
+    expect(created.json().data).toMatchObject({ category: 'canteen' });
+    const id = created.json().data.id;
+    // An update without a category keeps it; with one, changes it.
+    await as('PUT', `/api/v1/merchants/${id}`, { name: 'Canteen 2', status: 'active' });
+    expect((await as('GET', `/api/v1/merchants/${id}`)).json().data.category).toBe('canteen');
+    const moved = await as('PUT', `/api/v1/merchants/${id}`, {
+      name: 'Cafe',
+      status: 'active',
+      category: 'cafe',
+    });
+    expect(moved.json().data.category).toBe('cafe');
+    expect((await auditRowsOf(t, 'merchant', id)).at(-1)).toMatchObject({
+      before: { category: 'canteen' },
+      after: { category: 'cafe' },
+    });
+    const cafes = await as('GET', '/api/v1/merchants?category=cafe');
+    expect(cafes.json().data.map((m: { id: number }) => m.id)).toEqual([id]);
+    const bad = await as('POST', '/api/v1/merchants', { code: 'CATC', name: 'X', category: 'bar' });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('audit-logs a key rotation without the key', async () => {
     const m = await newMerchant('ROTM');
     const till = await newTerminal(m.id, 'ROTT');

@@ -245,7 +245,7 @@ export async function countOrdersUpTo(
 }
 
 /** One order with its purchase and refunds (ledger rows), or undefined when out of scope. */
-export async function findOrderDetail(
+export async function lookupOrderDetail(
   executor: Executor,
   scope: TenantScope,
   id: number,

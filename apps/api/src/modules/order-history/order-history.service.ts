@@ -14,7 +14,7 @@ import { dayRange } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
   countOrdersUpTo,
-  findOrderDetail,
+  lookupOrderDetail,
   findOrderHistory,
   type OrderCursor,
   sortValueOf,
@@ -24,12 +24,6 @@ import {
 } from './order-history.repository';
 
 // The orders export reads the same rows as the list, through these.
-export {
-  countOrdersUpTo,
-  findOrderHistory,
-  type OrderCursor,
-  type OrderHistoryRow,
-} from './order-history.repository';
 
 /** Cursor: the contract's `orderCursor`, `[ordered_at to the microsecond, id]`. Opaque. */
 export const encodeOrderCursor = (cursor: OrderCursor): string =>
@@ -119,7 +113,7 @@ export async function getOrderDetail(
   scope: TenantScope,
   id: number,
 ): Promise<OrderDetail> {
-  const order = await findOrderDetail(database.db, scope, id);
+  const order = await lookupOrderDetail(database.db, scope, id);
   if (!order) throw new AppError('ORDER_NOT_FOUND');
   return order;
 }

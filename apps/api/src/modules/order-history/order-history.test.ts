@@ -12,7 +12,7 @@ import {
   type TestTerminal,
 } from '../../../test/ledger';
 import { signedIn } from '../../../test/management';
-import { distributeToEmployees } from '../tokens/tokens.service';
+import { distributeToEmployees } from '../tokens';
 import { encodeOrderCursor } from './order-history.service';
 
 interface Placed {

@@ -10,11 +10,11 @@ import { testDatabaseKinds, untilAStatementWaits } from '../../../test/databases
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, newEmployee, newTerminal, type TestTerminal } from '../../../test/ledger';
 import { queryRows } from '../../db/client';
-import { placeOrder, placeOrders, type OrderRequest } from '../ledger/ledger.service';
+import { placeOrder, placeOrders, type OrderRequest } from '../ledger';
 import { inTransaction, sqlState } from '../../lib/transaction';
-import { getEmployee } from '../employees/employees.service';
+import { getEmployee } from '../employees';
 import { placeTerminalOrder } from './orders.service';
-import { distributeToEmployees } from '../tokens/tokens.service';
+import { distributeToEmployees } from '../tokens';
 
 const ALL = { kind: 'all' } as const;
 

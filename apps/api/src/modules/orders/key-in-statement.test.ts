@@ -13,12 +13,14 @@ import { testDatabaseKinds } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, newEmployee, newTerminal, type TestTerminal } from '../../../test/ledger';
 import { queryRows } from '../../db/client';
-import { placeKeyedOrders, type KeyedOrderRequest } from '../ledger/ledger.service';
-import { setMerchantStatus } from '../merchants/merchants.service';
-import { hashTerminalKey } from '../terminals/terminal-keys';
-import { rotateTerminalKey, setTerminalStatus } from '../terminals/terminals.service';
-import { distributeToEmployees } from '../tokens/tokens.service';
-import { placeTerminalOrderWithKey } from './orders.service';
+import { setMerchantStatus } from '../merchants';
+import { hashTerminalKey, rotateTerminalKey, setTerminalStatus } from '../terminals';
+import { distributeToEmployees } from '../tokens';
+import {
+  placeKeyedOrders,
+  placeTerminalOrderWithKey,
+  type KeyedOrderRequest,
+} from './orders.service';
 
 const FAILURES = 3;
 const PER_KEY = 6;

@@ -7,10 +7,10 @@ import { testDatabaseKinds } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, newEmployee, newTerminal, type TestTerminal } from '../../../test/ledger';
 import { queryRows } from '../../db/client';
-import { getEmployee } from '../employees/employees.service';
-import { setMerchantStatus } from '../merchants/merchants.service';
-import { rotateTerminalKey, setTerminalStatus } from '../terminals/terminals.service';
-import { distributeToEmployees } from '../tokens/tokens.service';
+import { getEmployee } from '../employees';
+import { setMerchantStatus } from '../merchants';
+import { rotateTerminalKey, setTerminalStatus } from '../terminals';
+import { distributeToEmployees } from '../tokens';
 
 const ALL = { kind: 'all' } as const;
 

@@ -6,17 +6,22 @@ import {
   dataOf,
   errorEnvelopeSchema,
   IDEMPOTENCY_KEY_HEADER,
+  orderCheckSchema,
   orderIdParamsSchema,
+  orderSchema,
   placedOrderSchema,
   refundOrderBodySchema,
   refundResultSchema,
 } from '@app/contract';
 import { currentTerminal } from '../../plugins/terminal-auth';
 import {
+  authenticateOrderTerminal,
   checkIdempotencyKey,
-  placeTerminalOrder,
-  placeTerminalOrderWithKey,
+  checkTerminalOrder,
+  getTerminalOrder,
+  placeOrderFor,
   refundTerminalOrder,
+  settleOrderTerminal,
 } from './orders.service';
 
 const headers = z.object({
@@ -52,18 +57,22 @@ export default async function ordersRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { terminalKeys } = app;
 
-  // A request whose key was left to its order's statement (decision 0043) but that failed before
-  // reaching it (a body or header refused, say) has its key checked now: a bad key answers with
-  // its own 401, 403 or 429 first, and is counted, as if checked before the body.
-  app.setErrorHandler(async (error, request) => {
-    await terminalKeys.settle(request);
-    throw error;
-  });
-
   r.post(
     '/',
     {
       config: { auth: 'terminal', terminalKey: 'in-statement' },
+      // The terminal's key, before the body: checked now, or left to the order's statement.
+      onRequest: (request) =>
+        authenticateOrderTerminal(terminalKeys, request, {
+          authorization: request.headers.authorization,
+          ip: request.ip,
+          now: app.deps.clock.now(),
+        }),
+      // A request refused before its statement (its body, say) has its pending key judged first.
+      errorHandler: async (error, request) => {
+        await settleOrderTerminal(terminalKeys, request);
+        throw error;
+      },
       schema: {
         tags: ['terminal'],
         operationId: 'placeOrder',
@@ -76,24 +85,68 @@ export default async function ordersRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const key = checkIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
-      const pending = terminalKeys.pending(request);
-      if (pending) {
-        const { check, order } = await placeTerminalOrderWithKey(
-          app.deps,
-          pending,
-          terminalKeys.limits,
-          key,
-          request.body,
-        );
-        await terminalKeys.accept(request, check);
-        if (!order) throw new Error('an order let through by its key check was not placed');
-        if (!order.ok) throw order.error;
-        return reply.code(order.value.status).send(order.value.body as never);
-      }
-      const terminal = currentTerminal(request);
-      const answer = await placeTerminalOrder(app.deps, terminal, key, request.body);
+      const answer = await placeOrderFor(app.deps, terminalKeys, request, key, request.body);
       return reply.code(answer.status).send(answer.body as never);
     },
+  );
+
+  r.post(
+    '/check',
+    {
+      config: { auth: 'terminal' },
+      schema: {
+        tags: ['terminal'],
+        operationId: 'checkOrder',
+        summary:
+          'Dry run: whether an order would be accepted, and for how much, under the balance and the spending rules; writes nothing',
+        security: [{ terminalKey: [] }],
+        body: createOrderBodySchema.meta({ example: ORDER_EXAMPLE }),
+        response: { 200: dataOf(orderCheckSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      data: await checkTerminalOrder(app.deps, currentTerminal(request), request.body),
+    }),
+  );
+
+  r.get(
+    '/',
+    {
+      config: { auth: 'terminal' },
+      schema: {
+        tags: ['terminal'],
+        operationId: 'findOrderByIdempotencyKey',
+        summary: 'This terminal’s order placed with an Idempotency-Key: a lost answer found again',
+        security: [{ terminalKey: [] }],
+        querystring: z.object({ idempotency_key: z.string().min(1).max(200) }),
+        response: { 200: dataOf(orderSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      data: (await getTerminalOrder(app.deps, currentTerminal(request), {
+        idempotencyKey: request.query.idempotency_key,
+      })) as never,
+    }),
+  );
+
+  r.get(
+    '/:id',
+    {
+      config: { auth: 'terminal' },
+      schema: {
+        tags: ['terminal'],
+        operationId: 'getTerminalOrder',
+        summary: 'One of this terminal’s orders (another terminal’s is not found)',
+        security: [{ terminalKey: [] }],
+        params: orderIdParamsSchema,
+        response: { 200: dataOf(orderSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      data: (await getTerminalOrder(app.deps, currentTerminal(request), {
+        id: request.params.id,
+      })) as never,
+    }),
   );
 
   r.post(

@@ -1,27 +1,40 @@
-import type { CreateOrderBody, RefundOrderBody } from '@app/contract';
-import type { Executor } from '../../db/client';
+import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { CreateOrderBody, OrderCheck, PlacedOrder, RefundOrderBody } from '@app/contract';
+import { queryRows, type Executor } from '../../db/client';
+import { isAppError } from '../../lib/app-error';
 import { checkIdempotencyKey, hashRequest } from '../../lib/idempotency';
 import type { ServiceDeps } from '../../lib/deps';
 import { retrying } from '../../lib/transaction';
 import type { TerminalIdentity } from '../../lib/principal';
-import { groupCommitsByDatabase, terminalGroupCommitLimits } from '../../lib/group-commit';
+import { stateSlot } from '../../lib/app-state';
+import { GroupCommit, terminalGroupCommitLimits, type ItemResult } from '../../lib/group-commit';
 import {
-  placeKeyedOrders,
+  orderAnswer,
   placeOrder,
   placeOrders,
   refundOrder,
-  type KeyedOrderRequest,
-  type KeyedOrderResult,
+  terminalOrderRow,
   type OrderRequest,
   type TerminalAnswer,
-} from '../ledger/ledger.service';
+  type TerminalOrderRow,
+} from '../ledger';
+import type { PresentedTerminalKey, TerminalKeyCheck, TerminalKeyGate } from '../terminals';
+import { remainingToday } from '../spending-judge';
+import { lookupTerminalOrder, placeKeyedTerminalOrderRows } from './orders.repository';
+import { AppError } from '../../lib/app-error';
 
-export type { KeyedOrderResult, TerminalAnswer };
+export type { TerminalAnswer };
+
+/** What an order's request reads of the app: its clock and the programme's time zone. */
+type OrderDeps = Pick<ServiceDeps, 'clock'> & {
+  config: Pick<ServiceDeps['config'], 'APP_TIMEZONE'>;
+};
 
 export { checkIdempotencyKey };
 
 function orderRequest(
-  deps: Pick<ServiceDeps, 'clock'>,
+  deps: OrderDeps,
   terminal: TerminalIdentity,
   idempotencyKey: string,
   body: CreateOrderBody,
@@ -30,7 +43,7 @@ function orderRequest(
 }
 
 function orderOf(
-  { clock }: Pick<ServiceDeps, 'clock'>,
+  { clock, config }: OrderDeps,
   idempotencyKey: string,
   body: CreateOrderBody,
 ): Omit<OrderRequest, 'terminal'> {
@@ -41,6 +54,8 @@ function orderOf(
     staffNumber: body.employee_id,
     orderType: body.order_type,
     items: body.items,
+    partial: body.partial ?? false,
+    timeZone: config.APP_TIMEZONE,
     at: clock.now(),
   };
 }
@@ -51,7 +66,7 @@ function orderOf(
  */
 export function placeTerminalOrderIn(
   executor: Executor,
-  deps: Pick<ServiceDeps, 'clock'>,
+  deps: OrderDeps,
   terminal: TerminalIdentity,
   idempotencyKey: string,
   body: CreateOrderBody,
@@ -85,15 +100,19 @@ export function refundTerminalOrderIn(
   });
 }
 
-/** Each database's (each instance's) group commit of orders: what arrives while it is busy goes together. */
-const orderGroupCommits = groupCommitsByDatabase<OrderRequest, TerminalAnswer>();
+/** The app's (the instance's) group commit of orders: what arrives while it is busy goes together. */
+export const ORDER_BATCHES = stateSlot<GroupCommit<OrderRequest, TerminalAnswer>>('order batches');
 
 const orderGroupCommit = (deps: ServiceDeps) =>
-  orderGroupCommits(deps.database, () => ({
-    runBatch: (requests) => placeOrders(deps.database.db, requests),
-    runOne: (request) => retrying(() => placeOrder(deps.database.db, request)),
-    ...batchOptions(deps),
-  }));
+  deps.state.of(
+    ORDER_BATCHES,
+    () =>
+      new GroupCommit({
+        runBatch: (requests) => placeOrders(deps.database.db, requests),
+        runOne: (request) => retrying(() => placeOrder(deps.database.db, request)),
+        ...batchOptions(deps),
+      }),
+  );
 
 /** The batch limits and the batch-size metric, the same for both order group commits. */
 const batchOptions = (deps: ServiceDeps) => ({
@@ -142,23 +161,82 @@ export interface OrderKey {
   now: Date;
 }
 
-/** Each database's (each instance's) group commit of orders checked with their keys. */
-const keyedGroupCommits = groupCommitsByDatabase<KeyedOrderRequest, KeyedOrderResult>();
+/** An order whose terminal is known only by its key (decision 0043): the key is checked with it. */
+export interface KeyedOrderRequest extends Omit<OrderRequest, 'terminal'> {
+  key: {
+    /** SHA-256 of the presented key. */
+    hash: string;
+    /** The client address's wrong-key counter. */
+    wrongKeysKey: string;
+    /** When the key was presented: the batch's latest opens or closes the counters' windows. */
+    now: Date;
+  };
+}
+
+/** What a keyed order's key check found, and the order's own result (null: its key was refused). */
+export interface KeyedOrderResult {
+  check: TerminalKeyCheck;
+  order: ItemResult<TerminalAnswer> | null;
+}
+
+/**
+ * Terminal-key checks and orders in one statement and one transaction (`place_terminal_orders_keyed`,
+ * decision 0043): one round trip for a batch instead of two. Each request is key-checked as alone
+ * (found, counted, its address's wrong keys) and, if its terminal and merchant are active and the
+ * key under its limit, placed by the ledger's `place_terminal_orders` with the terminal the database found. An
+ * order whose subtotal is not a positive integer is key-checked but never sent (BODY_INVALID after
+ * its check, as alone). Throws only when the statement fails as a whole.
+ */
+export async function placeKeyedOrders(
+  executor: Executor,
+  inputs: KeyedOrderRequest[],
+  limits: { windowMs: number; maxWrongKeys: number; maxPerKey: number },
+): Promise<KeyedOrderResult[]> {
+  const invalid: unknown[] = [];
+  const rows = inputs.map((input, i) => {
+    let order: TerminalOrderRow | null = null;
+    try {
+      order = terminalOrderRow({ ...input, terminal: { id: 0, merchantId: 0 } });
+    } catch (error) {
+      invalid[i] = error;
+    }
+    return { keyHash: input.key.hash, wrongKeysKey: input.key.wrongKeysKey, order };
+  });
+  const at = new Date(Math.max(...inputs.map((i) => i.key.now.getTime())));
+  const outcomes = await placeKeyedTerminalOrderRows(executor, rows, { ...limits, at });
+  return outcomes.map(({ check, order }, i): KeyedOrderResult => {
+    if (invalid[i] !== undefined) return { check, order: { ok: false, error: invalid[i] } };
+    if (!order) return { check, order: null };
+    try {
+      return { check, order: { ok: true, value: orderAnswer(order) } };
+    } catch (error) {
+      return { check, order: { ok: false, error } };
+    }
+  });
+}
+
+/** The app's (the instance's) group commit of orders checked with their keys. */
+export const KEYED_ORDER_BATCHES =
+  stateSlot<GroupCommit<KeyedOrderRequest, KeyedOrderResult>>('keyed order batches');
 
 const keyedGroupCommit = (
   deps: ServiceDeps,
   limits: { windowMs: number; maxWrongKeys: number; maxPerKey: number },
 ) =>
-  keyedGroupCommits(deps.database, () => ({
-    runBatch: async (requests) =>
-      (await placeKeyedOrders(deps.database.db, requests, limits)).map((value) => ({
-        ok: true as const,
-        value,
-      })),
-    runOne: async (request) =>
-      (await retrying(() => placeKeyedOrders(deps.database.db, [request], limits)))[0]!,
-    ...batchOptions(deps),
-  }));
+  deps.state.of(
+    KEYED_ORDER_BATCHES,
+    () =>
+      new GroupCommit({
+        runBatch: async (requests: KeyedOrderRequest[]) =>
+          (await placeKeyedOrders(deps.database.db, requests, limits)).map((value) => ({
+            ok: true as const,
+            value,
+          })),
+        runOne: async (request: KeyedOrderRequest) =>
+          (await retrying(() => placeKeyedOrders(deps.database.db, [request], limits)))[0]!,
+        ...batchOptions(deps),
+      }),
+  );
 
 /**
  * POST /orders with its terminal key checked in the same statement and transaction (decision
@@ -179,4 +257,144 @@ export async function placeTerminalOrderWithKey(
   });
   if (result.order?.ok && !result.order.value.replayed) deps.metrics?.ordersPlaced.inc();
   return result;
+}
+
+/**
+ * A POST /orders request's terminal: found before its body, or its key left to its order's
+ * statement (the request itself: its `terminal` and `terminalKeyPending`).
+ */
+export interface OrderTerminal {
+  terminal: TerminalIdentity | null;
+  terminalKeyPending: PresentedTerminalKey | null;
+}
+
+/**
+ * POST /orders' terminal authentication, begun before the body is read (decision 0043): a key this
+ * instance has already seen open a terminal is left to the order's own statement (one round trip
+ * per order instead of two); any other key (every unknown key) is checked now, as every terminal
+ * route's. Which keys are known is only a hint: the statement finds the terminal again by the
+ * key's digest, and a key it no longer finds (rotated, terminal deleted) is a wrong key as before.
+ */
+export async function authenticateOrderTerminal(
+  gate: TerminalKeyGate,
+  at: OrderTerminal,
+  request: { authorization: string | undefined; ip: string; now: Date },
+): Promise<void> {
+  const key = await gate.present(request.authorization, request.ip, request.now);
+  if (gate.isKnown(key)) at.terminalKeyPending = key;
+  else at.terminal = await gate.check(key);
+}
+
+/**
+ * For a request that failed before reaching its statement (its body refused, say): its key
+ * checked now, on its own, so a bad key still answers 401, 403 or 429 first, and is counted, as if
+ * it had been checked before the body. Nothing when no key is pending.
+ */
+export async function settleOrderTerminal(gate: TerminalKeyGate, at: OrderTerminal): Promise<void> {
+  const key = at.terminalKeyPending;
+  if (!key) return;
+  at.terminalKeyPending = null;
+  at.terminal = await gate.check(key);
+}
+
+/**
+ * POST /orders for an authenticated request: a pending key is checked by the order's own
+ * statement (placeTerminalOrderWithKey) and judged as the gate judges every key; a terminal found
+ * before the body orders through the plain group commit.
+ */
+export async function placeOrderFor(
+  deps: ServiceDeps,
+  gate: TerminalKeyGate,
+  at: OrderTerminal,
+  idempotencyKey: string,
+  body: CreateOrderBody,
+): Promise<TerminalAnswer> {
+  const key = at.terminalKeyPending;
+  if (!key) {
+    if (!at.terminal) throw new Error('POST /orders reached its handler unauthenticated');
+    return placeTerminalOrder(deps, at.terminal, idempotencyKey, body);
+  }
+  const { check, order } = await placeTerminalOrderWithKey(
+    deps,
+    key,
+    gate.limits,
+    idempotencyKey,
+    body,
+  );
+  // Judged here, so not again by the route's error handler (settleOrderTerminal).
+  at.terminalKeyPending = null;
+  at.terminal = await gate.judge(key, check);
+  if (!order) throw new Error('an order let through by its key check was not placed');
+  if (!order.ok) throw order.error;
+  return order.value;
+}
+
+/** Thrown to roll a dry run's transaction back once its answer is known. */
+class DryRunDone extends Error {
+  constructor(readonly answer: OrderCheck) {
+    super('dry run');
+  }
+}
+
+/**
+ * POST /orders/check (DESIGN 7): what an order would get, writing nothing. The order is placed by
+ * the order's own statement inside a transaction that is then rolled back, so the dry run is the
+ * enforcement itself (the same rules, locks and balance), not a second reading of the rules.
+ */
+export async function checkTerminalOrder(
+  deps: ServiceDeps,
+  terminal: TerminalIdentity,
+  body: CreateOrderBody,
+): Promise<OrderCheck> {
+  const request = orderRequest(deps, terminal, `dry-run:${crypto.randomUUID()}`, body);
+  try {
+    await retrying(() =>
+      deps.database.db.transaction(async (tx) => {
+        const [payee] = await queryRows<{ id: string; available: string }>(
+          tx,
+          sql`SELECT e.id, e.available_tokens AS available
+                FROM employees e JOIN companies c ON c.id = e.company_id
+               WHERE upper(c.code) = upper(${request.companyCode})
+                 AND e.employee_id = ${request.staffNumber}`,
+        );
+        const figures = {
+          remaining_today: payee
+            ? await remainingToday(tx, Number(payee.id), request.timeZone ?? 'UTC', request.at)
+            : null,
+          available_tokens: payee ? Number(payee.available) : null,
+        };
+        let answer: OrderCheck;
+        try {
+          const placed = await placeOrder(tx, request);
+          const data = (placed.body as { data: PlacedOrder }).data;
+          answer = { allowed: true, payable_tokens: data.paid_tokens, ...figures };
+        } catch (error) {
+          if (!isAppError(error)) throw error;
+          answer = {
+            allowed: false,
+            code: error.code,
+            ...(error.details ? { details: error.details } : {}),
+            payable_tokens: 0,
+            ...figures,
+          };
+        }
+        throw new DryRunDone(answer);
+      }),
+    );
+  } catch (error) {
+    if (error instanceof DryRunDone) return error.answer;
+    throw error;
+  }
+  throw new Error('a dry run ended without its answer');
+}
+
+/** GET /orders/{id} and GET /orders?idempotency_key= (DESIGN 8): this terminal's order, or 404. */
+export async function getTerminalOrder(
+  deps: ServiceDeps,
+  terminal: TerminalIdentity,
+  by: { id: number } | { idempotencyKey: string },
+): Promise<unknown> {
+  const order = await lookupTerminalOrder(deps.database.db, terminal.id, by);
+  if (order === null) throw new AppError('ORDER_NOT_FOUND');
+  return order;
 }

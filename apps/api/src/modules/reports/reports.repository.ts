@@ -4,7 +4,7 @@ import { likePattern } from '../../lib/sql';
 import { queryRows, type Executor } from '../../db/client';
 import { addTokens, toInt } from '../../lib/numbers';
 import type { TenantScope } from '../../lib/scope';
-import { companyScope } from '../companies/companies.service';
+import { companyScope } from '../companies';
 
 /**
  * All SQL of the dashboards and summary reports. A month is a token month: ledger rows count
@@ -204,7 +204,7 @@ export interface OwnWallet {
 }
 
 /** An employee's own wallet and its month's flows, found by company and staff number. */
-export async function findEmployeeMonth(
+export async function lookupEmployeeMonth(
   executor: Executor,
   companyId: number,
   staffNumber: string,
@@ -234,7 +234,7 @@ export async function findEmployeeMonth(
 }
 
 /** A merchant's orders and refunds of a month (optionally of one company's employees). */
-export async function findMerchantMonth(
+export async function getMerchantMonth(
   executor: Executor,
   merchantId: number,
   month: string,
@@ -358,7 +358,7 @@ export async function findDailyFlowsBetween(
 }
 
 /** The earliest and latest reset day of the companies in a view (a token month's bounds). */
-export async function findResetDayRange(
+export async function lookupResetDayRange(
   executor: Executor,
   companyId: number | undefined,
 ): Promise<{ min: number; max: number } | undefined> {
@@ -373,7 +373,7 @@ export async function findResetDayRange(
 }
 
 /** The company a scope may see, with its current token month; undefined when out of scope. */
-export async function findCompanyInScope(
+export async function lookupCompanyInScope(
   executor: Executor,
   scope: TenantScope,
   companyId: number,

@@ -10,7 +10,7 @@ import {
 } from '@app/contract';
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
-import { getCompanyReport, getReportSummary } from './reports.service';
+import { findCompanyReport, findReportSummary } from './reports.service';
 
 const errors = {
   400: errorEnvelopeSchema,
@@ -36,7 +36,7 @@ export default async function reportsRoutes(app: FastifyInstance) {
         response: { 200: reportSummarySchema, ...errors },
       },
     },
-    async (request) => getReportSummary(app.deps, scopeOf(currentUser(request)), request.query),
+    async (request) => findReportSummary(app.deps, scopeOf(currentUser(request)), request.query),
   );
 
   r.get(
@@ -53,7 +53,7 @@ export default async function reportsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      getCompanyReport(
+      findCompanyReport(
         app.deps,
         scopeOf(currentUser(request)),
         request.params.companyId,

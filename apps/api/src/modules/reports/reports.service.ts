@@ -15,25 +15,12 @@ import type { ServiceDeps } from '../../lib/deps';
 import { formatPeriod, zonedParts } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
-  findCompanyInScope,
+  lookupCompanyInScope,
   findCompanyMonthTotals,
   findEmployeeMonthRows,
 } from './reports.repository';
 
 // The dashboard and the exports read the reports' figures through these.
-export {
-  countEmployeeRowsUpTo,
-  findCompanyInScope,
-  findCompanyMonthTotals,
-  findDailyFlows,
-  findDailyFlowsBetween,
-  findEmployeeMonth,
-  findEmployeeMonthBatch,
-  findMerchantMonth,
-  findResetDayRange,
-  type LedgerSlice,
-  type MonthFlows,
-} from './reports.repository';
 
 /** The calendar month (YYYY-MM) of now in the programme's time zone. */
 export function calendarMonth(clock: Clock, timeZone: string): string {
@@ -94,7 +81,7 @@ export async function findSummaryRows(
 ): Promise<{ month: string; rows: CompanyTotals[] }> {
   let month = filter.month;
   if (month === undefined && scope.kind === 'company') {
-    month = (await findCompanyInScope(database.read, scope, scope.companyId))?.tokenMonth;
+    month = (await lookupCompanyInScope(database.read, scope, scope.companyId))?.tokenMonth;
   }
   month ??= calendarMonth(clock, config.APP_TIMEZONE);
   const rows = await findCompanyMonthTotals(database.read, scope, month, {
@@ -108,7 +95,7 @@ export async function findSummaryRows(
 }
 
 /** GET /reports/summary: a page of the companies' rows and the grand total of all of them. */
-export async function getReportSummary(
+export async function findReportSummary(
   deps: ServiceDeps,
   scope: TenantScope,
   query: ReportSummaryQuery,
@@ -130,7 +117,7 @@ export async function getCompanyMonth(
   companyId: number,
   month: string | undefined,
 ): Promise<{ month: string; company: CompanyTotals }> {
-  const found = await findCompanyInScope(database.read, scope, companyId);
+  const found = await lookupCompanyInScope(database.read, scope, companyId);
   if (!found) throw new AppError('RECORD_NOT_FOUND');
   const resolved = month ?? found.tokenMonth;
   const [company] = await findCompanyMonthTotals(database.read, scope, resolved, { companyId });
@@ -142,7 +129,7 @@ export async function getCompanyMonth(
  * GET /reports/summary/{companyId}: the company's employees with their month, by staff number.
  * `month` defaults to the company's current token month.
  */
-export async function getCompanyReport(
+export async function findCompanyReport(
   deps: ServiceDeps,
   scope: TenantScope,
   companyId: number,

@@ -2,7 +2,7 @@ import type { RewardImportPreview, RewardImportRow } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
-import { findCompany } from '../companies/companies.service';
+import { lookupCompany } from '../companies';
 import { parseRewardCsv, type ParsedRewardRow } from './reward-import.csv';
 import { findEmployeesByStaffNumbers, type RewardableEmployee } from './reward-import.repository';
 
@@ -61,7 +61,7 @@ export async function previewRewardImport(
   const parsed = parseRewardCsv(file);
   const staffNumbers = [...new Set(parsed.map((row) => row.employee_id).filter(Boolean))];
   const [company, employees] = await Promise.all([
-    findCompany(database.db, scope, companyId),
+    lookupCompany(database.db, scope, companyId),
     findEmployeesByStaffNumbers(database.db, companyId, staffNumbers),
   ]);
   if (!company) throw new AppError('RECORD_NOT_FOUND');

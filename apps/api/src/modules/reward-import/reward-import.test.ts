@@ -14,7 +14,7 @@ import { testDatabaseKinds } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
 import { queryRows } from '../../db/client';
-import { issueToCompany } from '../tokens/tokens.service';
+import { issueToCompany } from '../tokens';
 
 describe.each(await testDatabaseKinds())('bulk rewards on %s', (kind) => {
   let t: TestApp;

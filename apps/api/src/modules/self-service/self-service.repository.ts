@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { iso, toInt } from '../../lib/numbers';
-import { EMPLOYEE_MONTH_TOTALS } from '../employees/employees.service';
+import { EMPLOYEE_MONTH_TOTALS } from '../employees';
 
 /** The live sign-in of an employee (company and staff number), if it has one. */
-export async function findEmployeeAccount(
+export async function lookupEmployeeAccount(
   executor: Executor,
   companyId: number,
   staffNumber: string,
@@ -37,7 +37,7 @@ export interface WalletRow {
  * code and next reset and what its orders took in its token month (the Employees screen's
  * `consumed_tokens`, EMPLOYEE_MONTH_TOTALS).
  */
-export async function findWallet(
+export async function lookupWallet(
   executor: Executor,
   companyId: number,
   staffNumber: string,

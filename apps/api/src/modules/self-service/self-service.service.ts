@@ -5,10 +5,11 @@ import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction } from '../../lib/transaction';
-import { findEmployeeRow } from '../employees/employees.service';
-import { recordUserLink } from '../users/user-links';
-import { createUserAccount } from '../iam/iam.service';
-import { findEmployeeAccount, findWallet } from './self-service.repository';
+import { lookupEmployeeRow } from '../employees';
+import { recordUserLink } from '../iam';
+import { createUserAccount } from '../iam';
+import { walletSpending } from '../spending-rules';
+import { lookupEmployeeAccount, lookupWallet } from './self-service.repository';
 
 /** The audit log's name for every user account (users.service's USER_ENTITY). */
 const USER_ENTITY = 'user';
@@ -34,9 +35,9 @@ export async function createEmployeeAccount(
   }
   try {
     return await inTransaction(database, async (tx) => {
-      const employee = await findEmployeeRow(tx, scope, id, { lock: true });
+      const employee = await lookupEmployeeRow(tx, scope, id, { lock: true });
       if (!employee) throw new AppError('RECORD_NOT_FOUND');
-      if (await findEmployeeAccount(tx, employee.companyId, employee.employeeId)) {
+      if (await lookupEmployeeAccount(tx, employee.companyId, employee.employeeId)) {
         throw new AppError('EMPLOYEE_ACCOUNT_EXISTS');
       }
       const user = await createUserAccount(tx, {
@@ -88,11 +89,17 @@ export async function createEmployeeAccount(
  * GET /me/wallet: the signed-in employee's own wallet (the `self` scope). The whole balance
  * expires at the company's next reset (DESIGN 3.5). A sign-in whose employee is gone is 404.
  */
-export async function getOwnWallet({ database }: ServiceDeps, scope: TenantScope): Promise<Wallet> {
+export async function getOwnWallet(deps: ServiceDeps, scope: TenantScope): Promise<Wallet> {
   if (scope.kind !== 'self') throw new AppError('PERMISSION_DENIED');
-  const row = await findWallet(database.db, scope.companyId, scope.employeeId);
+  const row = await lookupWallet(deps.database.db, scope.companyId, scope.employeeId);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
+  // DESIGN 7: what it may still spend today, its rules and its recent declines.
+  const spending = await walletSpending(deps, scope, {
+    id: row.employeeId,
+    companyId: scope.companyId,
+  });
   return {
+    ...spending,
     available_tokens: row.availableTokens,
     token_month: row.tokenMonth,
     next_reset_at: row.nextResetAt,

@@ -12,8 +12,8 @@ import {
   uniqueName,
   type SignedInUser,
 } from '../../../test/management';
-import { runMonthlyResets } from '../jobs/jobs.service';
-import { distributeToEmployees, issueToCompany } from '../tokens/tokens.service';
+import { runMonthlyResets } from '../jobs';
+import { distributeToEmployees, issueToCompany } from '../tokens';
 
 describe.each(await testDatabaseKinds())('employee self-service on %s', (kind) => {
   let t: TestApp;
@@ -204,6 +204,11 @@ describe.each(await testDatabaseKinds())('employee self-service on %s', (kind) =
         company_name: acme.name,
         employee_id: employee.employee_id,
         name: employee.name,
+        // No spending rules on this company (DESIGN 7): nothing limits today, nothing declined.
+        remaining_today: null,
+        spending_rules: null,
+        spending_exception: null,
+        declines: [],
       });
     });
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { Lang, SettlementOrder, SettlementPeriod } from '@app/contract';
-import { localTime } from '../exports/csv';
+import { localTime } from '../../lib/periods';
 
 /**
  * The PDF statement (decision 0040): pdfkit, with Noto Sans Hans (Simplified Chinese, the GB2312

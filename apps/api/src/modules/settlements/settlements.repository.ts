@@ -29,7 +29,7 @@ export interface MerchantRef {
 }
 
 /** A merchant in scope, or undefined. */
-export async function findMerchantInScope(
+export async function lookupMerchantInScope(
   executor: Executor,
   scope: TenantScope,
   merchantId: number,

@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
 import {
   countStatementOrders,
-  findMerchantInScope,
+  lookupMerchantInScope,
   findMerchantsInScope,
   findSettlementSums,
   findStatementOrders,
@@ -103,7 +103,7 @@ async function findPeriods(
   const range = settlementRange(deps, query);
   if (
     query.merchant_id !== undefined &&
-    !(await findMerchantInScope(database.read, scope, query.merchant_id))
+    !(await lookupMerchantInScope(database.read, scope, query.merchant_id))
   ) {
     throw new AppError('RECORD_NOT_FOUND');
   }
@@ -185,7 +185,7 @@ export async function getStatementHead(
   periodStart: string,
 ): Promise<{ statement: SettlementPeriod; period: HalfMonth }> {
   const { database, config, clock } = deps;
-  const merchant = await findMerchantInScope(database.read, scope, merchantId);
+  const merchant = await lookupMerchantInScope(database.read, scope, merchantId);
   if (!merchant) throw new AppError('RECORD_NOT_FOUND');
   const period = halfMonthOf(periodStart, config.APP_TIMEZONE);
   const sums = await findSettlementSums(database.read, scope, [period], merchantId);

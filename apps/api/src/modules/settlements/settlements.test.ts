@@ -16,7 +16,7 @@ import {
 } from '../../../test/ledger';
 import { signedIn, type SignedInUser } from '../../../test/management';
 import { queryRows } from '../../db/client';
-import { distributeToEmployees, issueToCompany } from '../tokens/tokens.service';
+import { distributeToEmployees, issueToCompany } from '../tokens';
 import { halfMonthOf, halfMonthsBetween } from './settlement-periods';
 
 // Shanghai is UTC+8 all year: 2026-03-16 00:00 there is 2026-03-15T16:00:00Z.

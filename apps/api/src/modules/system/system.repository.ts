@@ -12,13 +12,15 @@ export async function lockSystemPeriods(tx: Tx): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${SYSTEM_PERIOD_LOCK})`);
 }
 
-export async function getSettings(executor: Executor): Promise<SystemSettingsRow | undefined> {
+export async function lookupSettings(executor: Executor): Promise<SystemSettingsRow | undefined> {
   const [row] = await executor.select().from(systemSettings);
   return row;
 }
 
 /** The open period: the only one without an end. */
-export async function getCurrentPeriod(executor: Executor): Promise<SystemPeriodRow | undefined> {
+export async function lookupCurrentPeriod(
+  executor: Executor,
+): Promise<SystemPeriodRow | undefined> {
   const [row] = await executor.select().from(systemPeriods).where(isNull(systemPeriods.endsAt));
   return row;
 }

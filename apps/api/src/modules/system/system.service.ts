@@ -25,8 +25,8 @@ import { inTransaction } from '../../lib/transaction';
 import {
   closePeriod,
   findPeriods,
-  getCurrentPeriod,
-  getSettings,
+  lookupCurrentPeriod,
+  lookupSettings,
   insertPeriod,
   insertSettings,
   lockSystemPeriods,
@@ -40,7 +40,7 @@ import {
  * period ends at 00:00 (APP_TIMEZONE) of `next_reset_date`; the reset opens the next period and
  * schedules the one after on `reset_day` of the following month. Nothing has to run at that
  * instant: every read advances the periods first (lazily, from the injected clock), and
- * `advanceSystemPeriods` lets a timer do the same.
+ * `advanceSystemPeriods` does the same on the jobs timer (`jobs.timer.ts`), so a period opens with no read.
  */
 
 interface SystemPeriodState {
@@ -79,8 +79,8 @@ export function periodOpenedOn(closing: string, resetDate: string): string {
 
 async function readState(executor: Executor): Promise<SystemPeriodState | null> {
   const [settings, current] = await Promise.all([
-    getSettings(executor),
-    getCurrentPeriod(executor),
+    lookupSettings(executor),
+    lookupCurrentPeriod(executor),
   ]);
   return settings && current ? { settings, current } : null;
 }
@@ -100,7 +100,7 @@ async function advanceLocked(
   if (!state) {
     const local = zonedParts(now, timeZone);
     const month = { year: local.year, month: local.month };
-    if (!(await getCurrentPeriod(tx))) {
+    if (!(await lookupCurrentPeriod(tx))) {
       const period = formatPeriod(month);
       await insertPeriod(tx, {
         period,

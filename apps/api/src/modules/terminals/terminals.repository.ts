@@ -43,7 +43,7 @@ export async function insertTerminal(
   return row!;
 }
 
-export async function findTerminal(
+export async function lookupTerminal(
   executor: Executor,
   id: number,
 ): Promise<TerminalRow | undefined> {
@@ -168,7 +168,7 @@ function keyCheckOf(row: KeyCheckRow | undefined): TerminalKeyCheck {
 /**
  * `checkTerminalKeyHash` for several requests in one statement and one transaction (group commit,
  * decision 0034), each answered as if alone: the database's `check_terminal_keys`
- * (modules/ledger/sql/terminal-orders.sql), the same check the orders keyed in their own statement
+ * (sql/key-check.sql), the same check the orders keyed in their own statement
  * run (decision 0043). A key presented n times counts n requests: its counter moves once by n
  * (counters upserted in key order, so two batches never deadlock), and the i-th request of the
  * batch with that key sees the count up to itself. One `now` (the latest) opens or closes the

@@ -12,10 +12,10 @@ import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { Executor } from '../../db/client';
 import type { ServiceDeps } from '../../lib/deps';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
-import { findMerchant } from '../merchants/merchants.service';
+import { lookupMerchant } from '../merchants';
 import { generateTerminalKey, terminalKeyFrom } from './terminal-keys';
 import {
-  findTerminal,
+  lookupTerminal,
   findTerminals,
   insertTerminal,
   toTerminal,
@@ -42,7 +42,7 @@ export async function createTerminalIn(
   actor: AuditActor | null = null,
 ): Promise<TerminalWithKey> {
   const body = createTerminalBodySchema.parse(input);
-  if (!(await findMerchant(executor, body.merchant_id))) throw new AppError('RECORD_NOT_FOUND');
+  if (!(await lookupMerchant(executor, body.merchant_id))) throw new AppError('RECORD_NOT_FOUND');
   const { key, hash, prefix } = apiKey ? terminalKeyFrom(apiKey) : generateTerminalKey();
   const at = clock.now();
   try {
@@ -100,7 +100,7 @@ async function changeTerminal(
 ): Promise<TerminalWithKey | Terminal | null> {
   const at = clock.now();
   return inTransaction(database, async (tx) => {
-    const before = await findTerminal(tx, id);
+    const before = await lookupTerminal(tx, id);
     if (!before) throw new AppError('RECORD_NOT_FOUND');
     let key: string | undefined;
     let values: Parameters<typeof updateTerminal>[2];
@@ -149,7 +149,7 @@ export async function rotateTerminalKey(
 }
 
 export async function getTerminal({ database }: ServiceDeps, id: number): Promise<Terminal> {
-  const row = await findTerminal(database.db, id);
+  const row = await lookupTerminal(database.db, id);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
   return toTerminal(row);
 }

@@ -20,7 +20,7 @@ import { answerOnce, requiredIdempotencyKeyHeaders } from '../../lib/idempotency
 import { within } from '../../lib/transaction';
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
-import { listTransactions } from '../transactions/transactions.service';
+import { listTransactions } from '../transactions';
 import {
   distributeOrRequestApproval,
   getTokenConfiguration,

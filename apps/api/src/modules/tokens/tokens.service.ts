@@ -15,11 +15,11 @@ import { nextResetAfterChange } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import { inTransaction, transactionOf, type TransactionRunner } from '../../lib/transaction';
 import type { AuthUser } from '../../lib/principal';
-import { findCompany, updateCompany } from '../companies/companies.service';
+import { lookupCompany, updateCompany } from '../companies';
 import type { CompanyRow } from '../../db/schema';
-import { lockCompany } from '../ledger/ledger.service';
-import { requestApprovalIfDue } from '../approvals/approvals.service';
-import { applyDistribution, applyTopUp } from './apply.service';
+import { lockCompany } from '../ledger';
+import { requestApprovalIfDue } from '../approvals';
+import { applyDistribution, applyTopUp } from '../ledger';
 
 /** The company a token request acts on: the caller's own, or the one admin and HR name. */
 function targetCompany(
@@ -143,7 +143,7 @@ export async function getTokenConfiguration(
   companyId: number | undefined,
 ): Promise<TokenConfiguration> {
   const id = targetCompany(scope, companyId, 'QUERY_PARAM_INVALID');
-  const row = await findCompany(database.db, scope, id);
+  const row = await lookupCompany(database.db, scope, id);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
   return toConfiguration(row);
 }
@@ -172,7 +172,7 @@ export async function updateTokenConfiguration(
   }
   const at = clock.now();
   return inTransaction(database, async (tx) => {
-    if (!(await findCompany(tx, scope, id))) throw new AppError('RECORD_NOT_FOUND');
+    if (!(await lookupCompany(tx, scope, id))) throw new AppError('RECORD_NOT_FOUND');
     // Locked like a reset locks it, so a running reset and this change take turns.
     const company = (await lockCompany(tx, id))!;
     const resetDay = body.monthly_reset_day ?? company.monthlyResetDay;

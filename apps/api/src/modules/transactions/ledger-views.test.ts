@@ -12,7 +12,7 @@ import {
   type TestTerminal,
 } from '../../../test/ledger';
 import { signedIn } from '../../../test/management';
-import { distributeToEmployees } from '../tokens/tokens.service';
+import { distributeToEmployees } from '../tokens';
 
 /** Splits a CSV export (BOM, CRLF) into its header and rows of cells; no cell here is quoted. */
 const csvOf = (raw: Buffer) => {

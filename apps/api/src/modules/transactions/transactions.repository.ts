@@ -221,7 +221,7 @@ export async function countTransactionsUpTo(
 }
 
 /** Our id of the employee behind a staff number in a company, for employees' own lists. */
-export async function findEmployeeIdByStaffNumber(
+export async function lookupEmployeeIdByStaffNumber(
   executor: Executor,
   companyId: number,
   staffNumber: string,

@@ -4,15 +4,11 @@ import type { ServiceDeps } from '../../lib/deps';
 import { dayRange } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
-  countTransactionsUpTo,
-  findEmployeeIdByStaffNumber,
+  lookupEmployeeIdByStaffNumber,
   findTransactions,
   type TransactionCursor,
   type TransactionFilter,
 } from './transactions.repository';
-
-export { countTransactionsUpTo, findTransactions };
-export type { TransactionCursor, TransactionFilter };
 
 /** Cursor: the contract's `transactionCursor`, `[seq]` of the last row shown. Opaque to clients. */
 export const encodeCursor = (row: Pick<TokenTransaction, 'seq'>): string =>
@@ -61,7 +57,11 @@ export async function transactionFilterFor(
       return { ...filter, merchantId: scope.merchantId, merchantView: true };
     case 'self': {
       if (query.scope === 'company') throw new AppError('PERMISSION_DENIED');
-      const own = await findEmployeeIdByStaffNumber(database.db, scope.companyId, scope.employeeId);
+      const own = await lookupEmployeeIdByStaffNumber(
+        database.db,
+        scope.companyId,
+        scope.employeeId,
+      );
       if (own === undefined) return null;
       if (query.employee_id !== undefined && query.employee_id !== own) return null;
       return { ...filter, companyId: scope.companyId, employeeId: own, wallet: 'employee' };

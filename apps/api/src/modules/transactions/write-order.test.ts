@@ -10,7 +10,7 @@ import { createUser, injectAs, signIn, type TestSession } from '../../../test/au
 import { testDatabaseKinds } from '../../../test/databases';
 import { assertLedgerInvariants } from '../../../test/invariants';
 import { newCompany, newEmployee, newTerminal, type TestTerminal } from '../../../test/ledger';
-import { issueToCompany } from '../tokens/tokens.service';
+import { issueToCompany } from '../tokens';
 import { transactionPageQuery, type TransactionFilter } from './transactions.repository';
 
 /** Every row of a list, following its cursor `limit` rows at a time. */

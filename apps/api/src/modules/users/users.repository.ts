@@ -137,7 +137,7 @@ export async function findUsers(
 }
 
 /** One user in the scope, or undefined (anyone else is simply not found here). */
-export async function findUser(
+export async function lookupUser(
   executor: Executor,
   id: number,
   scope: UserScope,
@@ -165,7 +165,7 @@ export async function lockUser(tx: Tx, id: number, scope: UserScope): Promise<Us
  * The merchant of a live user outside a caller's scope (null: a user of no merchant), or
  * undefined when there is no such user: tells "not yours to manage" from "not found".
  */
-export async function findUserMerchant(
+export async function lookupUserMerchant(
   executor: Executor,
   id: number,
 ): Promise<{ merchantId: number | null } | undefined> {

@@ -18,14 +18,14 @@ import type { AuthUser } from '../../lib/principal';
 import { scopeOf } from '../../lib/scope';
 import { pagedFilterOf } from '../../lib/sql';
 import { inTransaction, sqlState, violatedConstraint } from '../../lib/transaction';
-import { findCompany } from '../companies/companies.service';
-import { confirmCurrentPassword, createUserAccount, setPassword } from '../iam/iam.service';
-import { revokeUserSessions } from '../iam/sessions.service';
-import { findMerchant } from '../merchants/merchants.service';
-import { recordUserLink } from './user-links';
+import { lookupCompany } from '../companies';
+import { confirmCurrentPassword, createUserAccount, setPassword } from '../iam';
+import { revokeUserSessions } from '../iam';
+import { lookupMerchant } from '../merchants';
+import { recordUserLink } from '../iam';
 import {
-  findUser,
-  findUserMerchant,
+  lookupUser,
+  lookupUserMerchant,
   findUsers,
   lockUser,
   toManagedUser,
@@ -77,7 +77,7 @@ function assertPasswordsMatch(password: string | undefined, confirm: string | un
 }
 
 async function viewOf(tx: Tx, id: number, scope: UserScope, now: Date): Promise<ManagedUser> {
-  const row = await findUser(tx, id, scope);
+  const row = await lookupUser(tx, id, scope);
   if (!row) throw new AppError('RECORD_NOT_FOUND');
   return toManagedUser(row, now);
 }
@@ -90,7 +90,7 @@ async function viewOf(tx: Tx, id: number, scope: UserScope, now: Date): Promise<
  */
 async function outOfScope(tx: Executor, id: number, scope: UserScope): Promise<AppError> {
   if (scope.merchantId === undefined) return new AppError('RECORD_NOT_FOUND');
-  const other = await findUserMerchant(tx, id);
+  const other = await lookupUserMerchant(tx, id);
   const isOurs = other && (other.merchantId === null || other.merchantId === scope.merchantId);
   return new AppError(isOurs ? 'PERMISSION_DENIED' : 'RECORD_NOT_FOUND');
 }
@@ -132,12 +132,12 @@ export async function createAccount(
   const scope: UserScope = { types: [input.type] };
   return withDuplicatesMapped(() =>
     inTransaction(database, async (tx) => {
-      if (input.merchantId !== undefined && !(await findMerchant(tx, input.merchantId))) {
+      if (input.merchantId !== undefined && !(await lookupMerchant(tx, input.merchantId))) {
         throw new AppError('RECORD_NOT_FOUND');
       }
       if (
         input.companyId !== undefined &&
-        !(await findCompany(tx, { kind: 'all' }, input.companyId))
+        !(await lookupCompany(tx, { kind: 'all' }, input.companyId))
       ) {
         throw new AppError('RECORD_NOT_FOUND');
       }
@@ -216,7 +216,7 @@ export async function updateAccount(
   assertPasswordsMatch(password, body.confirm_password);
   if (password !== undefined && actor.userId === id) {
     // Outside the caller's scope stays its 403/404, before any password is looked at.
-    if (!(await findUser(database.db, id, rules))) throw await outOfScope(database.db, id, rules);
+    if (!(await lookupUser(database.db, id, rules))) throw await outOfScope(database.db, id, rules);
     await confirmCurrentPassword(deps, {
       userId: id,
       currentPassword: body.current_password,
@@ -372,7 +372,7 @@ export async function getUser(
   scope: UserScope,
   id: number,
 ): Promise<ManagedUser> {
-  const row = await findUser(database.db, id, scope);
+  const row = await lookupUser(database.db, id, scope);
   if (!row) throw await outOfScope(database.db, id, scope);
   return toManagedUser(row, clock.now());
 }

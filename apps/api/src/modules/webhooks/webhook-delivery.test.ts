@@ -20,7 +20,7 @@ import {
 } from '../../../test/ledger';
 import { signedIn, type SignedInUser } from '../../../test/management';
 import { startReceiver, type Receiver } from '../../../test/webhook-receiver';
-import { distributeToEmployees, issueToCompany } from '../tokens/tokens.service';
+import { distributeToEmployees, issueToCompany } from '../tokens';
 import { deliverDueWebhooks, RETRY_SCHEDULE_MS } from './webhook-worker';
 
 const ORDER_FIELDS = [

@@ -123,7 +123,7 @@ export async function findEndpoints(
   return { rows: rows.map(toEndpoint), total: toInt(count?.n ?? 0) };
 }
 
-export async function findEndpoint(
+export async function lookupEndpoint(
   executor: Executor,
   scope: TenantScope,
   id: number,

@@ -23,7 +23,7 @@ import { checkWebhookTarget, systemResolver, type Resolver } from './webhook-tar
 import {
   deleteEndpoint,
   findDeliveries,
-  findEndpoint,
+  lookupEndpoint,
   findEndpoints,
   insertEndpoint,
   scheduleDeliveryNow,
@@ -121,7 +121,7 @@ async function getEndpoint(
   scope: TenantScope,
   id: number,
 ): Promise<EndpointRecord> {
-  const endpoint = await findEndpoint(deps.database.db, scope, id);
+  const endpoint = await lookupEndpoint(deps.database.db, scope, id);
   if (!endpoint) throw new AppError('RECORD_NOT_FOUND');
   return endpoint;
 }
@@ -148,7 +148,7 @@ export async function updateWebhook(
   const url =
     body.url === undefined || body.url === current.url ? undefined : await checkUrl(deps, body.url);
   return inTransaction(deps.database, async (tx) => {
-    const before = await findEndpoint(tx, scope, id, { lock: true });
+    const before = await lookupEndpoint(tx, scope, id, { lock: true });
     if (!before) throw new AppError('RECORD_NOT_FOUND');
     const at = deps.clock.now();
     const statusChange =
@@ -183,7 +183,7 @@ export async function rotateWebhookSecret(
   actor: AuditActor,
 ): Promise<WebhookWithSecret> {
   return inTransaction(deps.database, async (tx) => {
-    const before = await findEndpoint(tx, scope, id, { lock: true });
+    const before = await lookupEndpoint(tx, scope, id, { lock: true });
     if (!before) throw new AppError('RECORD_NOT_FOUND');
     const at = deps.clock.now();
     const after = await updateEndpoint(tx, id, { secret: newSecret(), at });
@@ -208,7 +208,7 @@ export async function deleteWebhook(
   actor: AuditActor,
 ): Promise<void> {
   await inTransaction(deps.database, async (tx) => {
-    const before = await findEndpoint(tx, scope, id, { lock: true });
+    const before = await lookupEndpoint(tx, scope, id, { lock: true });
     if (!before) throw new AppError('RECORD_NOT_FOUND');
     await deleteEndpoint(tx, id);
     await recordAudit(tx, {

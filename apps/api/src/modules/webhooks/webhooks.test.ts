@@ -13,8 +13,8 @@ import { codeOf, newEmployee, newTerminal, order, type TestTerminal } from '../.
 import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
 import { countEvents, eventsOfOrder } from '../../../test/webhook-receiver';
 import { inTransaction } from '../../lib/transaction';
-import { distributeTokens, placeOrders, type OrderRequest } from '../ledger/ledger.service';
-import { distributeToEmployees, issueToCompany } from '../tokens/tokens.service';
+import { distributeTokens, placeOrders, type OrderRequest } from '../ledger';
+import { distributeToEmployees, issueToCompany } from '../tokens';
 import type { Resolver } from './webhook-targets';
 import { checkWebhookTarget } from './webhook-targets';
 

@@ -5,7 +5,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api } from '@/lib/api-client';
+import { transport } from '@/lib/transport';
 import { useAuthStore } from '@/lib/auth-store';
 import { queryClient } from '@/lib/query-client';
 import { buildUser } from '@/test/fixtures';
@@ -49,7 +49,7 @@ function Shops() {
   const query = useQuery({
     queryKey: ['shops', table.query],
     queryFn: async () =>
-      (await api.get<ListResult<Shop>>('/api/v1/shops', { params: table.query })).data,
+      (await transport.get<ListResult<Shop>>('/api/v1/shops', { params: table.query })).data,
   });
   return (
     <DataTable

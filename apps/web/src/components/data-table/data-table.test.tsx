@@ -7,7 +7,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { useEffect, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { STATUSES, type Status } from '@app/contract';
-import { api } from '@/lib/api-client';
+import { transport } from '@/lib/transport';
 import { browser } from '@/lib/browser';
 import { downloadCsv } from '@/lib/download';
 import { queryClient } from '@/lib/query-client';
@@ -62,7 +62,7 @@ function Things() {
   const query = useQuery({
     queryKey: ['things', table.query],
     queryFn: async () =>
-      (await api.get<ListResult<Thing>>('/api/v1/things', { params: table.query })).data,
+      (await transport.get<ListResult<Thing>>('/api/v1/things', { params: table.query })).data,
     placeholderData: keepPreviousData,
     meta: { silentError: true },
   });
@@ -77,7 +77,9 @@ function Things() {
           table={table}
           actions={
             <DataTableExportButton
-              onExport={() => downloadCsv('/api/v1/exports/things', table.filters, 'things.csv')}
+              onExport={() =>
+                downloadCsv('/api/v1/exports/employees', { query: table.filters }, 'things.csv')
+              }
             />
           }
         >
@@ -161,7 +163,7 @@ function Rebuilding() {
   const query = useQuery({
     queryKey: ['things', table.query],
     queryFn: async () =>
-      (await api.get<ListResult<Thing>>('/api/v1/things', { params: table.query })).data,
+      (await transport.get<ListResult<Thing>>('/api/v1/things', { params: table.query })).data,
   });
   // New column objects and renderers on every render, as when handlers or options change.
   const rebuilt: ColumnDef<Thing>[] = [
@@ -359,7 +361,7 @@ describe('the data-table kit', () => {
     serveThings(45);
     const exports: URLSearchParams[] = [];
     server.use(
-      http.get('/api/v1/exports/things', ({ request }) => {
+      http.get('/api/v1/exports/employees', ({ request }) => {
         exports.push(new URL(request.url).searchParams);
         return new HttpResponse('id,name\n1,Thing 1\n', {
           headers: {

@@ -1,7 +1,23 @@
+import type { ReactNode } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { DialogClose, DialogFooter } from '@/components/ui/dialog';
+
+/** A dialog's footer: Cancel, which closes the dialog, then the step's own buttons. */
+export function DialogCancelFooter({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <DialogFooter className="pt-2">
+      <DialogClose asChild>
+        <Button type="button" variant="outline">
+          {t('actions.cancel')}
+        </Button>
+      </DialogClose>
+      {children}
+    </DialogFooter>
+  );
+}
 
 /**
  * Cancel and submit under a dialog's form; submit shows progress while `isPending`. Cancel
@@ -17,18 +33,19 @@ export function FormDialogFooter({
   onCancel?: () => void;
 }) {
   const { t } = useTranslation();
-  const cancel = (
-    <Button type="button" variant="outline" onClick={onCancel}>
-      {t('actions.cancel')}
+  const submit = (
+    <Button type="submit" disabled={isPending}>
+      {isPending && <LoaderCircle className="animate-spin" aria-hidden />}
+      {isPending ? t('actions.saving') : (submitLabel ?? t('actions.save'))}
     </Button>
   );
+  if (!onCancel) return <DialogCancelFooter>{submit}</DialogCancelFooter>;
   return (
     <DialogFooter className="pt-2">
-      {onCancel ? cancel : <DialogClose asChild>{cancel}</DialogClose>}
-      <Button type="submit" disabled={isPending}>
-        {isPending && <LoaderCircle className="animate-spin" aria-hidden />}
-        {isPending ? t('actions.saving') : (submitLabel ?? t('actions.save'))}
+      <Button type="button" variant="outline" onClick={onCancel}>
+        {t('actions.cancel')}
       </Button>
+      {submit}
     </DialogFooter>
   );
 }

@@ -36,7 +36,10 @@ BEGIN
              'id', o.id,
              'order_no', o.order_no,
              'status', o.status,
-             'subtotal', o.subtotal,
+             -- The bill; what the wallet paid is the ledger's `subtotal` (DESIGN 7, partial).
+             'subtotal', coalesce(o.bill_tokens, o.subtotal),
+             'paid_tokens', o.subtotal,
+             'to_pay_otherwise', coalesce(o.bill_tokens - o.subtotal, 0),
              'refunded_amount', o.refunded_amount,
              'company_id', o.company_id,
              'company_code', c.code,
@@ -95,7 +98,22 @@ DECLARE
   key_hashes text[] := '{}';
   k integer;
   refusal text;
-  -- The accepted orders, in the lock order: position in p_orders, payee, balance before.
+  refusal_details jsonb;
+  -- Spending rules (DESIGN 7): each wallet's spending of its local day, counted once per batch.
+  wallet_days date[] := '{}';
+  wallet_spent bigint[] := '{}';
+  judged record;
+  payable bigint;
+  -- The accepted orders, in the lock order: position in p_orders, payee, balance before, what
+  -- the wallet pays (the subtotal, or less when paid in part) and the bill when paid in part.
+  acc_paid bigint[] := '{}';
+  acc_bills bigint[] := '{}';
+  -- The declines kept (a rule's refusal or the balance's): position, payee, code, details.
+  dec_ords integer[] := '{}';
+  dec_companies bigint[] := '{}';
+  dec_employees bigint[] := '{}';
+  dec_codes text[] := '{}';
+  dec_details jsonb[] := '{}';
   acc_ords integer[] := '{}';
   acc_companies bigint[] := '{}';
   acc_employees bigint[] := '{}';
@@ -126,16 +144,30 @@ BEGIN
   -- Each order decided as alone, in the lock order, from what the locks now hold.
   FOR o IN
     SELECT e.n::integer AS n, x.terminal_id, x.key, x.request_hash, x.subtotal,
+           coalesce(x.partial, false) AS partial, l.tz, l.local_at,
            c.id AS company_id, c.status AS company_status,
            p.id AS employee_id, p.status AS employee_status, p.available_tokens, p.token_month,
-           sk.outcome AS stored_outcome, sk.status AS stored_status, sk.body AS stored_body
+           sk.outcome AS stored_outcome, sk.status AS stored_status, sk.body AS stored_body,
+           -- The rules in force on the order's local day (none: no version, no rule).
+           r.weekdays AS r_weekdays, r.hours AS r_hours, r.closed_on_holidays AS r_closed,
+           r.merchant_categories AS r_categories, r.order_limit AS r_order_limit,
+           r.daily_limit AS r_daily_limit, r.partial_payment AS r_partial,
+           r.closed_on_holidays IS NOT NULL AS ruled,
+           m.category AS merchant_category,
+           r.closed_on_holidays AND EXISTS (SELECT 1 FROM holidays h WHERE h.day = l.local_at::date)
+             AS holiday
       FROM jsonb_array_elements(p_orders) WITH ORDINALITY AS e(v, n)
-     CROSS JOIN LATERAL jsonb_to_record(e.v) AS x(terminal_id bigint, key text, request_hash text,
-                                                  company_code text, staff_number text,
-                                                  subtotal bigint)
+     CROSS JOIN LATERAL jsonb_to_record(e.v) AS x(terminal_id bigint, merchant_id bigint, key text,
+                                                  request_hash text, company_code text,
+                                                  staff_number text, subtotal bigint,
+                                                  partial boolean, tz text, at timestamptz)
+     CROSS JOIN LATERAL (SELECT coalesce(x.tz, 'UTC') AS tz,
+                                x.at AT TIME ZONE coalesce(x.tz, 'UTC') AS local_at) l
       LEFT JOIN companies c ON upper(c.code) = upper(x.company_code)
       LEFT JOIN employees p ON p.company_id = c.id AND p.employee_id = x.staff_number
       LEFT JOIN LATERAL terminal_key_answer(x.terminal_id, x.key, x.request_hash) sk ON true
+      LEFT JOIN LATERAL spending_rules_for(p.id, l.local_at::date) r ON true
+      LEFT JOIN merchants m ON r.closed_on_holidays IS NOT NULL AND m.id = x.merchant_id
      ORDER BY p.id NULLS FIRST, e.n
   LOOP
     -- A retry of a request already answered gets the first answer (terminal_key_answer).
@@ -156,6 +188,8 @@ BEGIN
     END IF;
 
     refusal := NULL;
+    refusal_details := NULL;
+    payable := o.subtotal;
     IF o.company_id IS NULL THEN
       refusal := 'NO_PAYEE_FOUND';
     ELSIF o.company_status <> 'active' THEN
@@ -171,8 +205,42 @@ BEGIN
         wallet_balances := wallet_balances || o.available_tokens;
         w := array_length(wallet_ids, 1);
       END IF;
-      IF wallet_balances[w] < o.subtotal THEN
-        refusal := 'INSUFFICIENT_TOKENS';
+      IF NOT o.ruled THEN
+        IF wallet_balances[w] < o.subtotal THEN
+          refusal := 'INSUFFICIENT_TOKENS';
+        END IF;
+      ELSE
+        -- Spending rules (DESIGN 7, decision 0077), decided here under the wallet's lock: the
+        -- day's spending is read once per wallet and batch, then carried in memory, so orders of
+        -- one wallet, in one batch or in concurrent ones, never together pass its daily limit.
+        IF o.r_daily_limit IS NOT NULL
+           AND wallet_days[w] IS DISTINCT FROM o.local_at::date THEN
+          wallet_days[w] := o.local_at::date;
+          wallet_spent[w] := spending_spent_on(o.employee_id, o.local_at::date, o.tz);
+        END IF;
+        SELECT * INTO judged
+          FROM spending_judge(o.r_weekdays, o.r_hours, o.r_closed, o.r_categories,
+                              o.r_order_limit, o.r_daily_limit, o.local_at, o.holiday,
+                              o.merchant_category, o.subtotal,
+                              CASE WHEN o.r_daily_limit IS NULL THEN 0 ELSE wallet_spent[w] END,
+                              o.tz);
+        refusal := judged.code;
+        refusal_details := judged.details;
+        IF refusal IS NULL THEN
+          payable := least(o.subtotal, greatest(wallet_balances[w], 0),
+                           coalesce(judged.remaining, o.subtotal));
+          IF payable < o.subtotal AND NOT (o.partial AND o.r_partial AND payable > 0) THEN
+            IF judged.remaining IS NOT NULL AND judged.remaining < o.subtotal
+               AND judged.remaining <= wallet_balances[w] THEN
+              refusal := 'DAILY_LIMIT_EXCEEDED';
+              refusal_details := jsonb_build_object('daily_limit', o.r_daily_limit,
+                                                    'spent_today', wallet_spent[w],
+                                                    'remaining_today', judged.remaining);
+            ELSE
+              refusal := 'INSUFFICIENT_TOKENS';
+            END IF;
+          END IF;
+        END IF;
       END IF;
     END IF;
 
@@ -180,14 +248,29 @@ BEGIN
       res_ords := res_ords || o.n;
       res_outcomes := res_outcomes || refusal;
       res_statuses := res_statuses || NULL::integer;
-      res_bodies := res_bodies || NULL::jsonb;
+      res_bodies := res_bodies || refusal_details;
+      -- Kept (DESIGN 7): a refusal by a rule or by the balance of a payee that was found.
+      IF o.employee_id IS NOT NULL AND refusal IN ('INSUFFICIENT_TOKENS', 'DAILY_LIMIT_EXCEEDED',
+           'ORDER_LIMIT_EXCEEDED', 'OUTSIDE_ALLOWED_HOURS', 'NOT_ALLOWED_TODAY',
+           'MERCHANT_NOT_ALLOWED') THEN
+        dec_ords := dec_ords || o.n;
+        dec_companies := dec_companies || o.company_id;
+        dec_employees := dec_employees || o.employee_id;
+        dec_codes := dec_codes || refusal;
+        dec_details := dec_details || refusal_details;
+      END IF;
     ELSE
       acc_ords := acc_ords || o.n;
       acc_companies := acc_companies || o.company_id;
       acc_employees := acc_employees || o.employee_id;
       acc_months := acc_months || o.token_month;
       acc_balances := acc_balances || wallet_balances[w];
-      wallet_balances[w] := wallet_balances[w] - o.subtotal;
+      acc_paid := acc_paid || payable;
+      acc_bills := acc_bills || CASE WHEN payable < o.subtotal THEN o.subtotal END;
+      wallet_balances[w] := wallet_balances[w] - payable;
+      IF o.ruled AND o.r_daily_limit IS NOT NULL THEN
+        wallet_spent[w] := wallet_spent[w] + payable;
+      END IF;
       keys := keys || (o.terminal_id || ':' || o.key);
       key_hashes := key_hashes || o.request_hash;
     END IF;
@@ -197,16 +280,17 @@ BEGIN
     SELECT array_agg(nextval(pg_get_serial_sequence('public.orders', 'id')))
       INTO order_ids FROM generate_series(1, cardinality(acc_ords));
 
+    -- `subtotal` is what the wallet pays; `bill_tokens` the whole bill when it pays only part.
     INSERT INTO orders (id, company_id, employee_id, merchant_id, terminal_id, order_type, items,
-                        subtotal, ordered_at)
+                        subtotal, bill_tokens, ordered_at)
     OVERRIDING SYSTEM VALUE
     SELECT order_ids[a.i], a.company_id, a.employee_id, x.merchant_id, x.terminal_id,
-           x.order_type, x.items, x.subtotal, x.at
-      FROM unnest(acc_ords, acc_companies, acc_employees) WITH ORDINALITY
-             AS a(n, company_id, employee_id, i)
+           x.order_type, x.items, a.paid, a.bill, x.at
+      FROM unnest(acc_ords, acc_companies, acc_employees, acc_paid, acc_bills) WITH ORDINALITY
+             AS a(n, company_id, employee_id, paid, bill, i)
      CROSS JOIN LATERAL jsonb_to_record(p_orders -> (a.n - 1))
              AS x(terminal_id bigint, merchant_id bigint, order_type text, items jsonb,
-                  subtotal bigint, at timestamptz)
+                  at timestamptz)
      ORDER BY a.i;
 
     -- One INSERT for the batch's order_purchased rows, in the lock order: each wallet's rows
@@ -214,13 +298,13 @@ BEGIN
     INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount,
                                     balance_before, balance_after, period, order_id, terminal_id,
                                     merchant_id)
-    SELECT x.at, 'order_purchased', a.company_id, a.employee_id, 'sent', x.subtotal,
-           a.balance, a.balance - x.subtotal, a.period, order_ids[a.i], x.terminal_id,
+    SELECT x.at, 'order_purchased', a.company_id, a.employee_id, 'sent', a.paid,
+           a.balance, a.balance - a.paid, a.period, order_ids[a.i], x.terminal_id,
            x.merchant_id
-      FROM unnest(acc_ords, acc_companies, acc_employees, acc_months, acc_balances) WITH ORDINALITY
-             AS a(n, company_id, employee_id, period, balance, i)
+      FROM unnest(acc_ords, acc_companies, acc_employees, acc_months, acc_balances, acc_paid)
+             WITH ORDINALITY AS a(n, company_id, employee_id, period, balance, paid, i)
      CROSS JOIN LATERAL jsonb_to_record(p_orders -> (a.n - 1))
-             AS x(terminal_id bigint, merchant_id bigint, subtotal bigint, at timestamptz)
+             AS x(terminal_id bigint, merchant_id bigint, at timestamptz)
      ORDER BY a.i;
 
     -- The keys, claimed with their answers (the order, plus the balance after), in key order.
@@ -229,12 +313,11 @@ BEGIN
                                              response_status, response_body, order_id)
       SELECT x.terminal_id, x.key, x.request_hash, x.at, 201,
              jsonb_build_object('data', terminal_order_json(order_ids[a.i])
-               || jsonb_build_object('available_tokens', a.balance - x.subtotal)),
+               || jsonb_build_object('available_tokens', a.balance - a.paid)),
              order_ids[a.i]
-        FROM unnest(acc_ords, acc_balances) WITH ORDINALITY AS a(n, balance, i)
+        FROM unnest(acc_ords, acc_balances, acc_paid) WITH ORDINALITY AS a(n, balance, paid, i)
        CROSS JOIN LATERAL jsonb_to_record(p_orders -> (a.n - 1))
-               AS x(terminal_id bigint, key text, request_hash text, subtotal bigint,
-                    at timestamptz)
+               AS x(terminal_id bigint, key text, request_hash text, at timestamptz)
        ORDER BY x.terminal_id, x.key
       ON CONFLICT DO NOTHING
       RETURNING terminal_idempotency_keys.order_id, terminal_idempotency_keys.response_body
@@ -257,6 +340,19 @@ BEGIN
       ORDER BY a.i;
   END IF;
 
+  -- The declines, kept with the batch (a batch that fails as a whole is placed again order by
+  -- order, which keeps them then).
+  IF cardinality(dec_ords) > 0 THEN
+    INSERT INTO order_declines (declined_at, company_id, employee_id, merchant_id, terminal_id,
+                                subtotal, code, details)
+    SELECT x.at, d.company_id, d.employee_id, x.merchant_id, x.terminal_id, x.subtotal, d.code,
+           d.details
+      FROM unnest(dec_ords, dec_companies, dec_employees, dec_codes, dec_details)
+             AS d(n, company_id, employee_id, code, details)
+     CROSS JOIN LATERAL jsonb_to_record(p_orders -> (d.n - 1))
+             AS x(terminal_id bigint, merchant_id bigint, subtotal bigint, at timestamptz);
+  END IF;
+
   -- Every order's answer: the refusals and retries, the placed orders, and the repeats of a key
   -- placed in this batch (a retry of it, or another request reusing it).
   RETURN QUERY
@@ -268,109 +364,6 @@ BEGIN
     UNION ALL
     SELECT d.n, CASE WHEN d.same THEN 'stored' ELSE 'reused' END, 201, answers[d.first]
       FROM unnest(dup_ords, dup_of, dup_same) AS d(n, first, same);
-END $function$;
-
--- The terminal-key checks of a batch of requests in one statement (decision 0014, batched by
--- decision 0034): each request (`n`, from 1, its key's digest `hash` and its client address's
--- wrong-key counter `wrong_key`) gets the terminal behind the digest with its and its merchant's
--- status (a deleted one reads as inactive), the address's wrong keys, and the request counted
--- against the key: a key presented k times moves its counter once by k, counters are upserted in
--- key order (so two batches never deadlock), and each request sees the count up to itself. One
--- `p_at` opens or closes the windows of the whole batch. A key found is counted and passes however
--- many wrong keys its address presented (decision 0070; p_max_wrong_keys is the API's to apply to
--- unknown keys). The one definition of the check: the key
--- check alone (terminals.repository.ts checkTerminalKeyHashes) and the orders keyed in their own
--- statement (place_terminal_orders_keyed) both call it.
-CREATE OR REPLACE FUNCTION public.check_terminal_keys(p_requests jsonb, p_at timestamp with time zone, p_window_ms double precision, p_max_wrong_keys integer, OUT n integer, OUT terminal_id bigint, OUT merchant_id bigint, OUT terminal_status text, OUT merchant_status text, OUT key_hits integer, OUT key_retry integer, OUT wrong_hits integer, OUT wrong_retry integer)
- RETURNS SETOF record
- LANGUAGE plpgsql
-AS $function$
-#variable_conflict use_column
-BEGIN
-  RETURN QUERY
-  WITH input AS (
-    SELECT * FROM jsonb_to_recordset(p_requests) AS i(n int, hash text, wrong_key text)
-  ),
-  wrong AS (
-    SELECT i.n, r.hits, greatest(1, ceil(extract(epoch FROM r.expires_at - p_at)))::int AS retry
-      FROM input i JOIN rate_limits r ON r.key = i.wrong_key AND r.expires_at > p_at
-  ),
-  found AS (
-    SELECT i.n, t.id, t.merchant_id,
-           CASE WHEN t.deleted_at IS NULL THEN t.status ELSE 'inactive' END AS status,
-           CASE WHEN m.deleted_at IS NULL THEN m.status ELSE 'inactive' END AS merchant_status
-      FROM input i
-      JOIN terminals t ON t.api_key_hash = i.hash
-      JOIN merchants m ON m.id = t.merchant_id
-  ),
-  counted AS (
-    SELECT f.n, 'terminal:' || f.id AS key,
-           row_number() OVER (PARTITION BY f.id ORDER BY f.n) AS rank,
-           count(*) OVER (PARTITION BY f.id) AS requests
-      FROM found f
-  ),
-  hit AS (
-    INSERT INTO rate_limits AS r (key, hits, expires_at)
-    SELECT c.key, c.requests, p_at + p_window_ms * interval '1 millisecond'
-      FROM counted c WHERE c.rank = 1 ORDER BY c.key
-    ON CONFLICT (key) DO UPDATE
-       SET hits = CASE WHEN r.expires_at <= p_at THEN excluded.hits ELSE r.hits + excluded.hits END,
-           expires_at = CASE WHEN r.expires_at <= p_at THEN excluded.expires_at
-                             ELSE r.expires_at END
-    RETURNING r.key, r.hits, greatest(1, ceil(extract(epoch FROM r.expires_at - p_at)))::int AS retry
-  )
-  SELECT i.n, f.id, f.merchant_id, f.status, f.merchant_status,
-         (h.hits - c.requests + c.rank)::int, h.retry, w.hits, w.retry
-    FROM input i
-    LEFT JOIN found f ON f.n = i.n
-    LEFT JOIN counted c ON c.n = i.n
-    LEFT JOIN hit h ON h.key = c.key
-    LEFT JOIN wrong w ON w.n = i.n
-   ORDER BY i.n;
-END $function$;
-
--- One round trip per batch (decision 0043): the terminal-key checks of a batch of orders and the
--- orders themselves in one statement and one transaction. Each request (`n`, from 1) carries its
--- key's digest, its client address's wrong-key counter and its order; the key check is
--- check_terminal_keys, and only the requests it lets through reach place_terminal_orders, with
--- the terminal and merchant the database found (a request with a null order is only
--- key-checked: its body was refused before). Every request gets its row: its key check (the API
--- turns a failed one into the same 401, 403 or 429 as alone) and its order's outcome (null when
--- its key check refused it). Counter rows are locked before any wallet, in key order, by every
--- batch, so batches never deadlock; the counts commit (durably) with the orders, or roll back
--- with them.
-CREATE OR REPLACE FUNCTION public.place_terminal_orders_keyed(p_requests jsonb, p_at timestamp with time zone, p_window_ms double precision, p_max_wrong_keys integer, p_max_per_key integer, OUT n integer, OUT terminal_id bigint, OUT merchant_id bigint, OUT terminal_status text, OUT merchant_status text, OUT key_hits integer, OUT key_retry integer, OUT wrong_hits integer, OUT wrong_retry integer, OUT outcome text, OUT status integer, OUT body jsonb)
- RETURNS SETOF record
- LANGUAGE plpgsql
-AS $function$
-#variable_conflict use_column
-BEGIN
-  RETURN QUERY
-  WITH checked AS (
-    SELECT k.*, i."order"
-      FROM check_terminal_keys(p_requests, p_at, p_window_ms, p_max_wrong_keys) AS k
-      JOIN jsonb_to_recordset(p_requests) AS i(n int, "order" jsonb) ON i.n = k.n
-  ),
-  passing AS (
-    SELECT c.*, row_number() OVER (ORDER BY c.n)::int AS ord
-      FROM checked c
-     WHERE c.terminal_status = 'active' AND c.merchant_status = 'active'
-       AND c.key_hits <= p_max_per_key AND c."order" IS NOT NULL
-  ),
-  placed AS (
-    SELECT p.ord, p.outcome, p.status, p.body
-      FROM place_terminal_orders((
-             SELECT coalesce(jsonb_agg(s."order" || jsonb_build_object('terminal_id', s.terminal_id,
-                                                                      'merchant_id', s.merchant_id)
-                                       ORDER BY s.ord), '[]'::jsonb)
-               FROM passing s)) AS p
-  )
-  SELECT c.n, c.terminal_id, c.merchant_id, c.terminal_status, c.merchant_status, c.key_hits,
-         c.key_retry, c.wrong_hits, c.wrong_retry, d.outcome, d.status, d.body
-    FROM checked c
-    LEFT JOIN passing s ON s.n = c.n
-    LEFT JOIN placed d ON d.ord = s.ord
-   ORDER BY c.n;
 END $function$;
 
 -- A refund (order_refunded): what is left of the order for cancelled, rejected and auto_archived;

@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApprovalPolicy, ApprovalPolicyBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 const policyKey = ['approval-policy'] as const;
 
 /** GET /sys/approval-policy (admin). */
 export async function getApprovalPolicy(): Promise<ApprovalPolicy> {
-  const response = await api.get<{ data: ApprovalPolicy }>(`${API_PREFIX}/sys/approval-policy`);
+  const response = await api.get('/api/v1/sys/approval-policy');
   return response.data.data;
 }
 
@@ -18,10 +18,7 @@ export const useApprovalPolicy = (enabled: boolean) =>
 
 /** PUT /sys/approval-policy (admin): both thresholds; null turns a rule off. */
 export async function setApprovalPolicy(body: ApprovalPolicyBody): Promise<ApprovalPolicy> {
-  const response = await api.put<{ data: ApprovalPolicy }>(
-    `${API_PREFIX}/sys/approval-policy`,
-    body,
-  );
+  const response = await api.put('/api/v1/sys/approval-policy', { body });
   return response.data.data;
 }
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Approval, ApproveApprovalBody } from '@app/contract';
-import { api, API_PREFIX, idempotencyHeader } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { approvalsKeys } from './get-approvals';
 
 /**
@@ -13,11 +13,10 @@ export async function approveApproval({
   confirm_payees,
   idempotencyKey,
 }: { id: number; idempotencyKey: string } & ApproveApprovalBody): Promise<Approval> {
-  const response = await api.post<{ data: Approval }>(
-    `${API_PREFIX}/approvals/${id}/approve`,
-    confirm_payees ? { confirm_payees } : undefined,
-    { headers: idempotencyHeader(idempotencyKey) },
-  );
+  const response = await api.post('/api/v1/approvals/{id}/approve', {
+    params: { path: { id }, header: { 'idempotency-key': idempotencyKey } },
+    body: confirm_payees ? { confirm_payees } : undefined,
+  });
   return response.data.data;
 }
 
@@ -31,11 +30,10 @@ export async function rejectApproval({
   reason: string;
   idempotencyKey: string;
 }): Promise<Approval> {
-  const response = await api.post<{ data: Approval }>(
-    `${API_PREFIX}/approvals/${id}/reject`,
-    { reason },
-    { headers: idempotencyHeader(idempotencyKey) },
-  );
+  const response = await api.post('/api/v1/approvals/{id}/reject', {
+    params: { path: { id }, header: { 'idempotency-key': idempotencyKey } },
+    body: { reason },
+  });
   return response.data.data;
 }
 

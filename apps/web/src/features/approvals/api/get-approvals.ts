@@ -1,7 +1,7 @@
 import { useLateQuery } from '@/lib/late-query';
 import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import type { Approval, ApprovalKind } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export interface ApprovalList {
   data: Approval[];
@@ -30,7 +30,7 @@ export const approvalsKeys = {
 
 /** GET /approvals: the caller's scope, newest first. */
 export async function getApprovals(query: ApprovalsQuery): Promise<ApprovalList> {
-  const response = await api.get<ApprovalList>(`${API_PREFIX}/approvals`, { params: query });
+  const response = await api.get('/api/v1/approvals', { params: { query } });
   return response.data;
 }
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AuditEntry, AuditListQuery } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export interface AuditLogList {
   data: AuditEntry[];
@@ -14,7 +14,7 @@ export const auditLogKeys = {
 
 /** GET /audit-log (admin, Group HR, company admin: each its scope), newest first, paged. */
 export async function getAuditLog(query: Partial<AuditListQuery>): Promise<AuditLogList> {
-  const response = await api.get<AuditLogList>(`${API_PREFIX}/audit-log`, { params: query });
+  const response = await api.get('/api/v1/audit-log', { params: { query } });
   return response.data;
 }
 

@@ -2,15 +2,12 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, type AuditEntry } from '@app/contract';
 import {
-  DataTable,
   DataTableDateRangeFilter,
   DataTableExportButton,
   DataTableFacetedFilter,
-  DataTableSearch,
-  DataTableToolbar,
   type TableSearchOf,
 } from '@/components/data-table';
-import { PageHeader } from '@/components/layout/page-header';
+import { ListPage } from '@/components/layout/list-page';
 import { exportAuditLog } from '../api/export-audit-log';
 import { useAuditLog } from '../api/get-audit-log';
 import { AuditChangeDialog } from '../components/audit-change-dialog';
@@ -31,55 +28,48 @@ export function AuditLogPage({ table }: { table: TableSearchOf<typeof auditLogSe
   const { page: _page, page_size: _size, ...exportQuery } = table.query;
 
   return (
-    <>
-      <PageHeader title={t('nav.audit_log')} description={t('audit_log.description')} />
-      <DataTable
-        label={t('audit_log.table_label')}
-        columns={columns}
-        query={entries}
-        paging={table}
-        tableId="audit-log"
-        sortable={table.config.sortable}
-        getRowId={(entry) => String(entry.id)}
-        emptyMessage={t('audit_log.empty')}
-        toolbar={
-          <DataTableToolbar
+    <ListPage
+      title={t('nav.audit_log')}
+      description={t('audit_log.description')}
+      table={table}
+      search={{ filterKey: 'actor', placeholder: t('audit_log.search_placeholder') }}
+      filters={
+        <>
+          <DataTableFacetedFilter
             table={table}
-            actions={<DataTableExportButton onExport={() => exportAuditLog(exportQuery)} />}
-          >
-            <DataTableSearch
-              table={table}
-              filterKey="actor"
-              placeholder={t('audit_log.search_placeholder')}
-            />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="action"
-              title={t('audit_log.action')}
-              options={AUDIT_ACTIONS.map((action) => ({
-                value: action,
-                label: auditActionLabel(t, action),
-              }))}
-            />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="entity_type"
-              title={t('audit_log.record_type')}
-              options={AUDIT_ENTITY_TYPES.map((type) => ({
-                value: type,
-                label: auditEntityLabel(t, type),
-              }))}
-            />
-            <DataTableDateRangeFilter
-              table={table}
-              fromKey="date_from"
-              toKey="date_to"
-              label={t('audit_log.date')}
-            />
-          </DataTableToolbar>
-        }
-      />
+            filterKey="action"
+            title={t('audit_log.action')}
+            options={AUDIT_ACTIONS.map((action) => ({
+              value: action,
+              label: auditActionLabel(t, action),
+            }))}
+          />
+          <DataTableFacetedFilter
+            table={table}
+            filterKey="entity_type"
+            title={t('audit_log.record_type')}
+            options={AUDIT_ENTITY_TYPES.map((type) => ({
+              value: type,
+              label: auditEntityLabel(t, type),
+            }))}
+          />
+          <DataTableDateRangeFilter
+            table={table}
+            fromKey="date_from"
+            toKey="date_to"
+            label={t('audit_log.date')}
+          />
+        </>
+      }
+      toolbarActions={<DataTableExportButton onExport={() => exportAuditLog(exportQuery)} />}
+      label={t('audit_log.table_label')}
+      columns={columns}
+      query={entries}
+      tableId="audit-log"
+      getRowId={(entry) => String(entry.id)}
+      emptyMessage={t('audit_log.empty')}
+    >
       <AuditChangeDialog entry={viewing} onClose={() => setViewing(undefined)} />
-    </>
+    </ListPage>
   );
 }

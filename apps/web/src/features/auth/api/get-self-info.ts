@@ -1,7 +1,7 @@
 import { useLateQuery } from '@/lib/late-query';
 import { queryOptions } from '@/lib/query-options';
-import type { SelfInfoResponse, SelfUser } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import type { SelfUser } from '@app/contract';
+import { api } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth-store';
 import { selfInfoQueryKey } from './self-info-key';
 
@@ -14,9 +14,7 @@ export const SELF_INFO_STALE_MS = 5 * 60 * 1000;
  * `from`), without the session-expired alert.
  */
 export async function getSelfInfo(): Promise<SelfUser> {
-  const response = await api.get<SelfInfoResponse>(`${API_PREFIX}/iam/self-info`, {
-    quietUnauthorized: true,
-  });
+  const response = await api.get('/api/v1/iam/self-info', { quietUnauthorized: true });
   const user = response.data.data;
   // A sign-out while the call was in flight wins over its answer.
   if (useAuthStore.getState().isAuthenticated) useAuthStore.getState().setUser(user);

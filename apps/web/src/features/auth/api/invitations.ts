@@ -1,13 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { AcceptInvitationBody, InvitationInfo } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** POST /iam/invitations/lookup: whose open link this is (410 INVITATION_INVALID otherwise). */
 export async function lookUpInvitation(token: string): Promise<InvitationInfo> {
-  const response = await api.post<{ data: InvitationInfo }>(
-    `${API_PREFIX}/iam/invitations/lookup`,
-    { token },
-  );
+  const response = await api.post('/api/v1/iam/invitations/lookup', { body: { token } });
   return response.data.data;
 }
 
@@ -22,10 +19,7 @@ export const useInvitation = (token: string) =>
 
 /** POST /iam/invitations/accept: sets the password and spends the link. */
 export async function acceptInvitation(body: AcceptInvitationBody): Promise<InvitationInfo> {
-  const response = await api.post<{ data: InvitationInfo }>(
-    `${API_PREFIX}/iam/invitations/accept`,
-    body,
-  );
+  const response = await api.post('/api/v1/iam/invitations/accept', { body });
   return response.data.data;
 }
 

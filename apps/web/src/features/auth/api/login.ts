@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LoginBody, LoginResponse, SelfUser } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import type { LoginBody, SelfUser } from '@app/contract';
+import { api } from '@/lib/api-client';
 import { toApiError, type ApiError } from '@/lib/api-error';
 import { useAuthStore } from '@/lib/auth-store';
 import { selfInfoQueryKey } from './self-info-key';
@@ -9,7 +9,7 @@ import { selfInfoQueryKey } from './self-info-key';
 export type LoginResult = { mfaRequired: true } | { mfaRequired: false; user: SelfUser | null };
 
 export async function login(body: LoginBody): Promise<LoginResult> {
-  const response = await api.post<LoginResponse>(`${API_PREFIX}/iam/login`, body);
+  const response = await api.post('/api/v1/iam/login', { body });
   const data = response.data?.data;
   if (data && 'mfa_required' in data && data.mfa_required) return { mfaRequired: true };
   return { mfaRequired: false, user: data && 'user' in data ? data.user : null };

@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { clearSession } from '@/lib/session';
 
 export async function logout(): Promise<void> {
-  await api.post(`${API_PREFIX}/iam/logout`);
+  await api.post('/api/v1/iam/logout');
 }
 
 /** Log out: POST /iam/logout, then (whatever its answer) forget the session and open /login. */

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RecoveryCodesResponse, SelfUser, TotpVerifyBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import type { SelfUser, TotpVerifyBody } from '@app/contract';
+import { api } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth-store';
 import { mfaStatusQueryKey } from './get-mfa-status';
 import { selfInfoQueryKey } from './get-self-info';
 
 /** POST /iam/mfa/totp/verify: the first right code turns TOTP on; ten recovery codes, once. */
 export async function verifyTotpEnrolment(body: TotpVerifyBody): Promise<string[]> {
-  const response = await api.post<RecoveryCodesResponse>(`${API_PREFIX}/iam/mfa/totp/verify`, body);
+  const response = await api.post('/api/v1/iam/mfa/totp/verify', { body });
   return response.data.data.recovery_codes;
 }
 

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateCompanyAdminBody, ManagedUser } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { companyAdminsKeys } from './get-company-admins';
 
 /** POST /companies/admin */
 export async function createCompanyAdmin(body: CreateCompanyAdminBody): Promise<ManagedUser> {
-  const response = await api.post<{ data: ManagedUser }>(`${API_PREFIX}/companies/admin`, body);
+  const response = await api.post('/api/v1/companies/admin', { body });
   return response.data.data;
 }
 

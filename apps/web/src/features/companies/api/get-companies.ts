@@ -2,7 +2,7 @@ import { useLateQuery } from '@/lib/late-query';
 import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import type { Company, CompanyListQuery } from '@app/contract';
 import type { ListResult } from '@/components/data-table';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const companiesKeys = {
   all: ['companies'] as const,
@@ -12,9 +12,7 @@ export const companiesKeys = {
 
 /** GET /companies: the companies within the caller's scope, paged. */
 export async function getCompanies(query: Partial<CompanyListQuery>): Promise<ListResult<Company>> {
-  const response = await api.get<ListResult<Company>>(`${API_PREFIX}/companies`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/companies', { params: { query } });
   return response.data;
 }
 

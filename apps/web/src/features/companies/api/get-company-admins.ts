@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { CompanyAdminListQuery, ManagedUser } from '@app/contract';
 import type { ListResult } from '@/components/data-table';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const companyAdminsKeys = {
   all: ['company-admins'] as const,
@@ -12,9 +12,7 @@ export const companyAdminsKeys = {
 export async function getCompanyAdmins(
   query: Partial<CompanyAdminListQuery>,
 ): Promise<ListResult<ManagedUser>> {
-  const response = await api.get<ListResult<ManagedUser>>(`${API_PREFIX}/companies/admin`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/companies/admin', { params: { query } });
   return response.data;
 }
 

@@ -1,12 +1,10 @@
 import { useLateQuery } from '@/lib/late-query';
 import { queryOptions } from '@/lib/query-options';
 import type { Company } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export async function getCompany(id: string): Promise<Company> {
-  const response = await api.get<{ data: Company }>(
-    `${API_PREFIX}/companies/${encodeURIComponent(id)}`,
-  );
+  const response = await api.get('/api/v1/companies/{id}', { params: { path: { id } } });
   return response.data.data;
 }
 

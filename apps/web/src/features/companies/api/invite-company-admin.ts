@@ -1,14 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Invitation, InviteCompanyAdminBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { companyAdminsKeys } from './get-company-admins';
 
 /** POST /companies/admin/invitations: the admin, created without a password, and their link. */
 export async function inviteCompanyAdmin(body: InviteCompanyAdminBody): Promise<Invitation> {
-  const response = await api.post<{ data: Invitation }>(
-    `${API_PREFIX}/companies/admin/invitations`,
-    body,
-  );
+  const response = await api.post('/api/v1/companies/admin/invitations', { body });
   return response.data.data;
 }
 

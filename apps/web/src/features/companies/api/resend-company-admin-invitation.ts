@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Invitation } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { companyAdminsKeys } from './get-company-admins';
 
 /**
@@ -8,9 +8,9 @@ import { companyAdminsKeys } from './get-company-admins';
  * a password; the open one stops working.
  */
 export async function resendCompanyAdminInvitation(userId: number): Promise<Invitation> {
-  const response = await api.post<{ data: Invitation }>(
-    `${API_PREFIX}/companies/admin/${userId}/invitations`,
-  );
+  const response = await api.post('/api/v1/companies/admin/{user_id}/invitations', {
+    params: { path: { user_id: userId } },
+  });
   return response.data.data;
 }
 

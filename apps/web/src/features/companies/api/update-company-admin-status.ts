@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ManagedUser, Status } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { companyAdminsKeys } from './get-company-admins';
 
 /** PATCH /companies/admin/{user_id}/status */
@@ -11,10 +11,10 @@ export async function updateCompanyAdminStatus({
   userId: number;
   status: Status;
 }): Promise<ManagedUser> {
-  const response = await api.patch<{ data: ManagedUser }>(
-    `${API_PREFIX}/companies/admin/${userId}/status`,
-    { status },
-  );
+  const response = await api.patch('/api/v1/companies/admin/{user_id}/status', {
+    params: { path: { user_id: userId } },
+    body: { status },
+  });
   return response.data.data;
 }
 

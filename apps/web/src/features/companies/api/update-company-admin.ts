@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ManagedUser, UpdateCompanyAdminBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { companyAdminsKeys } from './get-company-admins';
 
 /** PUT /companies/admin/{user_id}: an empty password keeps the current one. */
@@ -11,10 +11,10 @@ export async function updateCompanyAdmin({
   userId: number;
   body: UpdateCompanyAdminBody;
 }): Promise<ManagedUser> {
-  const response = await api.put<{ data: ManagedUser }>(
-    `${API_PREFIX}/companies/admin/${userId}`,
+  const response = await api.put('/api/v1/companies/admin/{user_id}', {
+    params: { path: { user_id: userId } },
     body,
-  );
+  });
   return response.data.data;
 }
 

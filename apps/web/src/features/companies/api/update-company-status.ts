@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Company, Status } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { companiesKeys } from './get-companies';
 
 /** PATCH /companies/{id}/status */
@@ -11,8 +11,9 @@ export async function updateCompanyStatus({
   id: number;
   status: Status;
 }): Promise<Company> {
-  const response = await api.patch<{ data: Company }>(`${API_PREFIX}/companies/${id}/status`, {
-    status,
+  const response = await api.patch('/api/v1/companies/{id}/status', {
+    params: { path: { id } },
+    body: { status },
   });
   return response.data.data;
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Company, UpdateCompanyBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { companiesKeys } from './get-companies';
 
 /** PUT /companies/{id}: name, status, reset day and monthly plan; the code is immutable. */
@@ -11,7 +11,7 @@ export async function updateCompany({
   id: number;
   body: UpdateCompanyBody;
 }): Promise<Company> {
-  const response = await api.put<{ data: Company }>(`${API_PREFIX}/companies/${id}`, body);
+  const response = await api.put('/api/v1/companies/{id}', { params: { path: { id } }, body });
   return response.data.data;
 }
 

@@ -2,15 +2,9 @@ import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, STATUSES, type Company } from '@app/contract';
-import {
-  DataTable,
-  DataTableFacetedFilter,
-  DataTableSearch,
-  DataTableToolbar,
-  type TableSearchOf,
-} from '@/components/data-table';
-import { PageHeader } from '@/components/layout/page-header';
+import { can, type Company } from '@app/contract';
+import type { TableSearchOf } from '@/components/data-table';
+import { ListPage } from '@/components/layout/list-page';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useAuthStore } from '@/lib/auth-store';
@@ -59,45 +53,25 @@ export function CompaniesPage({ table }: { table: TableSearchOf<typeof companies
   );
 
   return (
-    <>
-      <PageHeader
-        title={t('nav.companies')}
-        description={t('companies.description')}
-        actions={
-          <Button onClick={() => setDialog({ mode: 'create' })}>
-            <Plus aria-hidden />
-            {t('companies.add')}
-          </Button>
-        }
-      />
-      <DataTable
-        label={t('companies.table_label')}
-        columns={columns}
-        query={companies}
-        paging={table}
-        tableId="companies"
-        sortable={table.config.sortable}
-        rowHref={(company) => paths.companyDetail.getHref(company.id)}
-        getRowId={(company) => String(company.id)}
-        toolbar={
-          <DataTableToolbar table={table}>
-            <DataTableSearch
-              table={table}
-              filterKey="search"
-              placeholder={t('companies.search_placeholder')}
-            />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="status"
-              title={t('table.status')}
-              options={STATUSES.map((status) => ({
-                value: status,
-                label: t(`statuses.${status}`),
-              }))}
-            />
-          </DataTableToolbar>
-        }
-      />
+    <ListPage
+      title={t('nav.companies')}
+      description={t('companies.description')}
+      actions={
+        <Button onClick={() => setDialog({ mode: 'create' })}>
+          <Plus aria-hidden />
+          {t('companies.add')}
+        </Button>
+      }
+      table={table}
+      search={{ filterKey: 'search', placeholder: t('companies.search_placeholder') }}
+      statuses
+      label={t('companies.table_label')}
+      columns={columns}
+      query={companies}
+      tableId="companies"
+      rowHref={(company) => paths.companyDetail.getHref(company.id)}
+      getRowId={(company) => String(company.id)}
+    >
       <CompanyFormDialog
         state={dialog}
         onClose={() => setDialog(null)}
@@ -113,6 +87,6 @@ export function CompaniesPage({ table }: { table: TableSearchOf<typeof companies
         startWith={adminsOf?.startWith}
         onClose={() => setAdminsOf(null)}
       />
-    </>
+    </ListPage>
   );
 }

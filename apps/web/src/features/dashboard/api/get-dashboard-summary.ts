@@ -1,13 +1,13 @@
 import { useLateQuery } from '@/lib/late-query';
 import { queryOptions } from '@/lib/query-options';
 import type { DashboardSummary } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { DASHBOARD_STALE_MS, dashboardKeys } from './get-dashboard';
 
 /** GET /dashboard/summary (admin, Group HR): every company's totals and the grand total. */
 export async function getDashboardSummary(month: string | undefined): Promise<DashboardSummary> {
-  const response = await api.get<{ data: DashboardSummary }>(`${API_PREFIX}/dashboard/summary`, {
-    params: month ? { month } : {},
+  const response = await api.get('/api/v1/dashboard/summary', {
+    params: { query: month ? { month } : {} },
   });
   return response.data.data;
 }

@@ -1,7 +1,7 @@
 import { useLateQuery } from '@/lib/late-query';
 import { queryOptions } from '@/lib/query-options';
 import type { Dashboard, DashboardQuery } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const dashboardKeys = {
   all: ['dashboard'] as const,
@@ -11,9 +11,8 @@ export const dashboardKeys = {
 
 /** GET /dashboard: the five totals and the daily flows of a token month, for the caller's view. */
 export async function getDashboard(query: DashboardQuery): Promise<Dashboard> {
-  const response = await api.get<{ data: Dashboard }>(`${API_PREFIX}/dashboard`, {
-    params: query,
-    // The server preloads this request when it serves /dashboard (decision 0044).
+  const response = await api.get('/api/v1/dashboard', {
+    params: { query }, // The server preloads this request when it serves /dashboard (decision 0044).
     preloadable: true,
   });
   return response.data.data;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateEmployeeAccountBody, EmployeeAccount } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 
 /** POST /employees/{id}/account: the employee's own sign-in (decision 0033). */
@@ -11,10 +11,10 @@ export async function createEmployeeAccount({
   id: number;
   body: CreateEmployeeAccountBody;
 }): Promise<EmployeeAccount> {
-  const response = await api.post<{ data: EmployeeAccount }>(
-    `${API_PREFIX}/employees/${id}/account`,
+  const response = await api.post('/api/v1/employees/{id}/account', {
+    params: { path: { id } },
     body,
-  );
+  });
   return response.data.data;
 }
 

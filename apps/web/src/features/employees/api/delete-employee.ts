@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 
 /** DELETE /employees/{id}: the employee goes; its ledger history stays. */
 export async function deleteEmployee(id: number): Promise<void> {
-  await api.delete(`${API_PREFIX}/employees/${id}`);
+  await api.delete('/api/v1/employees/{id}', { params: { path: { id } } });
 }
 
 export function useDeleteEmployee() {

@@ -1,6 +1,5 @@
-import { API_PREFIX } from '@/lib/api-client';
 import { downloadCsv } from '@/lib/download';
 
 /** GET /employees/import/template: the header row and one example row, as a CSV download. */
 export const downloadEmployeeTemplate = (): Promise<void> =>
-  downloadCsv(`${API_PREFIX}/employees/import/template`, {}, 'employees-template.csv');
+  downloadCsv('/api/v1/employees/import/template', {}, 'employees-template.csv');

@@ -1,13 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Employee } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 
 /** GET /employees/{id}: one employee and its wallet (changes to employees refresh it). */
 export async function getEmployee(id: string): Promise<Employee> {
-  const response = await api.get<{ data: Employee }>(
-    `${API_PREFIX}/employees/${encodeURIComponent(id)}`,
-  );
+  const response = await api.get('/api/v1/employees/{id}', { params: { path: { id } } });
   return response.data.data;
 }
 

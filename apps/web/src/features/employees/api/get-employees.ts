@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Employee, EmployeeListQuery } from '@app/contract';
 import type { ListResult } from '@/components/data-table';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const employeesKeys = {
   all: ['employees'] as const,
@@ -12,9 +12,7 @@ export const employeesKeys = {
 export async function getEmployees(
   query: Partial<EmployeeListQuery>,
 ): Promise<ListResult<Employee>> {
-  const response = await api.get<ListResult<Employee>>(`${API_PREFIX}/employees`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/employees', { params: { query } });
   return response.data;
 }
 

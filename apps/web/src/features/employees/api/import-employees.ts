@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EmployeeImportResult } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 import { csvFormData } from './preview-employee-import';
 
@@ -15,11 +15,10 @@ export async function importEmployees({
   file,
   deactivateMissing,
 }: ImportEmployeesInput): Promise<EmployeeImportResult> {
-  const response = await api.post<{ data: EmployeeImportResult }>(
-    `${API_PREFIX}/employees/import`,
+  const response = await api.post('/api/v1/employees/import', {
     // Sent as multipart with the boundary the browser picks.
-    csvFormData(file, deactivateMissing),
-  );
+    body: csvFormData(file, deactivateMissing),
+  });
   return response.data.data;
 }
 

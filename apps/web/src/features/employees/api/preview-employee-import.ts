@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { EmployeeImportPreview } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * The CSV as the multipart `file` part the import routes read, with `deactivate_missing` always
@@ -19,11 +19,10 @@ export function csvFormData(file: File, deactivateMissing = false): FormData {
  * which the dialog shows as `deactivate` when the admin opts in.
  */
 export async function previewEmployeeImport(file: File): Promise<EmployeeImportPreview> {
-  const response = await api.post<{ data: EmployeeImportPreview }>(
-    `${API_PREFIX}/employees/import/preview`,
+  const response = await api.post('/api/v1/employees/import/preview', {
     // Sent as multipart with the boundary the browser picks.
-    csvFormData(file),
-  );
+    body: csvFormData(file),
+  });
   return response.data.data;
 }
 

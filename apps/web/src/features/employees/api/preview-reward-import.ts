@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { RewardImportPreview } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { downloadCsv } from '@/lib/download';
 
 /**
@@ -10,10 +10,7 @@ import { downloadCsv } from '@/lib/download';
 export async function previewRewardImport(file: File): Promise<RewardImportPreview> {
   const body = new FormData();
   body.append('file', file, file.name);
-  const response = await api.post<{ data: RewardImportPreview }>(
-    `${API_PREFIX}/tokens/topup-token/employees/preview`,
-    body,
-  );
+  const response = await api.post('/api/v1/tokens/topup-token/employees/preview', { body });
   return response.data.data;
 }
 
@@ -21,4 +18,4 @@ export const usePreviewRewardImport = () => useMutation({ mutationFn: previewRew
 
 /** GET /tokens/topup-token/employees/template, as a CSV download. */
 export const downloadRewardTemplate = (): Promise<void> =>
-  downloadCsv(`${API_PREFIX}/tokens/topup-token/employees/template`, {}, 'rewards-template.csv');
+  downloadCsv('/api/v1/tokens/topup-token/employees/template', {}, 'rewards-template.csv');

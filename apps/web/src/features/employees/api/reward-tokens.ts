@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Approval, DistributeBody, DistributeResult } from '@app/contract';
-import { api, API_PREFIX, idempotencyHeader } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 
 /** Distributed now (200), or at or above the approval threshold sent for approval (202). */
@@ -14,11 +14,10 @@ export async function rewardTokens({
   idempotencyKey,
   ...body
 }: DistributeBody & { idempotencyKey: string }): Promise<RewardTokensOutcome> {
-  const response = await api.post<{ data: DistributeResult | { approval: Approval } }>(
-    `${API_PREFIX}/tokens/topup-token/employees`,
+  const response = await api.post('/api/v1/tokens/topup-token/employees', {
+    params: { header: { 'idempotency-key': idempotencyKey } },
     body,
-    { headers: idempotencyHeader(idempotencyKey) },
-  );
+  });
   const { data } = response.data;
   return response.status === 202 && 'approval' in data
     ? { approval: data.approval }

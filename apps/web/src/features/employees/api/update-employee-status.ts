@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Employee, Status } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 
 /** PATCH /employees/{id}/status */
@@ -11,8 +11,9 @@ export async function updateEmployeeStatus({
   id: number;
   status: Status;
 }): Promise<Employee> {
-  const response = await api.patch<{ data: Employee }>(`${API_PREFIX}/employees/${id}/status`, {
-    status,
+  const response = await api.patch('/api/v1/employees/{id}/status', {
+    params: { path: { id } },
+    body: { status },
   });
   return response.data.data;
 }

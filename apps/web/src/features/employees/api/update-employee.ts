@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Employee, UpdateEmployeeBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { employeesKeys } from './get-employees';
 
 /** PUT /employees/{id}: the fields given change, the others stay. */
@@ -11,7 +11,7 @@ export async function updateEmployee({
   id: number;
   body: UpdateEmployeeBody;
 }): Promise<Employee> {
-  const response = await api.put<{ data: Employee }>(`${API_PREFIX}/employees/${id}`, body);
+  const response = await api.put('/api/v1/employees/{id}', { params: { path: { id } }, body });
   return response.data.data;
 }
 

@@ -1,49 +1,49 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
-import { Download, Info, LoaderCircle } from 'lucide-react';
+import { useId, useMemo, useState } from 'react';
+import { LoaderCircle } from 'lucide-react';
 import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import {
   EMPLOYEE_CSV_COLUMNS,
   EMPLOYEE_IMPORT_ACTIONS,
   STATUSES,
-  isErrorCode,
   type Status,
   type EmployeeImportAction,
   type EmployeeImportPreview,
   type EmployeeImportResult,
   type EmployeeImportSummary,
 } from '@app/contract';
-import { Badge } from '@/components/ui/badge';
+import {
+  CsvFileInput,
+  CsvFileProblem,
+  CsvPreviewButton,
+  CsvPreviewTable,
+  CsvRowMark,
+  CsvTemplateButton,
+  useCsvFile,
+} from '@/components/csv-import';
+import { DialogCancelFooter } from '@/components/forms/form-dialog-footer';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
-  DialogClose,
   DialogContent,
   DialogDescription,
   DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import {
-  Table,
-  TableBody,
-  TableCaption,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
-import { errorMessageLines } from '@/lib/error-display';
+import { TableCell, TableHead, TableRow } from '@/components/ui/table';
 import { withThousands } from '@/lib/format';
-import { translateMessage } from '@/lib/messages';
 import { downloadEmployeeTemplate } from '../api/download-employee-template';
 import { useImportEmployees } from '../api/import-employees';
 import { usePreviewEmployeeImport } from '../api/preview-employee-import';
+import {
+  ImportCounts,
+  ImportResultStep,
+  invalidLines,
+  unexpectedRejections,
+} from './import-result-step';
 
 type Step =
   | { kind: 'choose' }
@@ -80,14 +80,6 @@ function shownSummary(
 
 const isStatus = (value: string): value is Status =>
   (STATUSES as readonly string[]).includes(value);
-
-/** A row's reasons as `field: message`, a `v.*` key or a catalogue code translated. */
-export function rowErrorLines(errors: Record<string, string>, t: TFunction): string[] {
-  return Object.entries(errors).map(([field, message]) => {
-    const text = isErrorCode(message) ? t(message, { ns: 'errors' }) : translateMessage(message, t);
-    return field === '_row' ? text : `${field}: ${text}`;
-  });
-}
 
 /**
  * The CSV import (company admin): choose a file, see the preview with each row marked will be
@@ -136,7 +128,11 @@ function ImportFlow({ onDone }: { onDone: () => void }) {
     );
   }
   return (
-    <ResultStep result={step.result} previewedInvalid={step.previewedInvalid} onDone={onDone} />
+    <ImportResultStep
+      result={step.result}
+      previewedInvalid={step.previewedInvalid}
+      onDone={onDone}
+    />
   );
 }
 
@@ -146,87 +142,22 @@ function ChooseFileStep({
   onPreviewed: (file: File, preview: EmployeeImportPreview) => void;
 }) {
   const { t } = useTranslation();
-  const inputId = useId();
-  const errorId = useId();
-  const [file, setFile] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string[] | null>(null);
-  const previewImport = usePreviewEmployeeImport();
-  const template = useMutation({ mutationFn: downloadEmployeeTemplate });
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    // Spec 5: a file must be selected, and an empty file is refused before it is sent.
-    if (!file) return setProblem([translateMessage('v.file_required', t)]);
-    if (file.size === 0) return setProblem([t('EMPTY_FILE', { ns: 'errors' })]);
-    setProblem(null);
-    previewImport.mutate(file, {
-      onSuccess: (preview) => onPreviewed(file, preview),
-      onError: (error) => setProblem(errorMessageLines(error)),
-    });
-  };
-
+  const file = useCsvFile(usePreviewEmployeeImport(), onPreviewed);
   return (
-    <form noValidate className="grid gap-4" onSubmit={onSubmit}>
+    <form noValidate className="grid gap-4" onSubmit={file.submit}>
       <div className="grid gap-2">
-        <Label htmlFor={inputId}>{t('employees.import_file')}</Label>
-        <Input
-          id={inputId}
-          type="file"
-          accept=".csv,text/csv"
-          aria-invalid={problem !== null}
-          aria-describedby={problem ? errorId : undefined}
-          onChange={(event) => {
-            setFile(event.target.files?.[0] ?? null);
-            setProblem(null);
-          }}
-        />
-        {problem && (
-          <p id={errorId} className="text-sm whitespace-pre-line text-destructive">
-            {problem.join('\n')}
-          </p>
-        )}
+        <Label htmlFor={file.inputId}>{t('employees.import_file')}</Label>
+        <CsvFileInput file={file} />
+        <CsvFileProblem file={file} />
       </div>
-      <div>
-        <Button
-          type="button"
-          variant="link"
-          className="h-auto px-0"
-          disabled={template.isPending}
-          onClick={() => template.mutate()}
-        >
-          <Download aria-hidden />
-          {t('employees.import_template')}
-        </Button>
-      </div>
-      <DialogFooter className="pt-2">
-        <DialogClose asChild>
-          <Button type="button" variant="outline">
-            {t('actions.cancel')}
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={previewImport.isPending}>
-          {previewImport.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
-          {t('employees.import_preview')}
-        </Button>
-      </DialogFooter>
+      <CsvTemplateButton
+        download={downloadEmployeeTemplate}
+        label={t('employees.import_template')}
+      />
+      <DialogCancelFooter>
+        <CsvPreviewButton file={file} label={t('employees.import_preview')} />
+      </DialogCancelFooter>
     </form>
-  );
-}
-
-/** The counts of each mark (or of what was done), as a definition list. */
-function Counts({ label, items }: { label: string; items: [string, number][] }) {
-  return (
-    <dl
-      aria-label={label}
-      className="grid grid-cols-2 gap-x-4 gap-y-1 rounded-md border p-3 text-sm sm:grid-cols-3 md:grid-cols-6"
-    >
-      {items.map(([name, count]) => (
-        <div key={name} className="flex flex-col">
-          <dt className="text-muted-foreground">{name}</dt>
-          <dd className="font-semibold tabular-nums">{withThousands(count)}</dd>
-        </div>
-      ))}
-    </dl>
   );
 }
 
@@ -277,7 +208,7 @@ function PreviewStep({
   return (
     <div className="grid gap-4">
       <p className="text-sm">{t('employees.import_preview_of', { name: file.name })}</p>
-      <Counts
+      <ImportCounts
         label={t('employees.import_summary')}
         items={EMPLOYEE_IMPORT_ACTIONS.map((action) => [
           t(`employees.import_actions.${action}`),
@@ -302,59 +233,51 @@ function PreviewStep({
           ))}
         </select>
       </div>
-      <div className="max-h-80 overflow-y-auto rounded-md border">
-        <Table>
-          <TableCaption className="sr-only">{t('employees.import_rows')}</TableCaption>
-          <TableHeader className="sticky top-0 bg-background">
-            <TableRow>
-              <TableHead>{t('employees.import_line')}</TableHead>
-              <TableHead>{t('employees.import_result')}</TableHead>
-              <TableHead>{t('employees.employee_id')}</TableHead>
-              <TableHead>{t('employees.name')}</TableHead>
-              <TableHead>{t('employees.import_email')}</TableHead>
-              <TableHead>{t('table.status')}</TableHead>
+      <CsvPreviewTable
+        caption={t('employees.import_rows')}
+        height="max-h-80"
+        head={
+          <>
+            <TableHead>{t('employees.import_line')}</TableHead>
+            <TableHead>{t('employees.import_result')}</TableHead>
+            <TableHead>{t('employees.employee_id')}</TableHead>
+            <TableHead>{t('employees.name')}</TableHead>
+            <TableHead>{t('employees.import_email')}</TableHead>
+            <TableHead>{t('table.status')}</TableHead>
+          </>
+        }
+      >
+        {rows.slice(0, PREVIEW_ROW_LIMIT).map((row, index) => {
+          const action = shownAction(row.action, deactivateMissing);
+          return (
+            <TableRow key={`${row.line ?? 'missing'}-${row.employee_id}-${index}`}>
+              <TableCell className="tabular-nums">
+                {row.line ?? (
+                  <span className="text-muted-foreground">{t('employees.import_not_in_file')}</span>
+                )}
+              </TableCell>
+              <TableCell className="min-w-48 whitespace-normal">
+                <CsvRowMark
+                  action={action}
+                  label={t(`employees.import_actions.${action}`)}
+                  variant={ACTION_BADGES[action]}
+                  errors={row.errors}
+                />
+              </TableCell>
+              <TableCell className="font-mono">{row.employee_id || dash}</TableCell>
+              <TableCell>{row.name || dash}</TableCell>
+              <TableCell>{row.email || dash}</TableCell>
+              <TableCell>
+                {row.action === 'keep' && deactivateMissing
+                  ? t('statuses.inactive')
+                  : isStatus(row.status)
+                    ? t(`statuses.${row.status}`)
+                    : row.status || dash}
+              </TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.slice(0, PREVIEW_ROW_LIMIT).map((row, index) => (
-              <TableRow key={`${row.line ?? 'missing'}-${row.employee_id}-${index}`}>
-                <TableCell className="tabular-nums">
-                  {row.line ?? (
-                    <span className="text-muted-foreground">
-                      {t('employees.import_not_in_file')}
-                    </span>
-                  )}
-                </TableCell>
-                <TableCell className="min-w-48 whitespace-normal">
-                  <Badge
-                    variant={ACTION_BADGES[shownAction(row.action, deactivateMissing)]}
-                    data-action={shownAction(row.action, deactivateMissing)}
-                  >
-                    {t(`employees.import_actions.${shownAction(row.action, deactivateMissing)}`)}
-                  </Badge>
-                  {row.errors && (
-                    <ul className="mt-1 text-xs text-destructive">
-                      {rowErrorLines(row.errors, t).map((line) => (
-                        <li key={line}>{line}</li>
-                      ))}
-                    </ul>
-                  )}
-                </TableCell>
-                <TableCell className="font-mono">{row.employee_id || dash}</TableCell>
-                <TableCell>{row.name || dash}</TableCell>
-                <TableCell>{row.email || dash}</TableCell>
-                <TableCell>
-                  {row.action === 'keep' && deactivateMissing
-                    ? t('statuses.inactive')
-                    : isStatus(row.status)
-                      ? t(`statuses.${row.status}`)
-                      : row.status || dash}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
+          );
+        })}
+      </CsvPreviewTable>
       {rows.length > PREVIEW_ROW_LIMIT && (
         <p className="text-sm text-muted-foreground">
           {t('employees.import_rows_limited', {
@@ -404,80 +327,6 @@ function PreviewStep({
             : isDestructive
               ? t('employees.import_confirm_deactivate', { n: withThousands(summary.deactivate) })
               : t('employees.import_confirm')}
-        </Button>
-      </DialogFooter>
-    </div>
-  );
-}
-
-/**
- * How many rows the import rejected that the preview did not show as invalid (the data changed
- * in between, e.g. an email taken meanwhile): only those make the import a partial failure.
- */
-function unexpectedRejections(result: EmployeeImportResult, previewedInvalid: Set<number>) {
-  return result.rejected_rows.filter((row) => !previewedInvalid.has(row.line)).length;
-}
-
-/** The lines the preview showed as invalid. */
-const invalidLines = (preview: EmployeeImportPreview) =>
-  new Set(
-    preview.rows.flatMap((row) =>
-      row.action === 'invalid' && row.line !== null ? [row.line] : [],
-    ),
-  );
-
-function ResultStep({
-  result,
-  previewedInvalid,
-  onDone,
-}: {
-  result: EmployeeImportResult;
-  previewedInvalid: Set<number>;
-  onDone: () => void;
-}) {
-  const { t } = useTranslation();
-  const unexpected = unexpectedRejections(result, previewedInvalid);
-  const { skipped } = result;
-  return (
-    <div className="grid gap-4">
-      <div role="status" className="grid gap-1 text-sm">
-        <p className="font-medium">
-          {unexpected === 0
-            ? t('employees.import_done')
-            : t('employees.import_unexpected', { count: unexpected })}
-        </p>
-        {unexpected === 0 && skipped > 0 && (
-          <p className="flex items-center gap-1.5 text-muted-foreground">
-            <Info className="size-4" aria-hidden />
-            {t('employees.import_skipped_info', { count: skipped })}
-          </p>
-        )}
-      </div>
-      <Counts
-        label={t('employees.import_outcome')}
-        items={[
-          [t('employees.import_outcomes.created'), result.created],
-          [t('employees.import_outcomes.updated'), result.updated],
-          [t('employees.import_outcomes.unchanged'), result.unchanged],
-          [t('employees.import_outcomes.deactivated'), result.deactivated],
-          [t('employees.import_outcomes.skipped'), skipped],
-        ]}
-      />
-      {result.rejected_rows.length > 0 && (
-        <ul aria-label={t('employees.import_skipped_rows')} className="grid gap-1 text-sm">
-          {result.rejected_rows.map((row) => (
-            <li key={row.line}>
-              <span className="font-medium">
-                {t('employees.import_line_of', { line: row.line, id: row.employee_id || '—' })}
-              </span>{' '}
-              <span className="text-destructive">{rowErrorLines(row.errors, t).join('; ')}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-      <DialogFooter className="pt-2">
-        <Button type="button" onClick={onDone}>
-          {t('actions.done')}
         </Button>
       </DialogFooter>
     </div>

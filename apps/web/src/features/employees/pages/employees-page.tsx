@@ -2,15 +2,9 @@ import { useMemo, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Coins, FileUp, LoaderCircle, Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { STATUSES, type Employee } from '@app/contract';
-import {
-  DataTable,
-  DataTableFacetedFilter,
-  DataTableSearch,
-  DataTableToolbar,
-  type TableSearchOf,
-} from '@/components/data-table';
-import { PageHeader } from '@/components/layout/page-header';
+import type { Employee } from '@app/contract';
+import type { TableSearchOf } from '@/components/data-table';
+import { ListPage } from '@/components/layout/list-page';
 import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 import { fetchAllPages } from '@/lib/fetch-all';
@@ -102,79 +96,61 @@ export function EmployeesPage({
     (pageRows?.length ?? 0) > 0 && (pageRows ?? []).every((employee) => selected.has(employee.id));
 
   return (
-    <>
-      <PageHeader
-        title={t('nav.employees')}
-        description={t('employees.description')}
-        actions={
-          <>
-            <Button variant="outline" onClick={() => setRewarding(true)}>
-              <Coins aria-hidden />
-              {selected.size > 0
-                ? t('employees.reward_selected', { n: selected.size })
-                : t('employees.reward')}
-            </Button>
-            <Button variant="outline" onClick={() => setImporting(true)}>
-              <FileUp aria-hidden />
-              {t('employees.import')}
-            </Button>
-            <Button onClick={() => setDialog({ mode: 'create' })}>
-              <Plus aria-hidden />
-              {t('employees.add')}
-            </Button>
-          </>
-        }
-      />
-      {selected.size > 0 && (
-        <div
-          role="status"
-          className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border bg-muted/40 px-3 py-2 text-sm"
-        >
-          <span>{t('rewards.selected_count', { count: selected.size })}</span>
-          {isPageSelected && total > selected.size && (
-            <Button
-              variant="link"
-              className="h-auto px-0"
-              disabled={selectAll.isPending}
-              onClick={() => selectAll.mutate()}
-            >
-              {selectAll.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
-              {t('rewards.select_all_matching', { count: total })}
-            </Button>
-          )}
-          <Button variant="link" className="h-auto px-0" onClick={() => setSelected(new Map())}>
-            {t('rewards.clear_selection')}
+    <ListPage
+      title={t('nav.employees')}
+      description={t('employees.description')}
+      actions={
+        <>
+          <Button variant="outline" onClick={() => setRewarding(true)}>
+            <Coins aria-hidden />
+            {selected.size > 0
+              ? t('employees.reward_selected', { n: selected.size })
+              : t('employees.reward')}
           </Button>
-        </div>
-      )}
-      <DataTable
-        label={t('employees.table_label')}
-        columns={columns}
-        query={employees}
-        paging={table}
-        tableId="employees"
-        sortable={table.config.sortable}
-        rowHref={(employee) => paths.employeeDetail.getHref(employee.id)}
-        getRowId={(employee) => String(employee.id)}
-        toolbar={
-          <DataTableToolbar table={table}>
-            <DataTableSearch
-              table={table}
-              filterKey="search"
-              placeholder={t('employees.search_placeholder')}
-            />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="status"
-              title={t('table.status')}
-              options={STATUSES.map((status) => ({
-                value: status,
-                label: t(`statuses.${status}`),
-              }))}
-            />
-          </DataTableToolbar>
-        }
-      />
+          <Button variant="outline" onClick={() => setImporting(true)}>
+            <FileUp aria-hidden />
+            {t('employees.import')}
+          </Button>
+          <Button onClick={() => setDialog({ mode: 'create' })}>
+            <Plus aria-hidden />
+            {t('employees.add')}
+          </Button>
+        </>
+      }
+      beforeTable={
+        selected.size > 0 && (
+          <div
+            role="status"
+            className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border bg-muted/40 px-3 py-2 text-sm"
+          >
+            <span>{t('rewards.selected_count', { count: selected.size })}</span>
+            {isPageSelected && total > selected.size && (
+              <Button
+                variant="link"
+                className="h-auto px-0"
+                disabled={selectAll.isPending}
+                onClick={() => selectAll.mutate()}
+              >
+                {selectAll.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
+                {t('rewards.select_all_matching', { count: total })}
+              </Button>
+            )}
+            <Button variant="link" className="h-auto px-0" onClick={() => setSelected(new Map())}>
+              {t('rewards.clear_selection')}
+            </Button>
+          </div>
+        )
+      }
+      table={table}
+      search={{ filterKey: 'search', placeholder: t('employees.search_placeholder') }}
+      statuses
+      label={t('employees.table_label')}
+      columns={columns}
+      query={employees}
+      tableId="employees"
+      rowHref={(employee) => paths.employeeDetail.getHref(employee.id)}
+      getRowId={(employee) => String(employee.id)}
+    >
       <EmployeeFormDialog state={dialog} onClose={() => setDialog(null)} />
       <GiveSignInDialog employee={signInFor} onClose={() => setSignInFor(null)} />
       <ImportEmployeesDialog open={isImporting} onClose={() => setImporting(false)} />
@@ -185,6 +161,6 @@ export function EmployeesPage({
         onClose={() => setRewarding(false)}
         onRewarded={() => setSelected(new Map())}
       />
-    </>
+    </ListPage>
   );
 }

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateMerchantBody, Merchant } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { merchantsKeys } from './get-merchants';
 
 /** POST /merchants */
 export async function createMerchant(body: CreateMerchantBody): Promise<Merchant> {
-  const response = await api.post<{ data: Merchant }>(`${API_PREFIX}/merchants`, body);
+  const response = await api.post('/api/v1/merchants', { body });
   return response.data.data;
 }
 

@@ -1,13 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Merchant } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { merchantsKeys } from './get-merchants';
 
 /** GET /merchants/{id} (admin): one merchant (changes to merchants refresh it). */
 export async function getMerchant(id: string): Promise<Merchant> {
-  const response = await api.get<{ data: Merchant }>(
-    `${API_PREFIX}/merchants/${encodeURIComponent(id)}`,
-  );
+  const response = await api.get('/api/v1/merchants/{id}', { params: { path: { id } } });
   return response.data.data;
 }
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Merchant, MerchantListQuery } from '@app/contract';
 import type { ListResult } from '@/components/data-table';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const merchantsKeys = {
   all: ['merchants'] as const,
@@ -13,9 +13,7 @@ export const merchantsKeys = {
 export async function getMerchants(
   query: Partial<MerchantListQuery>,
 ): Promise<ListResult<Merchant>> {
-  const response = await api.get<ListResult<Merchant>>(`${API_PREFIX}/merchants`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/merchants', { params: { query } });
   return response.data;
 }
 

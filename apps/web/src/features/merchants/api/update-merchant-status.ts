@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Merchant, Status } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { merchantsKeys } from './get-merchants';
 
 /** PATCH /merchants/{id}/status: an inactive merchant's terminals are refused. */
@@ -11,8 +11,9 @@ export async function updateMerchantStatus({
   id: number;
   status: Status;
 }): Promise<Merchant> {
-  const response = await api.patch<{ data: Merchant }>(`${API_PREFIX}/merchants/${id}/status`, {
-    status,
+  const response = await api.patch('/api/v1/merchants/{id}/status', {
+    params: { path: { id } },
+    body: { status },
   });
   return response.data.data;
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Merchant, UpdateMerchantBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { merchantsKeys } from './get-merchants';
 
 /** PUT /merchants/{id}: name and status; the code is immutable. */
@@ -11,7 +11,7 @@ export async function updateMerchant({
   id: number;
   body: UpdateMerchantBody;
 }): Promise<Merchant> {
-  const response = await api.put<{ data: Merchant }>(`${API_PREFIX}/merchants/${id}`, body);
+  const response = await api.put('/api/v1/merchants/{id}', { params: { path: { id } }, body });
   return response.data.data;
 }
 

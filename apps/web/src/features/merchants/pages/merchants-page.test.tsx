@@ -91,7 +91,12 @@ describe('Merchants', () => {
     await userEvent.type(form.getByLabelText('Merchant code'), 'SHOP2');
     await userEvent.click(form.getByRole('button', { name: 'Create' }));
     expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
-    expect(posts[1]?.body).toEqual({ code: 'SHOP2', name: 'Campus Shop', status: 'active' });
+    expect(posts[1]?.body).toEqual({
+      code: 'SHOP2',
+      name: 'Campus Shop',
+      status: 'active',
+      category: 'other',
+    });
   });
 
   it('deactivates after confirming and does nothing on cancel', async () => {

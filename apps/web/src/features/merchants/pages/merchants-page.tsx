@@ -2,15 +2,8 @@ import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { STATUSES } from '@app/contract';
-import {
-  DataTable,
-  DataTableFacetedFilter,
-  DataTableSearch,
-  DataTableToolbar,
-  type TableSearchOf,
-} from '@/components/data-table';
-import { PageHeader } from '@/components/layout/page-header';
+import type { TableSearchOf } from '@/components/data-table';
+import { ListPage } from '@/components/layout/list-page';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions';
@@ -53,46 +46,26 @@ export function MerchantsPage({ table }: { table: TableSearchOf<typeof merchants
   );
 
   return (
-    <>
-      <PageHeader
-        title={t('nav.merchants')}
-        description={t('merchants.description')}
-        actions={
-          <Button onClick={() => setDialog({ mode: 'create' })}>
-            <Plus aria-hidden />
-            {t('merchants.add')}
-          </Button>
-        }
-      />
-      <DataTable
-        label={t('merchants.table_label')}
-        columns={columns}
-        query={merchants}
-        paging={table}
-        tableId="merchants"
-        sortable={table.config.sortable}
-        rowHref={(merchant) => paths.merchantDetail.getHref(merchant.id)}
-        getRowId={(merchant) => String(merchant.id)}
-        toolbar={
-          <DataTableToolbar table={table}>
-            <DataTableSearch
-              table={table}
-              filterKey="search"
-              placeholder={t('merchants.search_placeholder')}
-            />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="status"
-              title={t('table.status')}
-              options={STATUSES.map((status) => ({
-                value: status,
-                label: t(`statuses.${status}`),
-              }))}
-            />
-          </DataTableToolbar>
-        }
-      />
+    <ListPage
+      title={t('nav.merchants')}
+      description={t('merchants.description')}
+      actions={
+        <Button onClick={() => setDialog({ mode: 'create' })}>
+          <Plus aria-hidden />
+          {t('merchants.add')}
+        </Button>
+      }
+      table={table}
+      search={{ filterKey: 'search', placeholder: t('merchants.search_placeholder') }}
+      statuses
+      label={t('merchants.table_label')}
+      columns={columns}
+      query={merchants}
+      tableId="merchants"
+      rowHref={(merchant) => paths.merchantDetail.getHref(merchant.id)}
+      getRowId={(merchant) => String(merchant.id)}
+    >
       <MerchantFormDialog state={dialog} onClose={() => setDialog(null)} />
-    </>
+    </ListPage>
   );
 }

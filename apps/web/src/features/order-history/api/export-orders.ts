@@ -1,7 +1,6 @@
 import type { OrderHistoryFilter } from '@app/contract';
-import { API_PREFIX } from '@/lib/api-client';
 import { downloadCsv } from '@/lib/download';
 
 /** GET /exports/orders: the order history's filters (no paging) as a CSV download. */
 export const exportOrders = (filters: Partial<OrderHistoryFilter>): Promise<void> =>
-  downloadCsv(`${API_PREFIX}/exports/orders`, filters, 'orders.csv');
+  downloadCsv('/api/v1/exports/orders', { query: filters }, 'orders.csv');

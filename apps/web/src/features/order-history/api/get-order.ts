@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { OrderDetail } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { ordersKeys } from './get-orders';
 
 /** GET /orders/admin/{id}: the order with its items and refunds. */
 export async function getOrder(id: number): Promise<OrderDetail> {
-  const response = await api.get<{ data: OrderDetail }>(`${API_PREFIX}/orders/admin/${id}`);
+  const response = await api.get('/api/v1/orders/admin/{id}', { params: { path: { id } } });
   return response.data.data;
 }
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { OrderHistoryList, OrderHistoryQuery } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const ordersKeys = {
   all: ['orders-admin'] as const,
@@ -10,9 +10,7 @@ export const ordersKeys = {
 
 /** GET /orders/admin (admin, Group HR): orders newest first, paged. */
 export async function getOrders(query: Partial<OrderHistoryQuery>): Promise<OrderHistoryList> {
-  const response = await api.get<OrderHistoryList>(`${API_PREFIX}/orders/admin`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/orders/admin', { params: { query } });
   return response.data;
 }
 

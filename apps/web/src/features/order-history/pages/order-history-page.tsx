@@ -2,17 +2,14 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ORDER_STATUSES, REFUND_STATES } from '@app/contract';
 import {
-  DataTable,
   DataTableDateRangeFilter,
   DataTableExportButton,
   DataTableFacetedFilter,
-  DataTableSearch,
-  DataTableToolbar,
   type Option,
   type TableSearchOf,
 } from '@/components/data-table';
 import type { DayRange } from '@/components/date-picker';
-import { PageHeader } from '@/components/layout/page-header';
+import { ListPage } from '@/components/layout/list-page';
 import { exportOrders } from '../api/export-orders';
 import { useOrders } from '../api/get-orders';
 import { OrderDetailDialog } from '../components/order-detail-dialog';
@@ -43,69 +40,54 @@ export function OrderHistoryPage({
   const { filters } = table;
 
   return (
-    <>
-      <PageHeader title={t('nav.order_history')} description={t('order_history.description')} />
-      <DataTable
-        label={t('order_history.table_label')}
-        columns={columns}
-        query={orders}
-        paging={table}
-        tableId="orders"
-        sortable={table.config.sortable}
-        getRowId={(order) => String(order.id)}
-        toolbar={
-          <DataTableToolbar
+    <ListPage
+      title={t('nav.order_history')}
+      description={t('order_history.description')}
+      table={table}
+      search={{ filterKey: 'order_no', placeholder: t('order_history.search_placeholder') }}
+      statuses={ORDER_STATUSES}
+      filters={
+        <>
+          <DataTableFacetedFilter
             table={table}
-            actions={<DataTableExportButton onExport={() => exportOrders(filters)} />}
-          >
-            <DataTableSearch
-              table={table}
-              filterKey="order_no"
-              placeholder={t('order_history.search_placeholder')}
-            />
+            filterKey="refund_state"
+            title={t('order_history.refund_state')}
+            options={REFUND_STATES.map((state) => ({
+              value: state,
+              label: t(`order_states.${state}`),
+            }))}
+          />
+          <DataTableFacetedFilter
+            table={table}
+            filterKey="company_id"
+            title={t('order_history.company')}
+            options={companyOptions}
+          />
+          {merchantOptions && (
             <DataTableFacetedFilter
               table={table}
-              filterKey="status"
-              title={t('table.status')}
-              options={ORDER_STATUSES.map((status) => ({
-                value: status,
-                label: t(`statuses.${status}`),
-              }))}
+              filterKey="merchant_id"
+              title={t('order_history.merchant')}
+              options={merchantOptions}
             />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="refund_state"
-              title={t('order_history.refund_state')}
-              options={REFUND_STATES.map((state) => ({
-                value: state,
-                label: t(`order_states.${state}`),
-              }))}
-            />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="company_id"
-              title={t('order_history.company')}
-              options={companyOptions}
-            />
-            {merchantOptions && (
-              <DataTableFacetedFilter
-                table={table}
-                filterKey="merchant_id"
-                title={t('order_history.merchant')}
-                options={merchantOptions}
-              />
-            )}
-            <DataTableDateRangeFilter
-              table={table}
-              fromKey="date_from"
-              toKey="date_to"
-              label={t('order_history.date')}
-              tokenMonth={tokenMonth && (() => tokenMonth(filters.company_id))}
-            />
-          </DataTableToolbar>
-        }
-      />
+          )}
+          <DataTableDateRangeFilter
+            table={table}
+            fromKey="date_from"
+            toKey="date_to"
+            label={t('order_history.date')}
+            tokenMonth={tokenMonth && (() => tokenMonth(filters.company_id))}
+          />
+        </>
+      }
+      toolbarActions={<DataTableExportButton onExport={() => exportOrders(filters)} />}
+      label={t('order_history.table_label')}
+      columns={columns}
+      query={orders}
+      tableId="orders"
+      getRowId={(order) => String(order.id)}
+    >
       <OrderDetailDialog orderId={viewing} onClose={() => setViewing(undefined)} />
-    </>
+    </ListPage>
   );
 }

@@ -1,7 +1,7 @@
 import { useLateQuery } from '@/lib/late-query';
 import { queryOptions } from '@/lib/query-options';
 import type { TokenTransaction, Wallet } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const walletKeys = {
   all: ['wallet'] as const,
@@ -11,7 +11,7 @@ export const walletKeys = {
 
 /** GET /me/wallet: the signed-in employee's balance, next reset and pay-code details. */
 export async function getWallet(): Promise<Wallet> {
-  const response = await api.get<{ data: Wallet }>(`${API_PREFIX}/me/wallet`);
+  const response = await api.get('/api/v1/me/wallet');
   return response.data.data;
 }
 
@@ -28,10 +28,9 @@ export const RECENT_LIMIT = 10;
  * employee's own wallet (the `self` scope); nothing is filtered here.
  */
 export async function getRecentTransactions(): Promise<TokenTransaction[]> {
-  const response = await api.get<{ data: TokenTransaction[] }>(
-    `${API_PREFIX}/tokens/transactions`,
-    { params: { limit: RECENT_LIMIT } },
-  );
+  const response = await api.get('/api/v1/tokens/transactions', {
+    params: { query: { limit: RECENT_LIMIT } },
+  });
   return response.data.data;
 }
 

@@ -1,14 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SettlementMerchant } from '@app/contract';
 import type { Option } from '@/components/data-table';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { settlementsKeys } from './get-settlements';
 
 /** GET /settlements/merchants: the merchants whose statements the caller may read. */
 export async function getSettlementMerchants(): Promise<SettlementMerchant[]> {
-  const response = await api.get<{ data: SettlementMerchant[] }>(
-    `${API_PREFIX}/settlements/merchants`,
-  );
+  const response = await api.get('/api/v1/settlements/merchants');
   return response.data.data;
 }
 

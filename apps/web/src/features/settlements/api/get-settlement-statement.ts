@@ -2,7 +2,7 @@ import { useLateQuery } from '@/lib/late-query';
 import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import { paths } from '@/config/paths';
 import type { SettlementStatement } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { periodLabel } from '../components/period-label';
 import { settlementsKeys } from './get-settlements';
 
@@ -13,10 +13,12 @@ export async function getSettlementStatement(
   page: number,
   pageSize: number,
 ): Promise<SettlementStatement> {
-  const response = await api.get<SettlementStatement>(
-    `${API_PREFIX}/settlements/${merchantId}/${encodeURIComponent(periodStart)}`,
-    { params: { page, page_size: pageSize } },
-  );
+  const response = await api.get('/api/v1/settlements/{merchant_id}/{period_start}', {
+    params: {
+      path: { merchant_id: merchantId, period_start: periodStart },
+      query: { page, page_size: pageSize },
+    },
+  });
   return response.data;
 }
 

@@ -1,7 +1,7 @@
 import { useLateQuery } from '@/lib/late-query';
 import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import type { SettlementList, SettlementListQuery } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const settlementsKeys = {
   all: ['settlements'] as const,
@@ -13,7 +13,7 @@ export const settlementsKeys = {
 
 /** GET /settlements: each merchant's half-month statements in the range, newest first, paged. */
 export async function getSettlements(query: Partial<SettlementListQuery>): Promise<SettlementList> {
-  const response = await api.get<SettlementList>(`${API_PREFIX}/settlements`, { params: query });
+  const response = await api.get('/api/v1/settlements', { params: { query } });
   return response.data;
 }
 

@@ -1,15 +1,13 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  DataTable,
   DataTableDateRangeFilter,
   DataTableExportButton,
   DataTableFacetedFilter,
-  DataTableToolbar,
   type Option,
   type TableSearchOf,
 } from '@/components/data-table';
-import { PageHeader } from '@/components/layout/page-header';
+import { ListPage } from '@/components/layout/list-page';
 import { paths } from '@/config/paths';
 import { exportSettlements } from '../api/export-settlements';
 import { useSettlements } from '../api/get-settlements';
@@ -37,53 +35,50 @@ export function SettlementsPage({
   const range = settlements.data;
 
   return (
-    <>
-      <PageHeader
-        title={t('nav.settlements')}
-        description={
-          range
-            ? t('settlements.description_range', {
-                range: periodLabel({ period_start: range.from, period_end: range.to }),
-              })
-            : t('settlements.description')
-        }
-      />
-      {range && range.total > 0 && (
-        <div className="mb-6">
-          <SettlementFigures figures={range.totals} label={t('settlements.range_totals')} />
-        </div>
-      )}
-      <DataTable
-        label={t('settlements.table_label')}
-        columns={columns}
-        query={settlements}
-        paging={table}
-        tableId="settlements"
-        getRowId={(p) => `${p.merchant_id}/${p.period_start}`}
-        rowHref={(p) => paths.settlementStatement.getHref(p.merchant_id, p.period_start)}
-        emptyMessage={t('settlements.empty')}
-        toolbar={
-          <DataTableToolbar
-            table={table}
-            actions={<DataTableExportButton onExport={() => exportSettlements(filters)} />}
-          >
-            {merchantOptions && (
-              <DataTableFacetedFilter
-                table={table}
-                filterKey="merchant_id"
-                title={t('settlements.merchant')}
-                options={merchantOptions}
-              />
-            )}
-            <DataTableDateRangeFilter
+    <ListPage
+      title={t('nav.settlements')}
+      description={
+        range
+          ? t('settlements.description_range', {
+              range: periodLabel({ period_start: range.from, period_end: range.to }),
+            })
+          : t('settlements.description')
+      }
+      beforeTable={
+        range &&
+        range.total > 0 && (
+          <div className="mb-6">
+            <SettlementFigures figures={range.totals} label={t('settlements.range_totals')} />
+          </div>
+        )
+      }
+      table={table}
+      filters={
+        <>
+          {merchantOptions && (
+            <DataTableFacetedFilter
               table={table}
-              fromKey="from"
-              toKey="to"
-              label={t('settlements.date')}
+              filterKey="merchant_id"
+              title={t('settlements.merchant')}
+              options={merchantOptions}
             />
-          </DataTableToolbar>
-        }
-      />
-    </>
+          )}
+          <DataTableDateRangeFilter
+            table={table}
+            fromKey="from"
+            toKey="to"
+            label={t('settlements.date')}
+          />
+        </>
+      }
+      toolbarActions={<DataTableExportButton onExport={() => exportSettlements(filters)} />}
+      label={t('settlements.table_label')}
+      columns={columns}
+      query={settlements}
+      tableId="settlements"
+      getRowId={(p) => `${p.merchant_id}/${p.period_start}`}
+      rowHref={(p) => paths.settlementStatement.getHref(p.merchant_id, p.period_start)}
+      emptyMessage={t('settlements.empty')}
+    />
   );
 }

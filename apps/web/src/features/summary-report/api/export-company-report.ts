@@ -1,5 +1,4 @@
 import type { CompanyReportFilter } from '@app/contract';
-import { API_PREFIX } from '@/lib/api-client';
 import { downloadCsv } from '@/lib/download';
 
 /** GET /exports/summary/{companyId}: a company's report rows (no paging) as a CSV download. */
@@ -8,7 +7,7 @@ export const exportCompanyReport = (
   filters: Partial<CompanyReportFilter>,
 ): Promise<void> =>
   downloadCsv(
-    `${API_PREFIX}/exports/summary/${encodeURIComponent(companyId)}`,
-    filters,
+    '/api/v1/exports/summary/{companyId}',
+    { path: { companyId }, query: filters },
     'company-report.csv',
   );

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { CompanyReport, CompanyReportQuery } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { summaryReportKeys } from './get-summary-report';
 
 /** GET /reports/summary/{companyId} (admin, Group HR): the company's employees for a month. */
@@ -8,10 +8,9 @@ export async function getCompanyReport(
   companyId: string,
   query: Partial<CompanyReportQuery>,
 ): Promise<CompanyReport> {
-  const response = await api.get<CompanyReport>(
-    `${API_PREFIX}/reports/summary/${encodeURIComponent(companyId)}`,
-    { params: query },
-  );
+  const response = await api.get('/api/v1/reports/summary/{companyId}', {
+    params: { path: { companyId }, query },
+  });
   return response.data;
 }
 

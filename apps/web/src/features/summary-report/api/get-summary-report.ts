@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ReportSummary, ReportSummaryQuery } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const summaryReportKeys = {
   all: ['summary-report'] as const,
@@ -11,9 +11,7 @@ export const summaryReportKeys = {
 
 /** GET /reports/summary: each company's totals for a month, paged, with the grand total. */
 export async function getSummaryReport(query: Partial<ReportSummaryQuery>): Promise<ReportSummary> {
-  const response = await api.get<ReportSummary>(`${API_PREFIX}/reports/summary`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/reports/summary', { params: { query } });
   return response.data;
 }
 

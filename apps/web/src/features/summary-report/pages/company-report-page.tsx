@@ -1,15 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STATUSES } from '@app/contract';
-import {
-  DataTable,
-  DataTableExportButton,
-  DataTableFacetedFilter,
-  DataTableSearch,
-  DataTableToolbar,
-  type TableSearch,
-} from '@/components/data-table';
-import { PageHeader } from '@/components/layout/page-header';
+import { DataTableExportButton, type TableSearch } from '@/components/data-table';
+import { ListPage } from '@/components/layout/list-page';
 import { exportCompanyReport } from '../api/export-company-report';
 import { useCompanyReport } from '../api/get-company-report';
 import { companyReportColumns } from '../components/company-report-columns';
@@ -37,46 +29,29 @@ export function CompanyReportPage({
   const name = companyName ?? report.data?.company.company_name ?? companyId;
 
   return (
-    <>
-      <PageHeader
-        title={t('summary_report.company_title', { name })}
-        description={t('summary_reports.company_description')}
-      />
-      <DataTable
-        label={t('summary_reports.company_table_label')}
-        columns={columns}
-        query={report}
-        paging={table}
-        getRowId={(row) => String(row.id)}
-        toolbar={
-          <DataTableToolbar
-            table={table}
-            actions={
-              <DataTableExportButton onExport={() => exportCompanyReport(companyId, filters)} />
-            }
-          >
-            <DataTableSearch
-              table={table}
-              filterKey="search"
-              placeholder={t('summary_reports.employee_search_placeholder')}
-            />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="status"
-              title={t('table.status')}
-              options={STATUSES.map((status) => ({
-                value: status,
-                label: t(`statuses.${status}`),
-              }))}
-            />
-            <MonthFilter
-              table={table}
-              label={t('summary_reports.month')}
-              shownMonth={report.data?.month}
-            />
-          </DataTableToolbar>
-        }
-      />
-    </>
+    <ListPage
+      title={t('summary_report.company_title', { name })}
+      description={t('summary_reports.company_description')}
+      table={table}
+      search={{
+        filterKey: 'search',
+        placeholder: t('summary_reports.employee_search_placeholder'),
+      }}
+      statuses
+      filters={
+        <MonthFilter
+          table={table}
+          label={t('summary_reports.month')}
+          shownMonth={report.data?.month}
+        />
+      }
+      toolbarActions={
+        <DataTableExportButton onExport={() => exportCompanyReport(companyId, filters)} />
+      }
+      label={t('summary_reports.company_table_label')}
+      columns={columns}
+      query={report}
+      getRowId={(row) => String(row.id)}
+    />
   );
 }

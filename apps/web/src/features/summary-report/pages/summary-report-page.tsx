@@ -1,14 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  DataTable,
-  DataTableExportButton,
-  DataTableSearch,
-  DataTableToolbar,
-  Tokens,
-  type TableSearch,
-} from '@/components/data-table';
-import { PageHeader } from '@/components/layout/page-header';
+import { DataTableExportButton, Tokens, type TableSearch } from '@/components/data-table';
+import { ListPage } from '@/components/layout/list-page';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { exportSummaryReport } from '../api/export-summary-report';
 import { useSummaryReport } from '../api/get-summary-report';
@@ -38,46 +31,37 @@ export function SummaryReportPage({
   const grand = report.data?.grand_total;
 
   return (
-    <>
-      <PageHeader title={t('nav.summary_report')} description={t('summary_reports.description')} />
-      <DataTable
-        label={t('summary_reports.table_label')}
-        columns={columns}
-        query={report}
-        paging={table}
-        getRowId={(row) => String(row.company_id)}
-        footer={
-          grand && (
-            <TableRow data-testid="grand-total">
-              <TableCell colSpan={2} className="font-semibold">
-                {t('summary_reports.grand_total')}
+    <ListPage
+      title={t('nav.summary_report')}
+      description={t('summary_reports.description')}
+      table={table}
+      search={{ filterKey: 'search', placeholder: t('summary_reports.search_placeholder') }}
+      filters={
+        <MonthFilter
+          table={table}
+          label={t('summary_reports.month')}
+          shownMonth={report.data?.month}
+        />
+      }
+      toolbarActions={<DataTableExportButton onExport={() => exportSummaryReport(filters)} />}
+      label={t('summary_reports.table_label')}
+      columns={columns}
+      query={report}
+      getRowId={(row) => String(row.company_id)}
+      footer={
+        grand && (
+          <TableRow data-testid="grand-total">
+            <TableCell colSpan={2} className="font-semibold">
+              {t('summary_reports.grand_total')}
+            </TableCell>
+            {TOTAL_KEYS.map((key) => (
+              <TableCell key={key} className="text-right font-semibold">
+                <Tokens value={grand[key]} />
               </TableCell>
-              {TOTAL_KEYS.map((key) => (
-                <TableCell key={key} className="text-right font-semibold">
-                  <Tokens value={grand[key]} />
-                </TableCell>
-              ))}
-            </TableRow>
-          )
-        }
-        toolbar={
-          <DataTableToolbar
-            table={table}
-            actions={<DataTableExportButton onExport={() => exportSummaryReport(filters)} />}
-          >
-            <DataTableSearch
-              table={table}
-              filterKey="search"
-              placeholder={t('summary_reports.search_placeholder')}
-            />
-            <MonthFilter
-              table={table}
-              label={t('summary_reports.month')}
-              shownMonth={report.data?.month}
-            />
-          </DataTableToolbar>
-        }
-      />
-    </>
+            ))}
+          </TableRow>
+        )
+      }
+    />
   );
 }

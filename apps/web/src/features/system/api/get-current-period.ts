@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CurrentPeriod } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { systemKeys } from './keys';
 
 /** GET /sys/current-period: the platform's reporting month and its next reset. */
 export async function getCurrentPeriod(): Promise<CurrentPeriod> {
-  const response = await api.get<{ data: CurrentPeriod }>(`${API_PREFIX}/sys/current-period`);
+  const response = await api.get('/api/v1/sys/current-period');
   return response.data.data;
 }
 

@@ -1,16 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { SystemPeriod, SystemPeriodListQuery } from '@app/contract';
 import type { ListResult } from '@/components/data-table';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { systemKeys } from './keys';
 
 /** GET /sys/system-periods, newest first. */
 export async function getSystemPeriods(
   query: Partial<SystemPeriodListQuery>,
 ): Promise<ListResult<SystemPeriod>> {
-  const response = await api.get<ListResult<SystemPeriod>>(`${API_PREFIX}/sys/system-periods`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/sys/system-periods', { params: { query } });
   return response.data;
 }
 

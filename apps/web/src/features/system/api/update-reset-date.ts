@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SystemResetDate, SystemResetDateBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { systemKeys } from './keys';
 
 /** PUT /sys/reset-date: the next system reset, a day after today. */
 export async function updateSystemResetDate(body: SystemResetDateBody): Promise<SystemResetDate> {
-  const response = await api.put<{ data: SystemResetDate }>(`${API_PREFIX}/sys/reset-date`, body);
+  const response = await api.put('/api/v1/sys/reset-date', { body });
   return response.data.data;
 }
 

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTerminalBody, TerminalWithKey } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { terminalsKeys } from './get-terminals';
 
 /** POST /terminals: the answer carries the terminal's API key, this once. */
 export async function createTerminal(body: CreateTerminalBody): Promise<TerminalWithKey> {
-  const response = await api.post<{ data: TerminalWithKey }>(`${API_PREFIX}/terminals`, body);
+  const response = await api.post('/api/v1/terminals', { body });
   return response.data.data;
 }
 

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { terminalsKeys } from './get-terminals';
 
 /** DELETE /terminals/{id}: hidden, and its key is refused from now on. */
 export async function deleteTerminal(id: number): Promise<void> {
-  await api.delete(`${API_PREFIX}/terminals/${id}`);
+  await api.delete('/api/v1/terminals/{id}', { params: { path: { id } } });
 }
 
 export function useDeleteTerminal() {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Terminal, TerminalListQuery } from '@app/contract';
 import type { ListResult } from '@/components/data-table';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const terminalsKeys = {
   all: ['terminals'] as const,
@@ -12,9 +12,7 @@ export const terminalsKeys = {
 export async function getTerminals(
   query: Partial<TerminalListQuery>,
 ): Promise<ListResult<Terminal>> {
-  const response = await api.get<ListResult<Terminal>>(`${API_PREFIX}/terminals`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/terminals', { params: { query } });
   return response.data;
 }
 

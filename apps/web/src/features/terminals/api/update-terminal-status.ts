@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Status, Terminal } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { terminalsKeys } from './get-terminals';
 
 /** PATCH /terminals/{id}/status: an inactive terminal's orders are refused. */
@@ -11,8 +11,9 @@ export async function updateTerminalStatus({
   id: number;
   status: Status;
 }): Promise<Terminal> {
-  const response = await api.patch<{ data: Terminal }>(`${API_PREFIX}/terminals/${id}/status`, {
-    status,
+  const response = await api.patch('/api/v1/terminals/{id}/status', {
+    params: { path: { id } },
+    body: { status },
   });
   return response.data.data;
 }

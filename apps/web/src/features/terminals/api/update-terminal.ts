@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Terminal, UpdateTerminalBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { terminalsKeys } from './get-terminals';
 
 /** PUT /terminals/{id}: name and status; code and merchant are immutable. */
@@ -11,7 +11,7 @@ export async function updateTerminal({
   id: number;
   body: UpdateTerminalBody;
 }): Promise<Terminal> {
-  const response = await api.put<{ data: Terminal }>(`${API_PREFIX}/terminals/${id}`, body);
+  const response = await api.put('/api/v1/terminals/{id}', { params: { path: { id } }, body });
   return response.data.data;
 }
 

@@ -2,16 +2,14 @@ import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
-import { STATUSES, type Terminal } from '@app/contract';
+import type { Terminal } from '@app/contract';
 import {
-  DataTable,
   DataTableFacetedFilter,
-  DataTableSearch,
-  DataTableToolbar,
+  DataTableStatusFilter,
   type Option,
   type TableSearch,
 } from '@/components/data-table';
-import { PageHeader } from '@/components/layout/page-header';
+import { ListPage } from '@/components/layout/list-page';
 import { Button } from '@/components/ui/button';
 import { confirmAlert } from '@/lib/alert-store';
 import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions';
@@ -83,51 +81,36 @@ export function TerminalsPage({
   }, [t, merchantNames, rotateKey, forgetRotation, changeStatus, removeTerminal]);
 
   return (
-    <>
-      <PageHeader
-        title={t('nav.terminals')}
-        description={t('terminals.description')}
-        actions={
-          <Button
-            onClick={() => setDialog({ mode: 'create', merchantId: table.filters.merchant_id })}
-          >
-            <Plus aria-hidden />
-            {t('terminals.add')}
-          </Button>
-        }
-      />
-      <DataTable
-        label={t('terminals.table_label')}
-        columns={columns}
-        query={terminals}
-        paging={table}
-        tableId="terminals"
-        getRowId={(terminal) => String(terminal.id)}
-        toolbar={
-          <DataTableToolbar table={table}>
-            <DataTableSearch
-              table={table}
-              filterKey="search"
-              placeholder={t('terminals.search_placeholder')}
-            />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="merchant_id"
-              title={t('terminals.merchant')}
-              options={merchantOptions}
-            />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="status"
-              title={t('table.status')}
-              options={STATUSES.map((status) => ({
-                value: status,
-                label: t(`statuses.${status}`),
-              }))}
-            />
-          </DataTableToolbar>
-        }
-      />
+    <ListPage
+      title={t('nav.terminals')}
+      description={t('terminals.description')}
+      actions={
+        <Button
+          onClick={() => setDialog({ mode: 'create', merchantId: table.filters.merchant_id })}
+        >
+          <Plus aria-hidden />
+          {t('terminals.add')}
+        </Button>
+      }
+      table={table}
+      search={{ filterKey: 'search', placeholder: t('terminals.search_placeholder') }}
+      filters={
+        <>
+          <DataTableFacetedFilter
+            table={table}
+            filterKey="merchant_id"
+            title={t('terminals.merchant')}
+            options={merchantOptions}
+          />
+          <DataTableStatusFilter table={table} />
+        </>
+      }
+      label={t('terminals.table_label')}
+      columns={columns}
+      query={terminals}
+      tableId="terminals"
+      getRowId={(terminal) => String(terminal.id)}
+    >
       <TerminalFormDialog
         state={dialog}
         onClose={() => setDialog(null)}
@@ -139,6 +122,6 @@ export function TerminalsPage({
         }}
       />
       <TerminalKeyDialog revealed={revealed} onClose={() => setRevealed(null)} />
-    </>
+    </ListPage>
   );
 }

@@ -1,7 +1,6 @@
-import { API_PREFIX } from '@/lib/api-client';
 import { downloadCsv } from '@/lib/download';
 import type { TransactionFilters } from './get-transactions';
 
 /** GET /exports/transactions: the list's filters (no cursor) as a CSV download. */
 export const exportTransactions = (filters: TransactionFilters): Promise<void> =>
-  downloadCsv(`${API_PREFIX}/exports/transactions`, filters, 'transactions.csv');
+  downloadCsv('/api/v1/exports/transactions', { query: filters }, 'transactions.csv');

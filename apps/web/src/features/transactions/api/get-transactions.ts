@@ -4,7 +4,7 @@ import {
   type TokenTransaction,
   type TransactionListQuery,
 } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { cleanEmptyFilters } from '@/lib/filters';
 
 /** The filters of GET /tokens/transactions (no cursor, no limit): also what the export takes. */
@@ -27,8 +27,8 @@ export async function getTransactions(
   filters: TransactionFilters,
   cursor?: string,
 ): Promise<TransactionPage> {
-  const response = await api.get<TransactionPage>(`${API_PREFIX}/tokens/transactions`, {
-    params: cleanEmptyFilters({ ...filters, cursor, limit: TRANSACTIONS_LIMIT_DEFAULT }),
+  const response = await api.get('/api/v1/tokens/transactions', {
+    params: { query: cleanEmptyFilters({ ...filters, cursor, limit: TRANSACTIONS_LIMIT_DEFAULT }) },
   });
   return response.data;
 }

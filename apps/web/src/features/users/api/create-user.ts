@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateUserBody, ManagedUser } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { usersKeys } from './get-users';
 
 /** POST /users */
 export async function createUser(body: CreateUserBody): Promise<ManagedUser> {
-  const response = await api.post<{ data: ManagedUser }>(`${API_PREFIX}/users`, body);
+  const response = await api.post('/api/v1/users', { body });
   return response.data.data;
 }
 

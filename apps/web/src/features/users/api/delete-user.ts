@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { usersKeys } from './get-users';
 
 /** DELETE /users/{id} */
 export async function deleteUser(id: number): Promise<void> {
-  await api.delete(`${API_PREFIX}/users/${id}`);
+  await api.delete('/api/v1/users/{id}', { params: { path: { id } } });
 }
 
 export function useDeleteUser() {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ManagedUser, UserListQuery } from '@app/contract';
 import type { ListResult } from '@/components/data-table';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const usersKeys = {
   all: ['users'] as const,
@@ -10,9 +10,7 @@ export const usersKeys = {
 
 /** GET /users: platform users (admin, Group HR) and merchant users, paged. */
 export async function getUsers(query: Partial<UserListQuery>): Promise<ListResult<ManagedUser>> {
-  const response = await api.get<ListResult<ManagedUser>>(`${API_PREFIX}/users`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/users', { params: { query } });
   return response.data;
 }
 

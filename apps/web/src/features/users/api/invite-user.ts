@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Invitation, InviteUserBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { usersKeys } from './get-users';
 
 /** POST /users/invitations: the user, created without a password, and their one-time link. */
 export async function inviteUser(body: InviteUserBody): Promise<Invitation> {
-  const response = await api.post<{ data: Invitation }>(`${API_PREFIX}/users/invitations`, body);
+  const response = await api.post('/api/v1/users/invitations', { body });
   return response.data.data;
 }
 

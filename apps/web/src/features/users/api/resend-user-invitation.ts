@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Invitation } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { usersKeys } from './get-users';
 
 /**
@@ -8,9 +8,9 @@ import { usersKeys } from './get-users';
  * one stops working (409 INVITATION_NOT_PENDING once a password is set).
  */
 export async function resendUserInvitation(userId: number): Promise<Invitation> {
-  const response = await api.post<{ data: Invitation }>(
-    `${API_PREFIX}/users/${userId}/invitations`,
-  );
+  const response = await api.post('/api/v1/users/{id}/invitations', {
+    params: { path: { id: userId } },
+  });
   return response.data.data;
 }
 

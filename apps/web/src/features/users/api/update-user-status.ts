@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ManagedUser, Status } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { usersKeys } from './get-users';
 
 /** PATCH /users/{id}/status */
@@ -11,8 +11,9 @@ export async function updateUserStatus({
   id: number;
   status: Status;
 }): Promise<ManagedUser> {
-  const response = await api.patch<{ data: ManagedUser }>(`${API_PREFIX}/users/${id}/status`, {
-    status,
+  const response = await api.patch('/api/v1/users/{id}/status', {
+    params: { path: { id } },
+    body: { status },
   });
   return response.data.data;
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ManagedUser, UpdateUserBody } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { usersKeys } from './get-users';
 
 /** PUT /users/{id}: an empty password keeps the current one. */
@@ -11,7 +11,7 @@ export async function updateUser({
   id: number;
   body: UpdateUserBody;
 }): Promise<ManagedUser> {
-  const response = await api.put<{ data: ManagedUser }>(`${API_PREFIX}/users/${id}`, body);
+  const response = await api.put('/api/v1/users/{id}', { params: { path: { id } }, body });
   return response.data.data;
 }
 

@@ -2,17 +2,15 @@ import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { can, ROLE_SCOPE, STATUSES, userTypesManagedBy, type Invitation } from '@app/contract';
+import { can, ROLE_SCOPE, userTypesManagedBy, type Invitation } from '@app/contract';
 import {
-  DataTable,
   DataTableFacetedFilter,
-  DataTableSearch,
-  DataTableToolbar,
+  DataTableStatusFilter,
   type Option,
   type TableSearchOf,
 } from '@/components/data-table';
 import { InvitationLinkDialog } from '@/components/forms/invitation-link';
-import { PageHeader } from '@/components/layout/page-header';
+import { ListPage } from '@/components/layout/list-page';
 import { Button } from '@/components/ui/button';
 import { useAuthStore } from '@/lib/auth-store';
 import { confirmAlert } from '@/lib/alert-store';
@@ -125,61 +123,45 @@ export function UsersPage({
   );
 
   return (
-    <>
-      <PageHeader
-        title={t('nav.users')}
-        description={t(isMerchantImplied ? 'users.description_merchant' : 'users.description')}
-        actions={
-          <Button onClick={() => setDialog({ mode: 'create' })}>
-            <Plus aria-hidden />
-            {t('users.add')}
-          </Button>
-        }
-      />
-      <DataTable
-        label={t('users.table_label')}
-        columns={columns}
-        query={users}
-        paging={table}
-        tableId="users"
-        sortable={table.config.sortable}
-        getRowId={(user) => String(user.user_id)}
-        toolbar={
-          <DataTableToolbar table={table}>
-            <DataTableSearch
-              table={table}
-              filterKey="search"
-              placeholder={t('users.search_placeholder')}
-            />
+    <ListPage
+      title={t('nav.users')}
+      description={t(isMerchantImplied ? 'users.description_merchant' : 'users.description')}
+      actions={
+        <Button onClick={() => setDialog({ mode: 'create' })}>
+          <Plus aria-hidden />
+          {t('users.add')}
+        </Button>
+      }
+      table={table}
+      search={{ filterKey: 'search', placeholder: t('users.search_placeholder') }}
+      filters={
+        <>
+          <DataTableFacetedFilter
+            table={table}
+            filterKey="type"
+            title={t('users.type')}
+            options={scope.types.map((type) => ({
+              value: type,
+              label: t(`users.types.${type}`),
+            }))}
+          />
+          <DataTableStatusFilter table={table} />
+          {!isMerchantImplied && (
             <DataTableFacetedFilter
               table={table}
-              filterKey="type"
-              title={t('users.type')}
-              options={scope.types.map((type) => ({
-                value: type,
-                label: t(`users.types.${type}`),
-              }))}
+              filterKey="merchant_id"
+              title={t('users.merchant')}
+              options={merchantOptions}
             />
-            <DataTableFacetedFilter
-              table={table}
-              filterKey="status"
-              title={t('table.status')}
-              options={STATUSES.map((status) => ({
-                value: status,
-                label: t(`statuses.${status}`),
-              }))}
-            />
-            {!isMerchantImplied && (
-              <DataTableFacetedFilter
-                table={table}
-                filterKey="merchant_id"
-                title={t('users.merchant')}
-                options={merchantOptions}
-              />
-            )}
-          </DataTableToolbar>
-        }
-      />
+          )}
+        </>
+      }
+      label={t('users.table_label')}
+      columns={columns}
+      query={users}
+      tableId="users"
+      getRowId={(user) => String(user.user_id)}
+    >
       <UserFormDialog
         state={dialog}
         onClose={() => setDialog(null)}
@@ -187,6 +169,6 @@ export function UsersPage({
         scope={scope}
       />
       <InvitationLinkDialog invitation={resent} onClose={() => setResent(null)} />
-    </>
+    </ListPage>
   );
 }

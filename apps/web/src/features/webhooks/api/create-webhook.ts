@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateWebhookBody, WebhookWithSecret } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { webhooksKeys } from './get-webhooks';
 
 /** POST /webhooks: the answer carries the endpoint's signing secret, this once. */
 export async function createWebhook(body: CreateWebhookBody): Promise<WebhookWithSecret> {
-  const response = await api.post<{ data: WebhookWithSecret }>(`${API_PREFIX}/webhooks`, body);
+  const response = await api.post('/api/v1/webhooks', { body });
   return response.data.data;
 }
 

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { WebhookDelivery } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { webhooksKeys } from './get-webhooks';
 
 export interface WebhookDeliveriesPage {
@@ -13,8 +13,8 @@ export async function getWebhookDeliveries(
   id: number,
   cursor?: string,
 ): Promise<WebhookDeliveriesPage> {
-  const response = await api.get<WebhookDeliveriesPage>(`${API_PREFIX}/webhooks/${id}/deliveries`, {
-    params: cursor ? { cursor } : {},
+  const response = await api.get('/api/v1/webhooks/{id}/deliveries', {
+    params: { path: { id }, query: cursor ? { cursor } : {} },
   });
   return response.data;
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { PageQuery, Webhook } from '@app/contract';
 import type { ListResult } from '@/components/data-table';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const webhooksKeys = {
   all: ['webhooks'] as const,
@@ -11,9 +11,7 @@ export const webhooksKeys = {
 
 /** GET /webhooks: the endpoints of the caller's scope, paged; never carries a secret. */
 export async function getWebhooks(query: Partial<PageQuery>): Promise<ListResult<Webhook>> {
-  const response = await api.get<ListResult<Webhook>>(`${API_PREFIX}/webhooks`, {
-    params: query,
-  });
+  const response = await api.get('/api/v1/webhooks', { params: { query } });
   return response.data;
 }
 

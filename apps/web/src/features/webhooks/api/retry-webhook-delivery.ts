@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { WebhookDelivery } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { webhooksKeys } from './get-webhooks';
 
 /** POST /webhooks/{id}/deliveries/{did}/retry: one more attempt now, same webhook-id. */
@@ -11,9 +11,9 @@ export async function retryWebhookDelivery({
   endpointId: number;
   deliveryId: number;
 }): Promise<WebhookDelivery> {
-  const response = await api.post<{ data: WebhookDelivery }>(
-    `${API_PREFIX}/webhooks/${endpointId}/deliveries/${deliveryId}/retry`,
-  );
+  const response = await api.post('/api/v1/webhooks/{id}/deliveries/{did}/retry', {
+    params: { path: { id: endpointId, did: deliveryId } },
+  });
   return response.data.data;
 }
 

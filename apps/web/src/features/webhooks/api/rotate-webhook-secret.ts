@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { WebhookWithSecret } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { webhooksKeys } from './get-webhooks';
 
 /** POST /webhooks/{id}/rotate-secret: a new secret, shown once; the old one stops at once. */
 export async function rotateWebhookSecret(id: number): Promise<WebhookWithSecret> {
-  const response = await api.post<{ data: WebhookWithSecret }>(
-    `${API_PREFIX}/webhooks/${id}/rotate-secret`,
-  );
+  const response = await api.post('/api/v1/webhooks/{id}/rotate-secret', {
+    params: { path: { id } },
+  });
   return response.data.data;
 }
 

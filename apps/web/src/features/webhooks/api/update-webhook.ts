@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateWebhookBody, Webhook } from '@app/contract';
-import { api, API_PREFIX } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { webhooksKeys } from './get-webhooks';
 
 /** PATCH /webhooks/{id}: here, to disable or enable an endpoint. */
@@ -11,7 +11,7 @@ export async function updateWebhook({
   id: number;
   body: UpdateWebhookBody;
 }): Promise<Webhook> {
-  const response = await api.patch<{ data: Webhook }>(`${API_PREFIX}/webhooks/${id}`, body);
+  const response = await api.patch('/api/v1/webhooks/{id}', { params: { path: { id } }, body });
   return response.data.data;
 }
 

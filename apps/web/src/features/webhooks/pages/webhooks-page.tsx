@@ -3,8 +3,8 @@ import { Plus } from 'lucide-react';
 import { toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import { webhookEventsOf, type Webhook } from '@app/contract';
-import { DataTable, type TableSearch } from '@/components/data-table';
-import { PageHeader } from '@/components/layout/page-header';
+import type { TableSearch } from '@/components/data-table';
+import { ListPage } from '@/components/layout/list-page';
 import { Button } from '@/components/ui/button';
 import { confirmAlert } from '@/lib/alert-store';
 import { useAuthStore } from '@/lib/auth-store';
@@ -86,26 +86,23 @@ export function WebhooksPage({ table }: { table: TableSearch<typeof webhooksSear
   }, [t, rotate, forgetRotation, update, remove]);
 
   return (
-    <>
-      <PageHeader
-        title={t('nav.webhooks')}
-        description={t('webhooks.description')}
-        actions={
-          <Button onClick={() => setAdding(true)}>
-            <Plus aria-hidden />
-            {t('webhooks.add')}
-          </Button>
-        }
-      />
-      <DataTable
-        label={t('webhooks.table_label')}
-        columns={columns}
-        query={webhooks}
-        paging={table}
-        tableId="webhooks"
-        getRowId={(endpoint) => String(endpoint.id)}
-        emptyMessage={t('webhooks.empty')}
-      />
+    <ListPage
+      title={t('nav.webhooks')}
+      description={t('webhooks.description')}
+      actions={
+        <Button onClick={() => setAdding(true)}>
+          <Plus aria-hidden />
+          {t('webhooks.add')}
+        </Button>
+      }
+      table={table}
+      label={t('webhooks.table_label')}
+      columns={columns}
+      query={webhooks}
+      tableId="webhooks"
+      getRowId={(endpoint) => String(endpoint.id)}
+      emptyMessage={t('webhooks.empty')}
+    >
       <WebhookFormDialog
         isOpen={isAdding}
         events={events}
@@ -118,6 +115,6 @@ export function WebhooksPage({ table }: { table: TableSearch<typeof webhooksSear
       />
       <WebhookSecretDialog revealed={revealed} onClose={() => setRevealed(null)} />
       <WebhookDeliveriesDialog endpoint={deliveriesOf} onClose={() => setDeliveriesOf(null)} />
-    </>
+    </ListPage>
   );
 }

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { WebhookEventType } from '@app/contract';
-import type { Executor } from '../db/client';
+import type { Executor } from '../../db/client';
 
 /**
  * The webhook outbox (decision 0038): writes one event, and a pending delivery for each active
- * endpoint whose scope and events match it, through `webhook_enqueue` (migration 0018); nothing
+ * endpoint whose scope and events match it, through `webhook_enqueue` (sql/outbox.sql); nothing
  * when no endpoint takes the event (decision 0055). Call it
  * inside the transaction of the change the event describes, so the event exists if and only if
  * the change committed. The ledger's SQL functions call `webhook_enqueue` themselves (orders,

@@ -6,7 +6,7 @@ import { AlertHost } from '@/components/feedback/alert-host';
 import { buildUser } from '@/test/fixtures';
 import { server } from '@/test/server';
 import { useAlertStore } from './alert-store';
-import { api } from './api-client';
+import { transport } from './transport';
 import { ApiError, toApiError } from './api-error';
 import { useAuthStore } from './auth-store';
 import { registerModal } from './modals';
@@ -35,7 +35,7 @@ describe('the HTTP client', () => {
         return HttpResponse.json({ data: { ok: true } });
       }),
     );
-    await api.post(
+    await transport.post(
       '/api/v1/things',
       { a: 1 },
       { params: { event: ['order_purchased', 'order_refunded'] } },
@@ -58,12 +58,12 @@ describe('the HTTP client', () => {
         return HttpResponse.json({ data: { ok: true } });
       }),
     );
-    const answer = await api.get('/api/v1/dashboard', {
+    const answer = await transport.get('/api/v1/dashboard', {
       params: { month: '2026-10' },
       preloadable: true,
     });
     expect(answer.data).toEqual({ data: { ok: true } });
-    await api.get('/api/v1/dashboard');
+    await transport.get('/api/v1/dashboard');
     expect(seen.map((request) => new URL(request.url).search)).toEqual(['?month=2026-10', '']);
     expect(seen[0]!.headers.get('x-xsrf-token')).toBeNull();
     expect(seen[0]!.headers.get('accept')).not.toBe('application/json');
@@ -80,7 +80,7 @@ describe('the HTTP client', () => {
         return HttpResponse.json({ data: [] });
       }),
     );
-    await api.get('/api/v1/things?scope=company', {
+    await transport.get('/api/v1/things?scope=company', {
       params: {
         page: 2,
         name: 'A & B',
@@ -108,7 +108,7 @@ describe('the HTTP client', () => {
         return HttpResponse.json({ ok: true });
       }),
     );
-    await api.post('https://elsewhere.example/hook', {});
+    await transport.post('https://elsewhere.example/hook', {});
     expect(seen!.headers.get('x-xsrf-token')).toBeNull();
   });
 
@@ -120,10 +120,10 @@ describe('the HTTP client', () => {
         return new HttpResponse(null, { status: 204 });
       }),
     );
-    const none = await api.post('/api/v1/things');
+    const none = await transport.post('/api/v1/things');
     const form = new FormData();
     form.append('file', new File(['employee_id\nE1\n'], 'staff.csv', { type: 'text/csv' }));
-    await api.post('/api/v1/things', form);
+    await transport.post('/api/v1/things', form);
 
     expect(none.data).toBe('');
     expect(seen[0]!.headers.get('content-type')).toBeNull();
@@ -141,10 +141,10 @@ describe('the HTTP client', () => {
       ),
       http.get('/api/v1/things', () => HttpResponse.json({ data: { id: 1 } })),
     );
-    const csv = await api.get<string>('/api/v1/export', { responseType: 'text' });
+    const csv = await transport.get<string>('/api/v1/export', { responseType: 'text' });
     expect(csv.data).toBe('a,b\n1,2\n');
     expect(csv.headers.get('content-disposition')).toBe('attachment');
-    expect((await api.get('/api/v1/things')).data).toEqual({ data: { id: 1 } });
+    expect((await transport.get('/api/v1/things')).data).toEqual({ data: { id: 1 } });
   });
 });
 
@@ -152,8 +152,8 @@ describe('the session-expired interceptor', () => {
   it('shows one Notification alert for parallel 401s and fails each call with 401 Unauthorized', async () => {
     server.use(answer(401, { statusCode: 401, error: 'Unauthorized', message: 'No session' }));
     const errors = await Promise.all([
-      failure(api.get('/api/v1/companies')),
-      failure(api.get('/api/v1/merchants')),
+      failure(transport.get('/api/v1/companies')),
+      failure(transport.get('/api/v1/merchants')),
     ]);
     for (const error of errors) {
       expect(error).toBeInstanceOf(ApiError);
@@ -177,7 +177,7 @@ describe('the session-expired interceptor', () => {
     server.use(answer(401, { statusCode: 401, error: 'Unauthorized', message: 'No session' }));
     render(<AlertHost />);
 
-    await failure(api.get('/api/v1/companies'));
+    await failure(transport.get('/api/v1/companies'));
     const dialog = await screen.findByRole('alertdialog', { name: 'Notification' });
     expect(within(dialog).getByText('Session Expired. Please login again.')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));
@@ -208,7 +208,7 @@ describe('the session-expired interceptor', () => {
           ),
         ),
       );
-      const error = await failure(api.post(path, {}));
+      const error = await failure(transport.post(path, {}));
       expect(error.status).toBe(401);
       expect(error.code).toBe('INVALID_CREDENTIALS');
       expect(error.alerted).toBe(false);
@@ -219,7 +219,9 @@ describe('the session-expired interceptor', () => {
   it('signs out without the alert when the call asked for a quiet 401', async () => {
     useAuthStore.getState().signIn(buildUser('admin'));
     server.use(answer(401, { statusCode: 401, error: 'Unauthorized', message: 'No session' }));
-    const error = await failure(api.get('/api/v1/iam/self-info', { quietUnauthorized: true }));
+    const error = await failure(
+      transport.get('/api/v1/iam/self-info', { quietUnauthorized: true }),
+    );
     expect(error.status).toBe(401);
     expect(useAlertStore.getState().queue).toEqual([]);
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
@@ -232,7 +234,7 @@ describe('the server-error interceptor', () => {
     async (status) => {
       server.use(answer(status, { statusCode: status, error: 'Server Error', message: 'boom' }));
       render(<AlertHost />);
-      const error = await failure(api.get('/api/v1/companies'));
+      const error = await failure(transport.get('/api/v1/companies'));
       expect(error.status).toBe(status);
       expect(error.alerted).toBe(true);
       const dialog = await screen.findByRole('alertdialog', { name: 'Internal Server Error' });
@@ -245,7 +247,7 @@ describe('the server-error interceptor', () => {
 
   it('does not alert on other failures', async () => {
     server.use(answer(504, { statusCode: 504, error: 'Gateway Timeout', message: 'slow' }));
-    const error = await failure(api.get('/api/v1/companies'));
+    const error = await failure(transport.get('/api/v1/companies'));
     expect(error.status).toBe(504);
     expect(useAlertStore.getState().queue).toEqual([]);
   });
@@ -263,7 +265,7 @@ describe('error shaping', () => {
         errors: [{ path: 'name' }],
       }),
     );
-    const error = await failure(api.post('/api/v1/companies', {}));
+    const error = await failure(transport.post('/api/v1/companies', {}));
     expect(error).toMatchObject({
       kind: 'response',
       status: 400,
@@ -277,14 +279,14 @@ describe('error shaping', () => {
 
   it('falls back to the error when the body has no message', async () => {
     server.use(answer(404, { statusCode: 404, error: 'Not Found' }));
-    const error = await failure(api.get('/api/v1/companies/9'));
+    const error = await failure(transport.get('/api/v1/companies/9'));
     expect(error.message).toBe('Not Found');
     expect(error.code).toBeUndefined();
   });
 
   it('rejects a failure without a response with its code, name and message', async () => {
     server.use(http.get('/api/v1/companies', () => HttpResponse.error()));
-    const error = await failure(api.get('/api/v1/companies'));
+    const error = await failure(transport.get('/api/v1/companies'));
     expect(error.kind).toBe('network');
     expect(error.status).toBeUndefined();
     expect(error.code).toBe('ERR_NETWORK');
@@ -296,7 +298,7 @@ describe('error shaping', () => {
     server.use(http.get('/api/v1/companies', () => HttpResponse.json({ data: [] })));
     const controller = new AbortController();
     controller.abort();
-    const error = await failure(api.get('/api/v1/companies', { signal: controller.signal }));
+    const error = await failure(transport.get('/api/v1/companies', { signal: controller.signal }));
     expect(error).toMatchObject({ kind: 'network', code: 'ERR_CANCELED', message: 'canceled' });
   });
 
@@ -304,7 +306,7 @@ describe('error shaping', () => {
     server.use(
       http.get('/api/v1/companies', () => HttpResponse.text('Bad gateway', { status: 504 })),
     );
-    const error = await failure(api.get('/api/v1/companies'));
+    const error = await failure(transport.get('/api/v1/companies'));
     expect(error).toMatchObject({ kind: 'response', status: 504, data: 'Bad gateway' });
   });
 
@@ -322,14 +324,14 @@ describe('error shaping', () => {
         ),
       ),
     );
-    const error = await failure(api.get('/api/v1/export', { responseType: 'text' }));
+    const error = await failure(transport.get('/api/v1/export', { responseType: 'text' }));
     expect(error.code).toBe('EXPORT_TOO_LARGE');
   });
 
   it('fails a call it cannot even send with Unknown error', async () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    const error = await failure(api.post('/api/v1/companies', circular));
+    const error = await failure(transport.post('/api/v1/companies', circular));
     expect(error.kind).toBe('unknown');
     expect(error.message).toBe('Unknown error');
   });

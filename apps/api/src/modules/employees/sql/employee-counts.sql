@@ -3,8 +3,8 @@
 -- (one row per company, from the statement's rows: an import of 100,000 is one update); an
 -- employee deleted (deleted_at set) or restored moves the count by one, by a row trigger whose
 -- WHEN keeps it off every other update (an order's balance). Employees never change company
--- (employees_company_fixed, guards.sql). A load that bypasses triggers (the bench's generator)
--- calls refresh_company_employee_counts() after it.
+-- (employees_company_fixed, company-guards.sql). A load that bypasses triggers (the bench's
+-- generator) calls refresh_company_employee_counts() after it.
 --
 -- Beside the count, each company's `version` (migration 0031, decision 0065): a fresh value of the
 -- sequence company_employee_versions whenever a statement inserts or deletes employees of the

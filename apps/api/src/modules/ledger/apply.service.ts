@@ -8,7 +8,7 @@ import type {
 } from '@app/contract';
 import type { Tx } from '../../db/client';
 import { auditActorFrom, recordAudit, type AuditActor } from '../../lib/audit';
-import { distributeTokens, issueCompanyTokens } from '../ledger/ledger.service';
+import { distributeTokens, issueCompanyTokens } from './issue.service';
 
 export const actorUserIdOf = (actor: AuditActor | number | null): number | null =>
   auditActorFrom(actor).userId;

@@ -1,7 +1,7 @@
 -- The webhook outbox (DESIGN 6 "Integrations", decision 0038): the ledger's functions and
 -- services write an event in the transaction of the change it describes, so it exists if and
--- only if the change committed. Tables in migration 0018; the delivery worker is
--- modules/webhooks. A repeatable definition, as the other files here (db/migrate.ts).
+-- only if the change committed. Tables in migration 0018; the delivery worker is this module's.
+-- A repeatable definition (db/migrate.ts): the migrator applies it whenever it changes.
 
 -- The one rule for which endpoints take an event: active, the event's type among the endpoint's
 -- events, and the endpoint's scope (all, its merchant's, its company's) holding it. A plain SQL

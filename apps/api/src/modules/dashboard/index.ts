@@ -1,0 +1,3 @@
+// The dashboard module's door: what other modules, app.ts, plugins, seed, scripts and tests outside
+// the module may import (decision 0075).
+export { default as dashboardRoutes } from './dashboard.routes';

@@ -1,0 +1,4 @@
+// The employee-import module's door: what other modules, app.ts, plugins, seed, scripts and tests outside
+// the module may import (decision 0075).
+export { default as employeeImportRoutes } from './employee-import.routes';
+export { importEmployees } from './employee-import.service';

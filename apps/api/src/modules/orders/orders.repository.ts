@@ -1,0 +1,102 @@
+// The orders module's own statement: POST /orders with its terminal key checked in it
+// (sql/keyed-orders.sql, decision 0043). Every other order and refund statement is the ledger's.
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client';
+import { terminalOrderJson, type TerminalOrderOutcome, type TerminalOrderRow } from '../ledger';
+import type { TerminalKeyCheck } from '../terminals';
+
+/** An order whose terminal is known only by its key's digest (decision 0043). */
+export interface KeyedOrderRow {
+  keyHash: string;
+  /** The client address's wrong-key counter. */
+  wrongKeysKey: string;
+  /** Null when the order never reaches the database (its request is still key-checked). */
+  order: Omit<TerminalOrderRow, 'terminalId' | 'merchantId'> | null;
+}
+
+/**
+ * One call of `place_terminal_orders_keyed` (sql/keyed-orders.sql, decision 0043): the key checks
+ * of a batch of orders and the orders their checks let through, in one statement and one
+ * transaction. Answers each request's check and its order's outcome (null when not placed), in
+ * the order given.
+ */
+export async function placeKeyedTerminalOrderRows(
+  executor: Executor,
+  requests: KeyedOrderRow[],
+  limits: { at: Date; windowMs: number; maxWrongKeys: number; maxPerKey: number },
+): Promise<{ check: TerminalKeyCheck; order: TerminalOrderOutcome | null }[]> {
+  const payload = JSON.stringify(
+    requests.map((r, i) => ({
+      n: i + 1,
+      hash: r.keyHash,
+      wrong_key: r.wrongKeysKey,
+      order: r.order && terminalOrderJson(r.order),
+    })),
+  );
+  const rows = await queryRows<{
+    n: number;
+    terminal_id: number | null;
+    merchant_id: number | null;
+    terminal_status: string | null;
+    merchant_status: string | null;
+    key_hits: number | null;
+    key_retry: number | null;
+    wrong_hits: number | null;
+    wrong_retry: number | null;
+    outcome: string | null;
+    status: number | null;
+    body: unknown;
+  }>(
+    executor,
+    sql`SELECT * FROM place_terminal_orders_keyed(${payload}::jsonb,
+          ${limits.at.toISOString()}::timestamptz, ${limits.windowMs}::double precision,
+          ${limits.maxWrongKeys}::int, ${limits.maxPerKey}::int)`,
+  );
+  if (rows.length !== requests.length || rows.some((row, i) => Number(row.n) !== i + 1)) {
+    throw new Error(
+      `place_terminal_orders_keyed answered ${rows.length} rows for ${requests.length}`,
+    );
+  }
+  const hit = (hits: number | null, retry: number | null) =>
+    hits == null ? null : { hits: Number(hits), retryAfterSeconds: Number(retry) };
+  return rows.map((row) => ({
+    check: {
+      terminal:
+        row.terminal_id == null
+          ? undefined
+          : {
+              id: Number(row.terminal_id),
+              merchantId: Number(row.merchant_id),
+              status: row.terminal_status!,
+              merchantStatus: row.merchant_status!,
+            },
+      keyUse: hit(row.key_hits, row.key_retry),
+      wrongKeys: hit(row.wrong_hits, row.wrong_retry),
+    },
+    order:
+      row.outcome == null ? null : { outcome: row.outcome, status: row.status, body: row.body },
+  }));
+}
+
+/**
+ * An order of this terminal as its answers show it (`terminal_order_json`), by id or by the
+ * Idempotency-Key it was placed with (DESIGN 8: a till finds a lost answer). Null when the terminal
+ * placed no such order: another terminal's order is not found.
+ */
+export async function lookupTerminalOrder(
+  executor: Executor,
+  terminalId: number,
+  by: { id: number } | { idempotencyKey: string },
+): Promise<Record<string, unknown> | null> {
+  const rows = await queryRows<{ body: Record<string, unknown> }>(
+    executor,
+    'id' in by
+      ? sql`SELECT terminal_order_json(o.id) AS body FROM orders o
+             WHERE o.id = ${by.id} AND o.terminal_id = ${terminalId}`
+      : sql`SELECT terminal_order_json(k.order_id) AS body FROM terminal_idempotency_keys k
+             JOIN orders o ON o.id = k.order_id
+             WHERE k.terminal_id = ${terminalId} AND k.idempotency_key = ${by.idempotencyKey}
+               AND o.terminal_id = ${terminalId}`,
+  );
+  return rows[0]?.body ?? null;
+}

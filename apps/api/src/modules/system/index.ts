@@ -1,0 +1,4 @@
+// The system module's door: what other modules, app.ts, plugins, seed, scripts and tests outside
+// the module may import (decision 0075).
+export { default as systemRoutes } from './system.routes';
+export { advanceSystemPeriods, getCurrentSystemPeriod } from './system.service';

@@ -1,0 +1,10 @@
+export {
+  CsvFileInput,
+  CsvFileProblem,
+  CsvPreviewButton,
+  CsvPreviewTable,
+  CsvRowMark,
+  CsvTemplateButton,
+} from './csv-file-controls';
+export { rowErrorLines } from './row-errors';
+export { useCsvFile, type CsvFile, type CsvPreviewMutation } from './use-csv-file';
