@@ -16,6 +16,7 @@ describe('the sidebar entries', () => {
       'nav.token_transaction',
       'nav.summary_report',
       'nav.reset_period_date',
+      'nav.holidays',
       'nav.order_history',
       'nav.approvals',
       'nav.audit_log',

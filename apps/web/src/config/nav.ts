@@ -2,6 +2,7 @@ import {
   ArrowLeftRight,
   Building2,
   CalendarClock,
+  CalendarDays,
   ClipboardCheck,
   FileBarChart,
   FileClock,
@@ -100,6 +101,13 @@ export const NAV_ITEMS: NavItem[] = [
     url: paths.resetPeriodDate.getHref(),
     icon: CalendarClock,
     permission: 'reset_period.view',
+  },
+  // DESIGN 7: the holiday calendar of the spending rules, beside the other system settings.
+  {
+    titleKey: 'nav.holidays',
+    url: paths.holidays.getHref(),
+    icon: CalendarDays,
+    permission: 'holidays.view',
   },
   {
     titleKey: 'nav.order_history',

@@ -59,8 +59,10 @@ export const paths = {
   },
   orderHistory: {
     path: '/order-history',
-    getHref: (search: { company_id?: number; merchant_id?: number } = {}) =>
-      withSearch('/order-history', search),
+    /** `view: 'declined'`: the orders the spending rules or the balance refused (DESIGN 7). */
+    getHref: (
+      search: { company_id?: number; merchant_id?: number; view?: 'declined' } = {},
+    ) => withSearch('/order-history', search),
   },
   /** Audit Log (decision 0036): each role's scope of the audit log. */
   auditLog: fixed('/audit-log'),
@@ -94,9 +96,19 @@ export const paths = {
       withSearch(`/summary-report/${encodeURIComponent(String(companyId))}`, search),
   },
   tokenTransaction: fixed('/token-transaction'),
-  employeeTransaction: fixed('/employee-transaction'),
+  employeeTransaction: {
+    path: '/employee-transaction',
+    /** `employee_id`: one employee's wallet, with its declined orders (DESIGN 7). */
+    getHref: (search: { employee_id?: number } = {}) =>
+      withSearch('/employee-transaction', search),
+  },
   companyTransaction: fixed('/company-transaction'),
   resetPeriodDate: fixed('/reset-period-date'),
+  /** Holidays (DESIGN 7): the public holidays of a year, `?year=` (this year when absent). */
+  holidays: {
+    path: '/holidays',
+    getHref: (search: { year?: number } = {}) => withSearch('/holidays', search),
+  },
   users: {
     path: '/user',
     /** User Management, e.g. filtered to one merchant's staff. */

@@ -123,6 +123,11 @@ export const routes: RouteObject[] = [
             ...guarded('reset_period.view'),
             lazy: () => import('./app/reset-period-date'),
           },
+          {
+            path: paths.holidays.path,
+            ...guarded('holidays.view'),
+            lazy: () => import('./app/holidays'),
+          },
           { path: paths.users.path, ...guarded('users.view'), lazy: () => import('./app/users') },
           {
             path: paths.auditLog.path,

@@ -1,4 +1,4 @@
-import { ORDER_SORTS, ORDER_STATUSES, REFUND_STATES } from '@app/contract';
+import { DECLINE_CODES, ORDER_SORTS, ORDER_STATUSES, REFUND_STATES } from '@app/contract';
 import {
   dateFilter,
   defineTableSearch,
@@ -22,4 +22,18 @@ export const orderHistorySearch = defineTableSearch({
     date_to: dateFilter(),
   },
   sortable: ORDER_SORTS,
+});
+
+/**
+ * The Declined tab's state in the URL: GET /orders/declines filters by the refusal's code,
+ * company, merchant and a range of days.
+ */
+export const declinesSearch = defineTableSearch({
+  filters: {
+    code: oneOf(DECLINE_CODES),
+    company_id: idFilter(),
+    merchant_id: idFilter(),
+    date_from: dateFilter(),
+    date_to: dateFilter(),
+  },
 });

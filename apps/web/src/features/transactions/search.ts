@@ -3,7 +3,8 @@ import { dateFilter, defineTableSearch, idFilter, manyOf, oneOf } from '@/compon
 
 /**
  * Token Transaction's state in the URL: GET /tokens/transactions filters by event (repeated
- * keys), direction (received / sent), a range of days and, for admin and Group HR, a company.
+ * keys), direction (received / sent), a range of days and, for admin and Group HR, a company;
+ * `employee_id` narrows Employee Transaction to one employee's wallet (with its declined orders).
  */
 export const transactionsSearch = defineTableSearch({
   filters: {
@@ -12,6 +13,7 @@ export const transactionsSearch = defineTableSearch({
     date_from: dateFilter(),
     date_to: dateFilter(),
     company_id: idFilter(),
+    employee_id: idFilter(),
   },
 });
 

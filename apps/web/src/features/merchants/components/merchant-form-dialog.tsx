@@ -5,6 +5,7 @@ import {
   createMerchantBodySchema,
   updateMerchantBodySchema,
   type Merchant,
+  type MerchantCategory,
   type Status,
 } from '@app/contract';
 import { StatusField } from '@/components/forms/account-fields';
@@ -23,10 +24,14 @@ import { formResolver } from '@/lib/form-resolver';
 import { applyServerErrors } from '@/lib/forms';
 import { useCreateMerchant } from '../api/create-merchant';
 import { useUpdateMerchant } from '../api/update-merchant';
+import { MerchantCategoryField } from './merchant-category';
 
 export type MerchantDialogState = { mode: 'create' } | { mode: 'edit'; merchant: Merchant } | null;
 
-/** The merchant modal: code (3–12 letters and digits, fixed once created), name, status. */
+/**
+ * The merchant modal: code (3–12 letters and digits, fixed once created), name, status and its
+ * category (what a company's spending rules may allow: DESIGN 7).
+ */
 export function MerchantFormDialog({
   state,
   onClose,
@@ -65,6 +70,7 @@ interface MerchantFormValues {
   code: string;
   name: string;
   status: Status;
+  category: MerchantCategory;
 }
 
 /** One form for creating (without `merchant`) and editing a merchant (issue 19 item 6). */
@@ -80,12 +86,13 @@ function MerchantForm({ merchant, onDone }: { merchant?: Merchant; onDone: () =>
       code: merchant?.code ?? '',
       name: merchant?.name ?? '',
       status: merchant?.status ?? 'active',
+      category: merchant?.category ?? 'other',
     },
   });
   const onSubmit = form.handleSubmit((values) => {
     if (merchant) {
       updateMerchant.mutate(
-        { id: merchant.id, body: { name: values.name, status: values.status } },
+        { id: merchant.id, body: { name: values.name, status: values.status, category: values.category } },
         {
           onSuccess: () => {
             toast.success(t('toasts.updated'));
@@ -119,6 +126,7 @@ function MerchantForm({ merchant, onDone }: { merchant?: Merchant; onDone: () =>
         />
         <TextField name="name" label={t('merchants.name')} autoFocus={merchant !== undefined} />
         <StatusField />
+        <MerchantCategoryField />
         <FormDialogFooter
           isPending={createMerchant.isPending || updateMerchant.isPending}
           submitLabel={merchant ? undefined : t('actions.create')}

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import type { Merchant } from '@app/contract';
 import { DataTableRowActions, DateTime, StatusBadge } from '@/components/data-table';
 import { paths } from '@/config/paths';
+import { merchantCategoryLabel } from './merchant-category';
 
 export interface MerchantRowHandlers {
   onEdit: (merchant: Merchant) => void;
@@ -33,6 +34,11 @@ export function merchantsColumns(
           {row.original.name}
         </Link>
       ),
+    },
+    {
+      accessorKey: 'category',
+      header: t('merchant_category.label'),
+      cell: ({ row }) => merchantCategoryLabel(t, row.original.category),
     },
     {
       accessorKey: 'status',

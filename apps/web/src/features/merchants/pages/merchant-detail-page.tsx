@@ -17,6 +17,7 @@ import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions
 import { useDeleteMerchant } from '../api/delete-merchant';
 import { useMerchant } from '../api/get-merchant';
 import { useUpdateMerchantStatus } from '../api/update-merchant-status';
+import { merchantCategoryLabel } from '../components/merchant-category';
 import { MerchantFormDialog, type MerchantDialogState } from '../components/merchant-form-dialog';
 
 /**
@@ -124,6 +125,11 @@ export function MerchantDetailPage({
           label={t('detail.details')}
           figures={[
             { id: 'code', label: t('merchants.code'), value: data.code },
+            {
+              id: 'category',
+              label: t('merchant_category.label'),
+              value: merchantCategoryLabel(t, data.category),
+            },
             {
               id: 'created',
               label: t('table.created_at'),

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { TableSearchOf } from '@/components/data-table';
+import { DataTableFacetedFilter, type TableSearchOf } from '@/components/data-table';
 import { ListPage } from '@/components/layout/list-page';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -11,11 +11,12 @@ import { useDeleteMerchant } from '../api/delete-merchant';
 import { useMerchants } from '../api/get-merchants';
 import { useUpdateMerchantStatus } from '../api/update-merchant-status';
 import { MerchantFormDialog, type MerchantDialogState } from '../components/merchant-form-dialog';
+import { merchantCategoryOptions } from '../components/merchant-category';
 import { merchantsColumns } from '../components/merchants-columns';
 import type { merchantsSearch } from '../search';
 
 /**
- * Merchants (/merchants, admin): list, create and edit, activate/deactivate, delete. A merchant's staff are
+ * Merchants (/merchants, admin): list (by status and category), create and edit, activate/deactivate, delete. A merchant's staff are
  * managed on User Management and its terminals on Terminals, each opened filtered to it.
  */
 export function MerchantsPage({ table }: { table: TableSearchOf<typeof merchantsSearch> }) {
@@ -58,6 +59,14 @@ export function MerchantsPage({ table }: { table: TableSearchOf<typeof merchants
       table={table}
       search={{ filterKey: 'search', placeholder: t('merchants.search_placeholder') }}
       statuses
+      filters={
+        <DataTableFacetedFilter
+          table={table}
+          filterKey="category"
+          title={t('merchant_category.label')}
+          options={merchantCategoryOptions(t)}
+        />
+      }
       label={t('merchants.table_label')}
       columns={columns}
       query={merchants}

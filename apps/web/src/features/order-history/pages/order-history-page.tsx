@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ORDER_STATUSES, REFUND_STATES } from '@app/contract';
 import {
@@ -23,11 +23,14 @@ import type { orderHistorySearch } from '../search';
  */
 export function OrderHistoryPage({
   table,
+  tabs,
   companyOptions,
   merchantOptions,
   tokenMonth,
 }: {
   table: TableSearchOf<typeof orderHistorySearch>;
+  /** The Orders / Declined switch, above the list. */
+  tabs?: ReactNode;
   companyOptions: Option[];
   merchantOptions?: Option[];
   /** The scope's current token month, for the date filter's preset. */
@@ -43,6 +46,7 @@ export function OrderHistoryPage({
     <ListPage
       title={t('nav.order_history')}
       description={t('order_history.description')}
+      beforeTable={tabs}
       table={table}
       search={{ filterKey: 'order_no', placeholder: t('order_history.search_placeholder') }}
       statuses={ORDER_STATUSES}
