@@ -58,6 +58,20 @@ describe('the sidebar entries', () => {
     }
   });
 
+  it('give Holidays to the admin alone (DESIGN 7)', () => {
+    expect(titles(navItemsFor('admin'))).toContain('nav.holidays');
+    for (const role of [
+      'super_hr',
+      'company_admin',
+      'merchant_admin',
+      'merchant_supervisor',
+      'merchant_staff',
+      'company_employee',
+    ]) {
+      expect(titles(navItemsFor(role)), role).not.toContain('nav.holidays');
+    }
+  });
+
   it('give merchant supervisors, staff and employees the open entries only', () => {
     for (const role of ['merchant_supervisor', 'merchant_staff']) {
       expect(titles(navItemsFor(role))).toEqual([

@@ -60,9 +60,8 @@ export const paths = {
   orderHistory: {
     path: '/order-history',
     /** `view: 'declined'`: the orders the spending rules or the balance refused (DESIGN 7). */
-    getHref: (
-      search: { company_id?: number; merchant_id?: number; view?: 'declined' } = {},
-    ) => withSearch('/order-history', search),
+    getHref: (search: { company_id?: number; merchant_id?: number; view?: 'declined' } = {}) =>
+      withSearch('/order-history', search),
   },
   /** Audit Log (decision 0036): each role's scope of the audit log. */
   auditLog: fixed('/audit-log'),
@@ -99,8 +98,7 @@ export const paths = {
   employeeTransaction: {
     path: '/employee-transaction',
     /** `employee_id`: one employee's wallet, with its declined orders (DESIGN 7). */
-    getHref: (search: { employee_id?: number } = {}) =>
-      withSearch('/employee-transaction', search),
+    getHref: (search: { employee_id?: number } = {}) => withSearch('/employee-transaction', search),
   },
   companyTransaction: fixed('/company-transaction'),
   resetPeriodDate: fixed('/reset-period-date'),

@@ -32,7 +32,10 @@ export function Component() {
     return <DeclinesView {...options} />;
   }
   return (
-    <OrdersView {...options} tabs={canReadDeclines ? <OrderHistoryTabs view="orders" /> : undefined} />
+    <OrdersView
+      {...options}
+      tabs={canReadDeclines ? <OrderHistoryTabs view="orders" /> : undefined}
+    />
   );
 }
 

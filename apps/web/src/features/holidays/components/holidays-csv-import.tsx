@@ -134,7 +134,11 @@ export function HolidaysCsvImport({
               </CsvPreviewTable>
             )}
             <div className="flex flex-wrap gap-2">
-              <Button type="button" disabled={parsed.days.length === 0} onClick={() => apply(false)}>
+              <Button
+                type="button"
+                disabled={parsed.days.length === 0}
+                onClick={() => apply(false)}
+              >
                 {t('holidays.csv.add')}
               </Button>
               <Button

@@ -70,8 +70,7 @@ export function parseHolidaysCsv(text: string, year: number): ParsedHolidays {
     const candidate = { date: date.trim(), name: rest.join(',') };
     const parsed = holidaySchema.safeParse(candidate);
     if (!parsed.success) {
-      const issue =
-        parsed.error.issues.find((i) => i.path[0] === 'date') ?? parsed.error.issues[0];
+      const issue = parsed.error.issues.find((i) => i.path[0] === 'date') ?? parsed.error.issues[0];
       return refuse(issue?.message ?? 'v.invalid');
     }
     if (!parsed.data.date.startsWith(`${year}-`)) return refuse(OTHER_YEAR);

@@ -36,7 +36,8 @@ import { HolidaysCsvImport } from '../components/holidays-csv-import';
 /** The years the picker offers: five either side of this one, and the one on screen. */
 export function holidayYears(year: number, thisYear = new Date().getFullYear()): number[] {
   const years = new Set<number>();
-  for (let y = Math.max(2000, thisYear - 5); y <= Math.min(2100, thisYear + 5); y += 1) years.add(y);
+  for (let y = Math.max(2000, thisYear - 5); y <= Math.min(2100, thisYear + 5); y += 1)
+    years.add(y);
   years.add(year);
   return [...years].sort((a, b) => a - b);
 }
@@ -52,13 +53,7 @@ const byDate = (days: Holiday[]) => [...days].sort((a, b) => a.date.localeCompar
  * file) and saved together: Save replaces the year's days, after a confirmation when it removes
  * some that were saved.
  */
-export function HolidaysPage({
-  year,
-  onYear,
-}: {
-  year: number;
-  onYear: (year: number) => void;
-}) {
+export function HolidaysPage({ year, onYear }: { year: number; onYear: (year: number) => void }) {
   const { t, i18n } = useTranslation();
   const holidays = useHolidays(year);
   const save = usePutHolidays();
@@ -104,7 +99,9 @@ export function HolidaysPage({
         values: {
           year,
           count: removed.length,
-          days: removed.map((day) => `${formatDayLong(day.date, i18n.language)} (${day.name})`).join('; '),
+          days: removed
+            .map((day) => `${formatDayLong(day.date, i18n.language)} (${day.name})`)
+            .join('; '),
         },
         confirmKey: 'holidays.save_anyway',
         cancelKey: 'actions.cancel',
@@ -195,7 +192,9 @@ export function HolidaysPage({
             ) : (
               <div className="overflow-x-auto rounded-md border">
                 <Table>
-                  <TableCaption className="sr-only">{t('holidays.days_title', { year })}</TableCaption>
+                  <TableCaption className="sr-only">
+                    {t('holidays.days_title', { year })}
+                  </TableCaption>
                   <TableHeader>
                     <TableRow>
                       <TableHead>{t('holidays.date')}</TableHead>

@@ -92,7 +92,10 @@ function MerchantForm({ merchant, onDone }: { merchant?: Merchant; onDone: () =>
   const onSubmit = form.handleSubmit((values) => {
     if (merchant) {
       updateMerchant.mutate(
-        { id: merchant.id, body: { name: values.name, status: values.status, category: values.category } },
+        {
+          id: merchant.id,
+          body: { name: values.name, status: values.status, category: values.category },
+        },
         {
           onSuccess: () => {
             toast.success(t('toasts.updated'));

@@ -5,8 +5,9 @@ import type { Merchant } from '@app/contract';
 import { answer, errorBody, listOf, signedIn } from '@/test/api';
 import { buildMerchant } from '@/test/fixtures';
 import { locationOf, renderApp } from '@/test/render';
+import { i18n } from '@/locales/i18n';
 
-const shop = buildMerchant({ id: 4, code: 'SHOP', name: 'Campus Shop' });
+const shop = buildMerchant({ id: 4, code: 'SHOP', name: 'Campus Shop', category: 'grocery' });
 
 async function openMerchants(merchants: Merchant[], path = '/merchants') {
   const user = signedIn('admin');
@@ -37,6 +38,9 @@ describe('Merchants', () => {
     const row = (await screen.findByRole('cell', { name: 'Campus Shop' })).closest('tr')!;
     expect(within(row).getByText('SHOP')).toBeInTheDocument();
     expect(within(row).getByText('Active')).toHaveAttribute('data-status', 'active');
+    expect(within(row).getByText('Grocery')).toBeInTheDocument();
+    const cafe = screen.getByRole('cell', { name: 'Corner Cafe' }).closest('tr')!;
+    expect(within(cafe).getByText('Other')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Status' }));
     await userEvent.click(await screen.findByRole('menuitemradio', { name: 'Inactive' }));
@@ -87,15 +91,21 @@ describe('Merchants', () => {
       ),
     );
 
+    // A new merchant is of the category Other unless another is picked.
+    expect(posts[0]?.body).toMatchObject({ category: 'other' });
+
     await userEvent.clear(form.getByLabelText('Merchant code'));
     await userEvent.type(form.getByLabelText('Merchant code'), 'SHOP2');
+    expect(form.getByRole('combobox', { name: 'Category' })).toHaveTextContent('Other');
+    await userEvent.click(form.getByRole('combobox', { name: 'Category' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Canteen' }));
     await userEvent.click(form.getByRole('button', { name: 'Create' }));
     expect(await screen.findByText('Created successfully.')).toBeInTheDocument();
     expect(posts[1]?.body).toEqual({
       code: 'SHOP2',
       name: 'Campus Shop',
       status: 'active',
-      category: 'other',
+      category: 'canteen',
     });
   });
 
@@ -142,9 +152,12 @@ describe('Merchants', () => {
     expect(puts).toHaveLength(0);
 
     await userEvent.type(form.getByLabelText('Merchant name'), 'Campus Store');
+    expect(form.getByRole('combobox', { name: 'Category' })).toHaveTextContent('Grocery');
+    await userEvent.click(form.getByRole('combobox', { name: 'Category' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Bakery' }));
     await userEvent.click(form.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Updated successfully.')).toBeInTheDocument();
-    expect(puts[0]?.body).toEqual({ name: 'Campus Store', status: 'active' });
+    expect(puts[0]?.body).toEqual({ name: 'Campus Store', status: 'active', category: 'bakery' });
   });
 
   it('deletes a merchant only after confirming', async () => {
@@ -161,6 +174,31 @@ describe('Merchants', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Deleted successfully.')).toBeInTheDocument();
     expect(deletes).toHaveLength(1);
+  });
+
+  it('filters by category through the URL', async () => {
+    const { requests, router } = await openMerchants([shop]);
+    await screen.findByRole('cell', { name: 'Campus Shop' });
+    await userEvent.click(screen.getByRole('button', { name: 'Category' }));
+    await userEvent.click(await screen.findByRole('menuitemradio', { name: 'Grocery' }));
+    await waitFor(() => expect(locationOf(router)).toBe('/merchants?category=grocery'));
+    await waitFor(() =>
+      expect(requests.at(-1)?.query).toEqual({ page: '1', page_size: '10', category: 'grocery' }),
+    );
+  });
+
+  it("shows the merchant's category on its page, in Chinese too", async () => {
+    const user = signedIn('admin');
+    answer('get', '/api/v1/merchants/4', { data: shop });
+    answer('get', '/api/v1/orders/admin', { ...listOf([]), total_is_exact: true, next_cursor: null });
+    renderApp('/merchants/4', { user });
+    await screen.findByRole('heading', { level: 1, name: 'Campus Shop' });
+    const figure = document.querySelector('[data-figure="category"]')!;
+    expect(figure).toHaveTextContent('Category');
+    expect(figure).toHaveTextContent('Grocery');
+    await i18n.changeLanguage('zh');
+    await waitFor(() => expect(figure).toHaveTextContent('食品杂货'));
+    await i18n.changeLanguage('en');
   });
 
   it('searches code or name through the URL', async () => {

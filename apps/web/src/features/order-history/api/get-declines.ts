@@ -24,5 +24,7 @@ export const declinesQueryOptions = (query: Partial<OrderDeclinesQuery>) =>
     meta: { silentError: true },
   });
 
-export const useDeclines = (query: Partial<OrderDeclinesQuery>, options: { enabled?: boolean } = {}) =>
-  useQuery({ ...declinesQueryOptions(query), enabled: options.enabled ?? true });
+export const useDeclines = (
+  query: Partial<OrderDeclinesQuery>,
+  options: { enabled?: boolean } = {},
+) => useQuery({ ...declinesQueryOptions(query), enabled: options.enabled ?? true });

@@ -5,7 +5,8 @@ import { formatDateTime, withThousands } from '@/lib/format';
 /** A detail as the message shows it: amounts with thousands, instants in the language's format. */
 function detailText(value: unknown, lang: string | undefined): string {
   if (typeof value === 'number') return withThousands(value);
-  if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value)) return formatDateTime(value, lang);
+  if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value))
+    return formatDateTime(value, lang);
   return value === null || value === undefined ? '' : String(value);
 }
 
