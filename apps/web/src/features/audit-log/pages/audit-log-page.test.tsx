@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import type { AuditEntry, Role } from '@app/contract';
+import { AUDIT_ACTIONS, type AuditEntry, type Role } from '@app/contract';
 import { browser } from '@/lib/browser';
 import { i18n } from '@/locales/i18n';
 import { answer, listOf, signedIn } from '@/test/api';
@@ -179,5 +179,50 @@ describe('Audit Log', () => {
     const dialog = await screen.findByRole('dialog', { name: '开启双重验证：用户 #12' });
     expect(within(dialog).getByRole('columnheader', { name: '变更前' })).toBeInTheDocument();
     expect(within(dialog).getByRole('columnheader', { name: '变更后' })).toBeInTheDocument();
+  });
+});
+
+describe('the spending rules actions (DESIGN 7)', () => {
+  it('have a label in both languages, like every action the server writes', () => {
+    for (const lng of ['en', 'zh']) {
+      for (const action of AUDIT_ACTIONS) {
+        expect(
+          i18n.exists(`audit_log.actions.${action}`, { lng }),
+          `${lng}: audit_log.actions.${action}`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('show in words in the list, in English and in Chinese', async () => {
+    await openAuditLog([
+      entry({
+        action: 'holidays_set',
+        entity_type: 'system_settings',
+        entity_id: 'holidays:2026',
+        entity_name: null,
+        before: { year: 2026, days: [] },
+        after: { year: 2026, days: [{ date: '2026-01-01', name: 'New Year' }] },
+      }),
+      entry({ id: 8, action: 'spending_rules_set' }),
+      entry({ id: 9, action: 'spending_rules_withdraw' }),
+      entry({ id: 10, action: 'spending_exception_set', entity_type: 'employee' }),
+      entry({ id: 11, action: 'spending_exception_remove', entity_type: 'employee' }),
+    ]);
+    for (const label of [
+      'Holidays saved',
+      'Spending rules set',
+      'Scheduled spending rules withdrawn',
+      'Spending exception set',
+      'Spending exception removed',
+    ]) {
+      expect(await screen.findByRole('cell', { name: label })).toBeInTheDocument();
+    }
+    await i18n.changeLanguage('zh');
+    expect(await screen.findByRole('cell', { name: '保存节假日' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '设置消费规则' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '撤回待生效的消费规则' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '设置消费例外' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '删除消费例外' })).toBeInTheDocument();
   });
 });

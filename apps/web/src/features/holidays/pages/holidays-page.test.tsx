@@ -27,7 +27,7 @@ const servePut = () =>
 
 async function openHolidays(
   path = '/holidays?year=2026',
-  byYear = { 2026: DAYS },
+  byYear: Record<number, Holiday[]> = { 2026: DAYS },
   role: Role = 'admin',
 ) {
   const user = signedIn(role);

@@ -190,7 +190,11 @@ describe('Merchants', () => {
   it("shows the merchant's category on its page, in Chinese too", async () => {
     const user = signedIn('admin');
     answer('get', '/api/v1/merchants/4', { data: shop });
-    answer('get', '/api/v1/orders/admin', { ...listOf([]), total_is_exact: true, next_cursor: null });
+    answer('get', '/api/v1/orders/admin', {
+      ...listOf([]),
+      total_is_exact: true,
+      next_cursor: null,
+    });
     renderApp('/merchants/4', { user });
     await screen.findByRole('heading', { level: 1, name: 'Campus Shop' });
     const figure = document.querySelector('[data-figure="category"]')!;
