@@ -58,6 +58,7 @@ describe('the sidebar', () => {
       'Employee Transaction',
       'Summary Report',
       'Reset Period Date',
+      'Holidays',
       'Order History',
       'Approvals',
       'Audit Log',
