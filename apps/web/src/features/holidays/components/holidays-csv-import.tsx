@@ -56,7 +56,10 @@ export function HolidaysCsvImport({
     reason === OTHER_YEAR ? t('holidays.csv.other_year', { year }) : reason;
   const apply = (replace: boolean) => {
     if (!parsed) return;
-    onApply(parsed.days, replace);
+    onApply(
+      parsed.days.map(({ date, name }) => ({ date, name })),
+      replace,
+    );
     setParsed(null);
   };
 
@@ -91,46 +94,57 @@ export function HolidaysCsvImport({
                 height="max-h-80"
                 head={
                   <>
-                    <TableHead>{t('holidays.csv.line')}</TableHead>
-                    <TableHead>{t('holidays.date')}</TableHead>
-                    <TableHead>{t('holidays.name')}</TableHead>
+                    <TableHead className="w-12">{t('holidays.csv.line')}</TableHead>
+                    <TableHead>{t('holidays.csv.day')}</TableHead>
                     <TableHead>{t('holidays.csv.result')}</TableHead>
                   </>
                 }
               >
-                {parsed.refused.map((line) => (
-                  <TableRow key={`refused-${line.line}`}>
-                    <TableCell className="tabular-nums">{line.line}</TableCell>
-                    <TableCell colSpan={2} className="max-w-64 truncate font-mono text-xs">
-                      {line.text}
-                    </TableCell>
-                    <TableCell>
-                      <CsvRowMark
-                        action="refused"
-                        label={t('holidays.csv.refused')}
-                        variant="destructive"
-                        errors={{ _row: reasonText(line.reason) }}
-                      />
-                    </TableCell>
-                  </TableRow>
-                ))}
-                {parsed.days.map((day) => (
-                  <TableRow key={day.date}>
-                    <TableCell />
-                    <TableCell className="tabular-nums">
-                      {formatDate(day.date, i18n.language)}
-                    </TableCell>
-                    <TableCell className="break-words whitespace-normal">{day.name}</TableCell>
-                    <TableCell>
-                      <CsvRowMark
-                        action="accepted"
-                        label={t('holidays.csv.accepted')}
-                        variant="secondary"
-                        errors={null}
-                      />
-                    </TableCell>
-                  </TableRow>
-                ))}
+                {[
+                  ...parsed.refused.map((line) => ({ line: line.line, refused: line })),
+                  ...parsed.days.map((day) => ({ line: day.line, day })),
+                ]
+                  .sort((a, b) => a.line - b.line)
+                  .map((row) =>
+                    'refused' in row ? (
+                      <TableRow key={row.line}>
+                        <TableCell className="tabular-nums">{row.line}</TableCell>
+                        <TableCell
+                          className="max-w-36 truncate font-mono text-xs sm:max-w-96"
+                          title={row.refused.text}
+                        >
+                          {row.refused.text}
+                        </TableCell>
+                        <TableCell>
+                          <CsvRowMark
+                            action="refused"
+                            label={t('holidays.csv.refused')}
+                            variant="destructive"
+                            errors={{ _row: reasonText(row.refused.reason) }}
+                          />
+                        </TableCell>
+                      </TableRow>
+                    ) : (
+                      <TableRow key={row.line}>
+                        <TableCell className="tabular-nums">{row.line}</TableCell>
+                        <TableCell className="break-words whitespace-normal">
+                          <span className="tabular-nums">
+                            {formatDate(row.day.date, i18n.language)}
+                          </span>
+                          {' · '}
+                          {row.day.name}
+                        </TableCell>
+                        <TableCell>
+                          <CsvRowMark
+                            action="accepted"
+                            label={t('holidays.csv.accepted')}
+                            variant="secondary"
+                            errors={null}
+                          />
+                        </TableCell>
+                      </TableRow>
+                    ),
+                  )}
               </CsvPreviewTable>
             )}
             <div className="flex flex-wrap gap-2">

@@ -8,8 +8,8 @@ describe('the holiday file', () => {
       2026,
     );
     expect(parsed.days).toEqual([
-      { date: '2026-01-01', name: 'New Year' },
-      { date: '2026-05-01', name: 'Labour Day' },
+      { date: '2026-01-01', name: 'New Year', line: 4 },
+      { date: '2026-05-01', name: 'Labour Day', line: 2 },
     ]);
     expect(parsed.refused).toEqual([]);
   });
@@ -20,7 +20,7 @@ describe('the holiday file', () => {
       'Christmas, "the" day',
     ]);
     expect(parseHolidaysCsv('2026-12-26,Boxing Day, observed', 2026).days).toEqual([
-      { date: '2026-12-26', name: 'Boxing Day, observed' },
+      { date: '2026-12-26', name: 'Boxing Day, observed', line: 1 },
     ]);
   });
 
@@ -38,7 +38,7 @@ describe('the holiday file', () => {
       ].join('\n'),
       2026,
     );
-    expect(parsed.days).toEqual([{ date: '2026-10-01', name: 'National Day' }]);
+    expect(parsed.days).toEqual([{ date: '2026-10-01', name: 'National Day', line: 5 }]);
     expect(parsed.refused.map(({ line, reason }) => [line, reason])).toEqual([
       [2, 'v.date_invalid'],
       [3, 'v.date_invalid'],

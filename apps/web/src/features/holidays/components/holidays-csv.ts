@@ -9,7 +9,8 @@ export interface RefusedLine {
 }
 
 export interface ParsedHolidays {
-  days: Holiday[];
+  /** The days read, in date order, each with its line. */
+  days: (Holiday & { line: number })[];
   refused: RefusedLine[];
 }
 
@@ -56,7 +57,7 @@ const isHeader = (fields: string[]) =>
  * (a valid date, a name of 1 to 100 characters) and the PUT's (the year's, each date once).
  */
 export function parseHolidaysCsv(text: string, year: number): ParsedHolidays {
-  const days: Holiday[] = [];
+  const days: ParsedHolidays['days'] = [];
   const refused: RefusedLine[] = [];
   const seen = new Set<string>();
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
@@ -76,7 +77,7 @@ export function parseHolidaysCsv(text: string, year: number): ParsedHolidays {
     if (!parsed.data.date.startsWith(`${year}-`)) return refuse(OTHER_YEAR);
     if (seen.has(parsed.data.date)) return refuse('v.holiday_duplicate');
     seen.add(parsed.data.date);
-    days.push(parsed.data);
+    days.push({ ...parsed.data, line: index + 1 });
   });
   days.sort((a, b) => a.date.localeCompare(b.date));
   return { days, refused };
