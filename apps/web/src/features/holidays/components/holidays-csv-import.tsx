@@ -115,7 +115,7 @@ export function HolidaysCsvImport({
                         >
                           {row.refused.text}
                         </TableCell>
-                        <TableCell>
+                        <TableCell className="min-w-32 whitespace-normal">
                           <CsvRowMark
                             action="refused"
                             label={t('holidays.csv.refused')}
