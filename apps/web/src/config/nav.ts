@@ -2,7 +2,7 @@ import {
   ArrowLeftRight,
   Building2,
   CalendarClock,
-  CalendarDays,
+  CalendarHeart,
   ClipboardCheck,
   FileBarChart,
   FileClock,
@@ -102,11 +102,13 @@ export const NAV_ITEMS: NavItem[] = [
     icon: CalendarClock,
     permission: 'reset_period.view',
   },
-  // DESIGN 7: the holiday calendar of the spending rules, beside the other system settings.
+  // DESIGN 7: the holiday calendar of the spending rules, beside the other system settings. An
+  // icon no other code uses: the date field's CalendarDays, brought into the shell, reshuffled the
+  // merged chunks and put 1.3 kB more into the first load (first-load.test.ts).
   {
     titleKey: 'nav.holidays',
     url: paths.holidays.getHref(),
-    icon: CalendarDays,
+    icon: CalendarHeart,
     permission: 'holidays.view',
   },
   {
