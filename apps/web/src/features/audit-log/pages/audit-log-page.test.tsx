@@ -210,19 +210,19 @@ describe('the spending rules actions (DESIGN 7)', () => {
       entry({ id: 11, action: 'spending_exception_remove', entity_type: 'employee' }),
     ]);
     for (const label of [
-      'Holidays saved',
-      'Spending rules set',
-      'Scheduled spending rules withdrawn',
-      'Spending exception set',
-      'Spending exception removed',
+      'Set holidays',
+      'Set spending rules',
+      'Withdrew spending rules',
+      'Set spending exception',
+      'Removed spending exception',
     ]) {
       expect(await screen.findByRole('cell', { name: label })).toBeInTheDocument();
     }
     await i18n.changeLanguage('zh');
-    expect(await screen.findByRole('cell', { name: '保存节假日' })).toBeInTheDocument();
+    expect(await screen.findByRole('cell', { name: '设置节假日' })).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: '设置消费规则' })).toBeInTheDocument();
-    expect(screen.getByRole('cell', { name: '撤回待生效的消费规则' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '撤回消费规则' })).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: '设置消费例外' })).toBeInTheDocument();
-    expect(screen.getByRole('cell', { name: '删除消费例外' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '移除消费例外' })).toBeInTheDocument();
   });
 });
