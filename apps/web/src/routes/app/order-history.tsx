@@ -20,7 +20,7 @@ export function Component() {
   const [search] = useSearchParams();
   const role = useAuthStore((state) => state.user?.type);
   const canListMerchants = can(role, 'merchants.manage');
-  const canReadDeclines = can(role, 'orders.declines');
+  const canReadDeclines = can(role, 'order_declines.view');
   const companyOptions = useCompanyOptions();
   const merchantOptions = useMerchantOptions({ enabled: canListMerchants });
   const options = {
