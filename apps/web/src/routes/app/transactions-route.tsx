@@ -23,7 +23,9 @@ export function TransactionsRoute({ scope }: { scope: TransactionScope }) {
   const companyOptions = useCompanyOptions({ enabled: canPickCompany });
   const [orderId, setOrderId] = useState<number>();
   const declinesOf =
-    scope === 'employee' && can(role, 'order_declines.view') ? table.filters.employee_id : undefined;
+    scope === 'employee' && can(role, 'order_declines.view')
+      ? table.filters.employee_id
+      : undefined;
   return (
     <>
       <TransactionsPage
