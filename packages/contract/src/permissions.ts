@@ -36,6 +36,8 @@ export const PERMISSIONS = {
   // Spending rules (DESIGN 7, issue 42): a company's rules and the holiday calendar.
   'spending_rules.view': ['admin', 'super_hr', 'company_admin'],
   'holidays.view': ['admin'],
+  // The till (DESIGN 8): every merchant role charges; refunds are the supervisor's and the admin's.
+  'till.view': ['merchant_admin', 'merchant_supervisor', 'merchant_staff'],
   'order_declines.view': [
     'admin',
     'super_hr',
@@ -59,6 +61,9 @@ export const PERMISSIONS = {
   // the admin, Group HR) sees and removes them.
   'pay_devices.self': ['company_employee'],
   'pay_devices.manage': ['admin', 'super_hr', 'company_admin'],
+  'till.charge': ['merchant_admin', 'merchant_supervisor', 'merchant_staff'],
+  /** Refunds, and every terminal's orders of the day (not only the one the till charges through). */
+  'till.refund': ['merchant_admin', 'merchant_supervisor'],
   'merchants.manage': ['admin'],
   'terminals.manage': ['admin'],
   // merchant_admin: its own merchant's supervisors and staff only (DESIGN 2, userTypesManagedBy).
@@ -136,6 +141,7 @@ export const SCREEN_PERMISSIONS = {
   'spending_rules.view': ['spending_rules.read', 'spending_rules.manage', 'holidays.read'],
   'holidays.view': ['holidays.read', 'holidays.manage'],
   'order_declines.view': ['orders.declines'],
+  'till.view': ['till.charge'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;
