@@ -25,14 +25,9 @@ export const PERMISSIONS = {
   'approvals.view': ['admin', 'super_hr', 'company_admin'],
   // Integrations (DESIGN 6, decision 0038): webhook endpoints of the creator's scope.
   'webhooks.view': ['admin', 'merchant_admin', 'company_admin'],
-  // DESIGN 6, decision 0040: a merchant's half-month statements; merchant roles their own.
-  'settlements.view': [
-    'admin',
-    'super_hr',
-    'merchant_admin',
-    'merchant_supervisor',
-    'merchant_staff',
-  ],
+  // DESIGN 6, decision 0040: a merchant's half-month statements; of the merchant roles, its admin
+  // only (DESIGN 8: a cashier charges, a supervisor also refunds; neither reads the statements).
+  'settlements.view': ['admin', 'super_hr', 'merchant_admin'],
   // Spending rules (DESIGN 7, issue 42): a company's rules and the holiday calendar.
   'spending_rules.view': ['admin', 'super_hr', 'company_admin'],
   'holidays.view': ['admin'],
@@ -85,13 +80,7 @@ export const PERMISSIONS = {
   'audit.read': ['admin', 'super_hr', 'company_admin'],
   'approvals.decide': ['admin', 'super_hr', 'company_admin'],
   'webhooks.manage': ['admin', 'merchant_admin', 'company_admin'],
-  'settlements.read': [
-    'admin',
-    'super_hr',
-    'merchant_admin',
-    'merchant_supervisor',
-    'merchant_staff',
-  ],
+  'settlements.read': ['admin', 'super_hr', 'merchant_admin'],
   // Spending rules (DESIGN 7): admin, Group HR and the company's own admins manage a company's
   // rules and its employees' exceptions; the admin keeps the holiday calendar; declines are read
   // in scope (merchant roles their own merchant's, the employee its own through its wallet).
