@@ -204,6 +204,18 @@ describe.each(await testDatabaseKinds())('pay codes on %s', (kind) => {
     expect((await as.get('/api/v1/me/pay-devices')).statusCode).toBe(403);
   });
 
+  it('pays once when several tills present the same code at the same instant', async () => {
+    const { codeNow, employee } = await employeeWithPhone();
+    const code = codeNow();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => pay({ pay_code: code })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const [balance] = await queryRows<{ available_tokens: unknown }>(
+      t.app.deps.database.db,
+      `SELECT available_tokens FROM employees WHERE id = ${employee.id}`,
+    );
+    expect(Number(balance?.available_tokens)).toBe(90);
+  });
+
   it('a dry run checks a code without spending it', async () => {
     const { codeNow } = await employeeWithPhone();
     const code = codeNow();
