@@ -92,7 +92,7 @@ describe('describeException', () => {
     expect(describeException(exception, zh)).toBe('周六和周日，公共假日也可用，每天最多 30 代币');
     expect(
       describeException({ weekdays: null, closed_on_holidays: null, daily_limit: null }, en),
-    ).toBe('as the company\'s rules');
+    ).toBe("as the company's rules");
   });
 });
 

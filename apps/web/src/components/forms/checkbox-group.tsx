@@ -46,7 +46,9 @@ export function CheckboxGroup<V extends string | number>({
                 onCheckedChange={(next) =>
                   onChange(
                     next === true
-                      ? options.map((o) => o.value).filter((v) => v === option.value || value.includes(v))
+                      ? options
+                          .map((o) => o.value)
+                          .filter((v) => v === option.value || value.includes(v))
                       : value.filter((v) => v !== option.value),
                   )
                 }

@@ -316,16 +316,15 @@ function RulesEditor({
       <CheckboxGroup
         legend={t('spending_rules.editor.weekdays')}
         hint={t('spending_rules.editor.weekdays_hint')}
-        options={EVERY_DAY.map((day) => ({ value: day, label: t(`spending_rules.weekdays.${day}`) }))}
+        options={EVERY_DAY.map((day) => ({
+          value: day,
+          label: t(`spending_rules.weekdays.${day}`),
+        }))}
         value={values.weekdays}
         onChange={(next) => set('weekdays', next)}
         error={errorOf('weekdays')}
       />
-      <HoursFields
-        hours={values.hours}
-        onChange={(next) => set('hours', next)}
-        errorOf={errorOf}
-      />
+      <HoursFields hours={values.hours} onChange={(next) => set('hours', next)} errorOf={errorOf} />
       <CheckboxGroup
         legend={t('spending_rules.editor.categories')}
         hint={t('spending_rules.editor.categories_hint')}

@@ -8,9 +8,7 @@ export const spendingExceptionKeys = {
 };
 
 /** GET /employees/{id}/spending-exception: the employee's exception, or null. */
-export async function getSpendingException(
-  id: number | string,
-): Promise<SpendingException | null> {
+export async function getSpendingException(id: number | string): Promise<SpendingException | null> {
   const response = await api.get('/api/v1/employees/{id}/spending-exception', {
     params: { path: { id } },
   });

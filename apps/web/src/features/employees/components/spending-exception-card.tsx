@@ -180,7 +180,9 @@ export function SpendingExceptionCard({
             <DialogTitle>
               {t('spending_rules.exception.dialog_title', { name: employeeName })}
             </DialogTitle>
-            <DialogDescription>{t('spending_rules.exception.dialog_description')}</DialogDescription>
+            <DialogDescription>
+              {t('spending_rules.exception.dialog_description')}
+            </DialogDescription>
           </DialogHeader>
           {isEditing && (
             <ExceptionForm
@@ -232,7 +234,8 @@ function ExceptionForm({
           onDone();
         },
         onError: (error) => {
-          if (isApiError(error) && error.metadata) setErrors(error.metadata as Record<string, string>);
+          if (isApiError(error) && error.metadata)
+            setErrors(error.metadata as Record<string, string>);
         },
       },
     );
