@@ -122,14 +122,22 @@ describe('spending rules', () => {
       await dialog.getByRole('button', { name: t('actions.save') }).click();
       await dialog.getByRole('alert').first().waitFor();
       await dialog.getByLabel(t('spending_rules.editor.daily_limit')).fill('25');
-      await dialog
-        .getByRole('checkbox', { name: t('spending_rules.categories.grocery'), exact: true })
-        .click();
-      // Keyboard: the partial payment box is reached and ticked with the space bar.
-      await dialog
-        .getByRole('checkbox', { name: t('spending_rules.editor.partial_payment') })
-        .focus();
-      await page.keyboard.press('Space');
+      const grocery = dialog.getByRole('checkbox', {
+        name: t('spending_rules.categories.grocery'),
+        exact: true,
+      });
+      const partial = dialog.getByRole('checkbox', {
+        name: t('spending_rules.editor.partial_payment'),
+      });
+      if (lng === 'en') {
+        await grocery.click();
+        // Keyboard: the partial payment box is reached and ticked with the space bar.
+        await partial.focus();
+        await page.keyboard.press('Space');
+      }
+      // The Chinese run starts from the English run's version, the latest one.
+      expect(await grocery.getAttribute('aria-checked')).toBe('false');
+      expect(await partial.getAttribute('aria-checked')).toBe('true');
       expect(await seriousViolations(page), `editor ${lng}`).toEqual([]);
       await shoot('editor', lng);
       await dialog.getByRole('button', { name: t('actions.save') }).click();
