@@ -15,6 +15,7 @@ import {
 } from '@app/contract';
 import { CheckboxGroup } from '@/components/forms/checkbox-group';
 import { CheckboxRow, Field } from '@/components/forms/plain-field';
+import { DateField } from '@/components/date-picker';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -169,12 +170,20 @@ function RulesEditor({
     formValuesOf(latest, dayjs().add(1, 'day').format('YYYY-MM-DD')),
   );
   const [errors, setErrors] = useState<Errors>({});
+  const [isDateInvalid, setDateInvalid] = useState(false);
   const [preview, setPreview] = useState<SpendingRulesPreview | null>(null);
   const previewing = usePreviewSpendingRules();
   const saving = usePutSpendingRules();
 
-  const set = <K extends keyof RulesFormValues>(key: K, value: RulesFormValues[K]) =>
+  // A change clears the messages of that field (and of its parts: `hours.0.to`).
+  const set = <K extends keyof RulesFormValues>(key: K, value: RulesFormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
+    setErrors((current) =>
+      Object.fromEntries(
+        Object.entries(current).filter(([field]) => field !== key && !field.startsWith(`${key}.`)),
+      ),
+    );
+  };
   const errorOf = (key: string) => {
     const message = errors[key];
     return message ? translateMessage(message, t) : undefined;
@@ -188,6 +197,8 @@ function RulesEditor({
 
   const onSave = (event: React.FormEvent) => {
     event.preventDefault();
+    // The date box says itself what it cannot read.
+    if (isDateInvalid) return;
     const found = validate(values, today);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -272,12 +283,12 @@ function RulesEditor({
           label={t('spending_rules.editor.effective_from')}
           error={errorOf('effective_from')}
         >
-          <Input
+          <DateField
             id={`${id}-from`}
-            type="date"
             min={today}
             value={values.effective_from}
-            onChange={(event) => set('effective_from', event.target.value)}
+            onChange={(day) => set('effective_from', day)}
+            onValidityChange={(valid) => setDateInvalid(!valid)}
             aria-invalid={errors.effective_from ? true : undefined}
             aria-describedby={errors.effective_from ? `${id}-from-error` : undefined}
           />

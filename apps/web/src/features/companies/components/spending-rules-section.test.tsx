@@ -51,7 +51,7 @@ async function openRules(answerWith: SpendingRulesView = view) {
   const user = signedIn('company_admin', { company_id: 1 });
   const gets = answer('get', '/api/v1/companies/1/spending-rules', { data: answerWith });
   renderApp('/spending-rules', { user });
-  await screen.findByRole('heading', { level: 1, name: 'Spending rules' });
+  await screen.findByRole('heading', { level: 1, name: 'Spending Rules' });
   return { gets };
 }
 
@@ -142,7 +142,8 @@ describe('a company’s spending rules', () => {
     await userEvent.click(form.getByRole('button', { name: 'Add hours' }));
     const window = form.getByRole('group', { name: 'Hours 1' });
     await retype(within(window).getByLabelText('To'), '10:00');
-    await retype(form.getByLabelText('Takes effect on'), '2026-12-01');
+    await retype(form.getByLabelText('Takes effect on'), '01/12/2026');
+    await userEvent.tab();
     await userEvent.click(form.getByRole('button', { name: 'Save' }));
 
     expect(
@@ -154,6 +155,10 @@ describe('a company’s spending rules', () => {
     expect(window).toHaveTextContent('The end must be after the start');
     expect(form.getByText(/Choose today or a later date/)).toBeInTheDocument();
     expect(previews).toHaveLength(0);
+    // Correcting a field clears its message.
+    await retype(form.getByLabelText('Order limit (tokens)'), '40');
+    expect(form.queryByText('Amount must be greater than 0')).not.toBeInTheDocument();
+    expect(window).toHaveTextContent('The end must be after the start');
   });
 
   it('previews the impact, then saves on Confirm and shows the version scheduled', async () => {
@@ -177,7 +182,7 @@ describe('a company’s spending rules', () => {
     const puts = answer('put', '/api/v1/companies/1/spending-rules', { data: saved });
     const form = await openEditor();
     // Tomorrow by default.
-    expect(form.getByLabelText('Takes effect on')).toHaveValue('2026-12-04');
+    expect(form.getByLabelText('Takes effect on')).toHaveValue('04/12/2026');
     await retype(form.getByLabelText('Daily limit (tokens)'), '25');
     await userEvent.click(form.getByRole('checkbox', { name: 'Saturday' }));
     await userEvent.click(form.getByRole('checkbox', { name: 'Sunday' }));

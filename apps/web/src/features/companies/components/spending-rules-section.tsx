@@ -18,7 +18,17 @@ import { SpendingRulesDialog } from './spending-rules-dialog';
  * A company's spending rules (DESIGN 7) in plain words: the version in force, the scheduled ones
  * (each withdrawable) and the earlier ones, with a button for a new version.
  */
-export function SpendingRulesSection({ companyId }: { companyId: number }) {
+export function SpendingRulesSection({
+  companyId,
+  isPage = false,
+  title,
+}: {
+  companyId: number;
+  /** The heading, when not "Spending rules" (the company's name, under a page's own title). */
+  title?: string;
+  /** The screen's own content (/spending-rules): its title is the page's heading. */
+  isPage?: boolean;
+}) {
   const { t } = useTranslation();
   const role = useAuthStore((state) => state.user?.type);
   const canManage = can(role, 'spending_rules.manage');
@@ -84,21 +94,31 @@ export function SpendingRulesSection({ companyId }: { companyId: number }) {
   }
   const latest = rules.data ? (rules.data.scheduled.at(-1) ?? rules.data.current) : null;
 
+  const newVersion = canManage && (
+    <Button
+      variant={isPage ? 'default' : 'outline'}
+      onClick={() => setEditing(true)}
+      disabled={!rules.data}
+    >
+      <Plus aria-hidden />
+      {t('spending_rules.section.new_version')}
+    </Button>
+  );
+  const Heading = isPage ? 'h1' : 'h2';
+
   return (
     <section className="flex flex-col gap-3" aria-labelledby={titleId}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="grid gap-0.5">
-          <h2 id={titleId} className="text-lg font-semibold">
-            {t('spending_rules.title')}
-          </h2>
+          <Heading
+            id={titleId}
+            className={isPage ? 'text-2xl font-semibold tracking-tight' : 'text-lg font-semibold'}
+          >
+            {title ?? t('spending_rules.title')}
+          </Heading>
           <p className="text-sm text-muted-foreground">{t('spending_rules.description')}</p>
         </div>
-        {canManage && (
-          <Button variant="outline" onClick={() => setEditing(true)} disabled={!rules.data}>
-            <Plus aria-hidden />
-            {t('spending_rules.section.new_version')}
-          </Button>
-        )}
+        {newVersion}
       </div>
       {body}
       <SpendingRulesDialog
@@ -161,7 +181,7 @@ function VersionItem({
     );
   };
   return (
-    <li className="flex flex-wrap items-start justify-between gap-2 px-3 py-2">
+    <li className="grid gap-2 px-3 py-2 sm:grid-cols-[1fr_auto] sm:items-start">
       <div className="grid gap-0.5">
         <time dateTime={version.effective_from} className="text-sm font-medium">
           {t(`spending_rules.section.${when}`, { date })}

@@ -15,8 +15,9 @@ import { useCompanyOptions } from '../api/get-company-options';
 import { SpendingRulesSection } from '../components/spending-rules-section';
 
 /**
- * /spending-rules (DESIGN 7): a company admin's own company's rules; admin and Group HR choose
- * the company (kept in the address as `?company_id=`), as on a company's page.
+ * /spending-rules (DESIGN 7): a company admin's own company's rules, the section's title the
+ * page's; admin and Group HR choose the company (kept in the address as `?company_id=`) and read
+ * its rules under its name, as on a company's page.
  */
 export function SpendingRulesPage() {
   const { t } = useTranslation();
@@ -27,10 +28,10 @@ export function SpendingRulesPage() {
   const chosen = Number(params.get('company_id'));
   const companyId = ownCompany ?? (Number.isSafeInteger(chosen) && chosen > 0 ? chosen : null);
   return (
-    <>
-      <PageHeader title={t('spending_rules.title')} />
+    <div className="grid gap-6">
+      {ownCompany === null && <PageHeader title={t('spending_rules.nav')} />}
       {ownCompany === null && (
-        <div className="mb-6 grid max-w-sm gap-1.5">
+        <div className="grid max-w-sm gap-1.5">
           <Label htmlFor={`${id}-company`}>{t('spending_rules.section.company')}</Label>
           <Select
             value={companyId === null ? '' : String(companyId)}
@@ -50,10 +51,19 @@ export function SpendingRulesPage() {
         </div>
       )}
       {companyId !== null ? (
-        <SpendingRulesSection key={companyId} companyId={companyId} />
+        <SpendingRulesSection
+          key={companyId}
+          companyId={companyId}
+          isPage={ownCompany !== null}
+          title={
+            ownCompany !== null
+              ? t('spending_rules.nav')
+              : options.find((option) => option.value === String(companyId))?.label
+          }
+        />
       ) : (
         <p className="text-sm text-muted-foreground">{t('spending_rules.section.pick_company')}</p>
       )}
-    </>
+    </div>
   );
 }

@@ -63,7 +63,8 @@ describe('an employee’s spending exception', () => {
     await userEvent.click(form.getByRole('combobox', { name: 'Public holidays' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Also on public holidays' }));
     await userEvent.type(form.getByLabelText('Daily limit (tokens)'), '30');
-    await userEvent.type(form.getByLabelText('Until (inclusive)'), '2026-12-31');
+    await userEvent.type(form.getByLabelText('Until (inclusive)'), '31/12/2026');
+    await userEvent.tab();
     await userEvent.click(form.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0]?.body).toEqual({
@@ -112,7 +113,7 @@ describe('an employee’s spending exception', () => {
     expect(form.getByRole('checkbox', { name: 'Saturday' })).toBeChecked();
     expect(form.getByRole('checkbox', { name: 'Monday' })).not.toBeChecked();
     expect(form.getByLabelText('Daily limit (tokens)')).toHaveValue('30');
-    expect(form.getByLabelText('Until (inclusive)')).toHaveValue('2026-12-31');
+    expect(form.getByLabelText('Until (inclusive)')).toHaveValue('31/12/2026');
     await userEvent.click(form.getByRole('button', { name: 'Save' }));
     expect(await form.findByText('Enter a valid date (YYYY-MM-DD)')).toBeInTheDocument();
   });

@@ -10,6 +10,7 @@ import {
 } from '@app/contract';
 import { CheckboxGroup } from '@/components/forms/checkbox-group';
 import { CheckboxRow, Field } from '@/components/forms/plain-field';
+import { DateField } from '@/components/date-picker';
 import { DetailError } from '@/components/layout/detail-layout';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -211,12 +212,16 @@ function ExceptionForm({
   const save = usePutSpendingException();
   const [values, setValues] = useState(() => valuesOf(exception));
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
-  const set = <K extends keyof ExceptionFormValues>(key: K, value: ExceptionFormValues[K]) =>
+  const [isDateInvalid, setDateInvalid] = useState(false);
+  const set = <K extends keyof ExceptionFormValues>(key: K, value: ExceptionFormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
+    setErrors(({ [key]: _cleared, ...rest }) => rest);
+  };
   const errorOf = (key: string) => (errors[key] ? translateMessage(errors[key], t) : undefined);
 
   const onSubmit = (event: React.FormEvent) => {
     event.preventDefault();
+    if (isDateInvalid) return;
     const body = exceptionBodyOf(values);
     const parsed = spendingExceptionBodySchema.safeParse(body);
     if (!parsed.success) {
@@ -299,11 +304,11 @@ function ExceptionForm({
           hint={t('spending_rules.exception.until_hint')}
           error={errorOf('until')}
         >
-          <Input
+          <DateField
             id={`${id}-until`}
-            type="date"
             value={values.until}
-            onChange={(event) => set('until', event.target.value)}
+            onChange={(day) => set('until', day)}
+            onValidityChange={(valid) => setDateInvalid(!valid)}
             aria-invalid={errors.until ? true : undefined}
             aria-describedby={`${id}-until-hint${errors.until ? ` ${id}-until-error` : ''}`}
           />
