@@ -30,6 +30,7 @@ const tomorrow = isoDay(new Date(Date.now() + 86_400_000));
 let page: Page;
 let companyAdmin: ApiCall;
 let companyId = 0;
+let employeeId = 0;
 
 const order = (tokens: number) =>
   terminalCall<{ data: { id: number } }>('/orders', {
@@ -71,6 +72,7 @@ beforeAll(async () => {
     }),
     201,
   ).data;
+  employeeId = employee.id;
   expectStatus(
     await companyAdmin('POST', '/tokens/topup-token/employees', {
       items: [{ employee_id: employee.id, amount: 300 }],
@@ -230,6 +232,41 @@ describe('spending rules', () => {
       await page.screenshot({ path: `${SHOTS}/wallet.${lng}.390.png`, fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.screenshot({ path: `${SHOTS}/wallet.${lng}.1280.png`, fullPage: true });
+    },
+  );
+
+  it.each(['en', 'zh'] as const)(
+    'a company admin sets an employee’s exception, then removes it after confirming (%s)',
+    async (lng) => {
+      const t = texts(lng);
+      await signIn(page, adminUsername, PASSWORD);
+      await page.context().addCookies([{ name: 'lang', value: lng, url: origin() }]);
+      await page.goto(`/employees/${employeeId}`);
+      await waitForScreen(page, 'Rita Rules');
+      const card = page.getByRole('region', { name: t('spending_rules.exception.title') });
+      await card.getByText(t('spending_rules.exception.none')).waitFor();
+      await card.getByRole('button', { name: t('spending_rules.exception.set') }).click();
+      const dialog = page.getByRole('dialog', {
+        name: t('spending_rules.exception.dialog_title', { name: 'Rita Rules' }),
+      });
+      await dialog.getByLabel(t('spending_rules.exception.daily_limit')).fill('50');
+      expect(await seriousViolations(page), `exception dialog ${lng}`).toEqual([]);
+      await dialog.getByRole('button', { name: t('actions.save') }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      const described = card.getByTestId('spending-exception');
+      await described.waitFor();
+      expect(await described.textContent()).toContain(
+        t('spending_rules.words.daily_limit_other', { amount: '50' }),
+      );
+      expect(await seriousViolations(page), `exception ${lng}`).toEqual([]);
+      await shoot('exception', lng);
+
+      await card.getByRole('button', { name: t('spending_rules.exception.remove') }).click();
+      const confirm = page.getByRole('alertdialog', {
+        name: t('spending_rules.exception.remove_title'),
+      });
+      await confirm.getByRole('button', { name: t('spending_rules.exception.remove') }).click();
+      await card.getByText(t('spending_rules.exception.none')).waitFor();
     },
   );
 });
