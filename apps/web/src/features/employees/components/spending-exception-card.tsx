@@ -125,7 +125,7 @@ export function SpendingExceptionCard({
     const data = exception.data;
     body = (
       <div className="grid gap-1 text-sm" data-testid="spending-exception">
-        <p>{describeException(data, t)}</p>
+        <p className="first-letter:uppercase">{describeException(data, t)}</p>
         <p className="text-muted-foreground">
           {data.until
             ? t('spending_rules.exception.until', {
