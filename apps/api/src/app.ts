@@ -56,6 +56,7 @@ import terminalAuthPlugin from './plugins/terminal-auth';
 import { companiesRoutes } from './modules/companies';
 import { employeesRoutes } from './modules/employees';
 import { selfServiceRoutes } from './modules/self-service';
+import { employeePayDevicesRoutes, ownPayDevicesRoutes } from './modules/pay-codes';
 // Employee CSV import (issue 4): preview, import, template.
 import { employeeImportRoutes } from './modules/employee-import';
 import { rewardImportRoutes } from './modules/reward-import';
@@ -229,6 +230,9 @@ export async function buildApp({
   await app.register(companySpendingRulesRoutes, { prefix: '/api/v1/companies' });
   await app.register(employeeSpendingExceptionRoutes, { prefix: '/api/v1/employees' });
   await app.register(holidaysRoutes, { prefix: '/api/v1/sys' });
+  // Pay devices and their codes (DESIGN 8, decision 0078).
+  await app.register(ownPayDevicesRoutes, { prefix: '/api/v1/me' });
+  await app.register(employeePayDevicesRoutes, { prefix: '/api/v1/employees' });
   await app.register(jobsRoutes, { prefix: '/api/v1/jobs' });
   // User management, company admins, the audit log and system periods (issue 4).
   await app.register(usersRoutes, { prefix: '/api/v1' });

@@ -72,6 +72,8 @@ export const AUDIT_ACTIONS = [
   'spending_exception_set',
   'spending_exception_remove',
   'holidays_set',
+  'pay_device_register',
+  'pay_device_remove',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -21,6 +21,8 @@ export const companySchema = z.object({
   next_reset_at: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Orders by pay code only (DESIGN 8): a staff number alone is refused. */
+  pay_code_required: z.boolean().optional(),
   /** GET /companies rows only: how many company admins it has (0 is flagged on screen). */
   admin_count: z.number().int().optional(),
 });
@@ -56,6 +58,7 @@ export const updateCompanyBodySchema = z.strictObject({
   init_token: initialTokenSchema,
   init_token_next_month: initialTokenSchema.nullable().optional(),
   employee_monthly_tokens: initialTokenSchema.optional(),
+  pay_code_required: z.boolean('v.invalid').optional(),
 });
 export type UpdateCompanyBody = z.infer<typeof updateCompanyBodySchema>;
 

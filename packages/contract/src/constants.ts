@@ -200,6 +200,16 @@ export const VALIDATION_MESSAGES = {
     en: 'Remove this date: it is listed twice',
     zh: '请删除此日期：它重复出现',
   },
+  // Pay codes (DESIGN 8, issue 43).
+  'v.pay_code_format': {
+    en: 'Enter the 18 digits of the pay code',
+    zh: '请输入 18 位付款码',
+  },
+  'v.pay_code_or_payee': {
+    en: 'Send a pay code, or a company code and a staff number',
+    zh: '请提供付款码，或公司代码和员工编号',
+  },
+  'v.device_name_max': { en: 'Name must be at most 100 characters', zh: '名称最多 100 个字符' },
   'v.holiday_name_max': { en: 'Name must be at most 100 characters', zh: '名称最多 100 个字符' },
   'v.settlement_range': {
     en: 'Choose at most 24 months of settlement periods',

@@ -199,6 +199,27 @@ export const ERROR_CATALOGUE = {
     en: 'Tokens cannot be spent at this kind of merchant.',
     zh: '代币不能在此类商户使用。',
   },
+  // Pay codes (DESIGN 8, issue 43): one answer for a reused, an expired and an unknown code.
+  PAY_CODE_INVALID: {
+    status: 409,
+    en: 'This pay code is not valid: ask for the code on screen now.',
+    zh: '付款码无效：请出示当前屏幕上的付款码。',
+  },
+  PAY_CODE_REQUIRED: {
+    status: 409,
+    en: 'This company pays by pay code only: scan the code in the employee’s wallet.',
+    zh: '该公司仅支持付款码支付：请扫描员工钱包中的付款码。',
+  },
+  PAY_DEVICE_LIMIT: {
+    status: 409,
+    en: 'At most {{max_devices}} phones can pay: remove one first.',
+    zh: '最多 {{max_devices}} 部手机可付款：请先移除一部。',
+  },
+  PAY_DEVICE_NOT_FOUND: {
+    status: 404,
+    en: 'This pay device was not found.',
+    zh: '未找到该付款设备。',
+  },
   SPENDING_RULE_NOT_FOUND: {
     status: 404,
     en: 'No scheduled version of the spending rules takes effect on this date.',

@@ -34,3 +34,4 @@ export * from './approvals';
 export * from './webhooks';
 export * from './settlements';
 export * from './spending-rules';
+export * from './pay-codes';

@@ -9,6 +9,7 @@ import {
   tokenAmountSchema,
   wholeNumber,
 } from './validation';
+import { payCodeSchema } from './pay-codes';
 
 const tokens = z.number().int();
 
@@ -31,33 +32,52 @@ export const orderItemSchema = z.strictObject({
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
-/** POST /orders (terminal): the employee is named by company code and staff number. */
-export const createOrderBodySchema = z.strictObject({
-  company_code: codeSchema,
-  employee_id: employeeIdSchema,
-  order_type: z.string('v.required').trim().min(1, 'v.required').max(50),
-  items: z
-    .array(orderItemSchema, 'v.required')
-    .min(1, 'v.required')
-    .max(100, 'v.invalid')
-    .superRefine((items, ctx) => {
-      // An item already refused says what is wrong with it; the total only of valid items.
-      if (!items.every((item) => orderItemSchema.safeParse(item).success)) return;
-      const subtotal = items.reduce((sum, i) => sum + i.quantity * i.unit_tokens, 0);
-      // Past 2^53 - 1 the sum is no longer exact: too large, not "not positive" (issue 14).
-      if (!Number.isSafeInteger(subtotal)) {
-        ctx.addIssue({ code: 'custom', message: 'v.subtotal_too_large', input: items });
-      } else if (subtotal <= 0) {
-        ctx.addIssue({ code: 'custom', message: 'v.amount_positive', input: items });
+/**
+ * POST /orders (terminal): the employee is named by company code and staff number, or by a pay
+ * code of its wallet (DESIGN 8), one or the other.
+ */
+export const createOrderBodySchema = z
+  .strictObject({
+    company_code: codeSchema.optional(),
+    employee_id: employeeIdSchema.optional(),
+    /** The 18 digits the employee's wallet shows (DESIGN 8): good once, for about 30 s. */
+    pay_code: payCodeSchema.optional(),
+    order_type: z.string('v.required').trim().min(1, 'v.required').max(50),
+    items: z
+      .array(orderItemSchema, 'v.required')
+      .min(1, 'v.required')
+      .max(100, 'v.invalid')
+      .superRefine((items, ctx) => {
+        // An item already refused says what is wrong with it; the total only of valid items.
+        if (!items.every((item) => orderItemSchema.safeParse(item).success)) return;
+        const subtotal = items.reduce((sum, i) => sum + i.quantity * i.unit_tokens, 0);
+        // Past 2^53 - 1 the sum is no longer exact: too large, not "not positive" (issue 14).
+        if (!Number.isSafeInteger(subtotal)) {
+          ctx.addIssue({ code: 'custom', message: 'v.subtotal_too_large', input: items });
+        } else if (subtotal <= 0) {
+          ctx.addIssue({ code: 'custom', message: 'v.amount_positive', input: items });
+        }
+      }),
+    /**
+     * Split tender (DESIGN 7): where the company's rules allow it, an order the balance or the
+     * day's remaining limit covers only in part is accepted for what is covered.
+     */
+    partial: z.boolean('v.invalid').optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.pay_code !== undefined) return;
+    for (const field of ['company_code', 'employee_id'] as const) {
+      if (body[field] === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'v.pay_code_or_payee', path: [field] });
       }
-    }),
-  /**
-   * Split tender (DESIGN 7): where the company's rules allow it, an order the balance or the
-   * day's remaining limit covers only in part is accepted for what is covered.
-   */
-  partial: z.boolean('v.invalid').optional(),
-});
+    }
+  });
 export type CreateOrderBody = z.infer<typeof createOrderBodySchema>;
+/** An order's body once its payee is named by company code and staff number. */
+export type PayeeOrderBody = Omit<CreateOrderBody, 'company_code' | 'employee_id' | 'pay_code'> & {
+  company_code: string;
+  employee_id: string;
+};
 
 export const orderSchema = z.object({
   id: z.number().int(),

@@ -55,6 +55,10 @@ export const PERMISSIONS = {
   // Employee self-service (DESIGN 6): a company admin gives its employees a sign-in.
   'employees.account': ['company_admin'],
   'wallet.self': ['company_employee'],
+  // Pay devices (DESIGN 8): the employee registers and removes its own; its company admin (and
+  // the admin, Group HR) sees and removes them.
+  'pay_devices.self': ['company_employee'],
+  'pay_devices.manage': ['admin', 'super_hr', 'company_admin'],
   'merchants.manage': ['admin'],
   'terminals.manage': ['admin'],
   // merchant_admin: its own merchant's supervisors and staff only (DESIGN 2, userTypesManagedBy).

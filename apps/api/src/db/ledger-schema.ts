@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   integer,
   jsonb,
   pgTable,
@@ -29,6 +30,8 @@ export const companies = pgTable('companies', {
   nextResetAt: ts().notNull(),
   createdAt: ts().notNull(),
   updatedAt: ts().notNull(),
+  /** DESIGN 8 (migration 0035): orders by pay code only. */
+  payCodeRequired: boolean().notNull().default(false),
 });
 
 export const employees = pgTable('employees', {

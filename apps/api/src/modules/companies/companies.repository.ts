@@ -43,6 +43,7 @@ export function toCompany(row: CompanyRow): Company {
     next_reset_at: iso(row.nextResetAt),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
+    pay_code_required: row.payCodeRequired,
   };
 }
 
@@ -152,6 +153,7 @@ export async function updateCompany(
       | 'initTokenNextMonth'
       | 'employeeMonthlyTokens'
       | 'nextResetAt'
+      | 'payCodeRequired'
     >
   > & { updatedAt: Date },
 ): Promise<CompanyRow | undefined> {

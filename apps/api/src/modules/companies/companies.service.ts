@@ -156,6 +156,7 @@ export async function updateCompanyDetails(
       ...(body.employee_monthly_tokens !== undefined
         ? { employeeMonthlyTokens: body.employee_monthly_tokens }
         : {}),
+      ...(body.pay_code_required !== undefined ? { payCodeRequired: body.pay_code_required } : {}),
       updatedAt: at,
     });
     const after = toCompany(row!);

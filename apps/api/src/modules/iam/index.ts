@@ -5,6 +5,7 @@ export { default as iamRoutes } from './iam.routes';
 export { confirmCurrentPassword, createUserAccount, setPassword } from './iam.service';
 export { default as mfaAdminRoutes } from './mfa-admin.routes';
 export { default as mfaGatePlugin } from './mfa-gate';
+export { requireMfaKeyring } from './mfa-keys';
 export { default as mfaRoutes } from './mfa.routes';
 export { hashAtLeastCostForTests, hashPassword } from './passwords';
 export { readSessionCookie, XSRF_HEADER } from './session-cookies';

@@ -397,6 +397,8 @@ export interface TerminalOrderRow {
   subtotal: number;
   /** Split tender asked for (DESIGN 7): accepted in part where the company's rules allow it. */
   partial?: boolean;
+  /** Named by a pay code (DESIGN 8): a company with `pay_code_required` refuses any other order. */
+  byPayCode?: boolean;
   /** The programme's time zone, whose local day and hours the spending rules read (UTC if absent). */
   timeZone?: string;
   at: Date;
@@ -413,6 +415,7 @@ export function terminalOrderJson(o: Omit<TerminalOrderRow, 'terminalId' | 'merc
     items: o.items,
     subtotal: o.subtotal,
     partial: o.partial ?? false,
+    by_pay_code: o.byPayCode ?? false,
     tz: o.timeZone ?? 'UTC',
     at: o.at.toISOString(),
   };

@@ -29,6 +29,8 @@ const ORDER_REFUSALS = new Set<ErrorCode>([
   'COMPANY_INACTIVE',
   'USER_INACTIVE',
   'INSUFFICIENT_TOKENS',
+  // DESIGN 8: a company that takes pay codes only.
+  'PAY_CODE_REQUIRED',
   // The spending rules' refusals (DESIGN 7), each with its figures as the envelope's `details`.
   ...SPENDING_REFUSALS,
 ]);
@@ -45,6 +47,8 @@ export interface OrderRequest {
   items: OrderItem[];
   /** Split tender asked for (DESIGN 7). */
   partial?: boolean;
+  /** The payee was named by a pay code (DESIGN 8), which a company may require. */
+  byPayCode?: boolean;
   /** The programme's time zone (APP_TIMEZONE): the spending rules' local day and hours. */
   timeZone?: string;
   at: Date;
@@ -74,6 +78,7 @@ export function terminalOrderRow(input: OrderRequest): TerminalOrderRow {
     })),
     subtotal,
     partial: input.partial ?? false,
+    byPayCode: input.byPayCode ?? false,
     timeZone: input.timeZone ?? 'UTC',
     at: input.at,
   };

@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { CreateOrderBody, OrderCheck, PlacedOrder, RefundOrderBody } from '@app/contract';
+import type {
+  CreateOrderBody,
+  OrderCheck,
+  PayeeOrderBody,
+  PlacedOrder,
+  RefundOrderBody,
+} from '@app/contract';
 import { queryRows, type Executor } from '../../db/client';
 import { isAppError } from '../../lib/app-error';
 import { checkIdempotencyKey, hashRequest } from '../../lib/idempotency';
@@ -21,6 +27,7 @@ import {
 } from '../ledger';
 import type { PresentedTerminalKey, TerminalKeyCheck, TerminalKeyGate } from '../terminals';
 import { remainingToday } from '../spending-judge';
+import { redeemPayCode } from '../pay-codes';
 import { lookupTerminalOrder, placeKeyedTerminalOrderRows } from './orders.repository';
 import { AppError } from '../../lib/app-error';
 
@@ -33,11 +40,43 @@ type OrderDeps = Pick<ServiceDeps, 'clock'> & {
 
 export { checkIdempotencyKey };
 
+/**
+ * An order's body with its payee named by company code and staff number: a pay code (DESIGN 8)
+ * redeemed for the order of `idempotencyKey` (null: a dry run, which spends no code).
+ */
+export async function payeeBodyOf(
+  deps: ServiceDeps,
+  body: CreateOrderBody,
+  idempotencyKey: string | null,
+): Promise<PayeeOrderBody & { byPayCode: boolean }> {
+  const { pay_code, company_code, employee_id, ...rest } = body;
+  if (pay_code === undefined) {
+    if (company_code === undefined || employee_id === undefined) {
+      throw new AppError('BODY_INVALID', {
+        metadata: {
+          [company_code === undefined ? 'company_code' : 'employee_id']: 'v.pay_code_or_payee',
+        },
+      });
+    }
+    return { ...rest, company_code, employee_id, byPayCode: false };
+  }
+  const payee = await redeemPayCode(deps, pay_code, idempotencyKey, {
+    companyCode: company_code,
+    staffNumber: employee_id,
+  });
+  return {
+    ...rest,
+    company_code: payee.companyCode,
+    employee_id: payee.staffNumber,
+    byPayCode: true,
+  };
+}
+
 function orderRequest(
   deps: OrderDeps,
   terminal: TerminalIdentity,
   idempotencyKey: string,
-  body: CreateOrderBody,
+  body: PayeeOrderBody & { byPayCode?: boolean },
 ): OrderRequest {
   return { terminal, ...orderOf(deps, idempotencyKey, body) };
 }
@@ -45,11 +84,13 @@ function orderRequest(
 function orderOf(
   { clock, config }: OrderDeps,
   idempotencyKey: string,
-  body: CreateOrderBody,
+  { byPayCode = false, ...body }: PayeeOrderBody & { byPayCode?: boolean },
 ): Omit<OrderRequest, 'terminal'> {
   return {
     idempotencyKey,
+    // A pay code's order hashes as its payee's: a retry with the code the first try spent matches.
     requestHash: hashRequest('/orders', body),
+    byPayCode,
     companyCode: body.company_code,
     staffNumber: body.employee_id,
     orderType: body.order_type,
@@ -69,7 +110,7 @@ export function placeTerminalOrderIn(
   deps: OrderDeps,
   terminal: TerminalIdentity,
   idempotencyKey: string,
-  body: CreateOrderBody,
+  body: PayeeOrderBody & { byPayCode?: boolean },
 ): Promise<TerminalAnswer> {
   return placeOrder(executor, orderRequest(deps, terminal, idempotencyKey, body));
 }
@@ -128,7 +169,7 @@ export async function placeTerminalOrder(
   deps: ServiceDeps,
   terminal: TerminalIdentity,
   idempotencyKey: string,
-  body: CreateOrderBody,
+  body: PayeeOrderBody & { byPayCode?: boolean },
 ): Promise<TerminalAnswer> {
   const answer = await orderGroupCommit(deps).submit(
     orderRequest(deps, terminal, idempotencyKey, body),
@@ -249,7 +290,7 @@ export async function placeTerminalOrderWithKey(
   key: OrderKey,
   limits: { maxWrongKeys: number; maxPerKey: number },
   idempotencyKey: string,
-  body: CreateOrderBody,
+  body: PayeeOrderBody & { byPayCode?: boolean },
 ): Promise<KeyedOrderResult> {
   const result = await keyedGroupCommit(deps, { ...limits, windowMs: key.windowMs }).submit({
     key: { hash: key.hash, wrongKeysKey: key.wrongKeysKey, now: key.now },
@@ -309,17 +350,18 @@ export async function placeOrderFor(
   idempotencyKey: string,
   body: CreateOrderBody,
 ): Promise<TerminalAnswer> {
+  const payee = await payeeBodyOf(deps, body, idempotencyKey);
   const key = at.terminalKeyPending;
   if (!key) {
     if (!at.terminal) throw new Error('POST /orders reached its handler unauthenticated');
-    return placeTerminalOrder(deps, at.terminal, idempotencyKey, body);
+    return placeTerminalOrder(deps, at.terminal, idempotencyKey, payee);
   }
   const { check, order } = await placeTerminalOrderWithKey(
     deps,
     key,
     gate.limits,
     idempotencyKey,
-    body,
+    payee,
   );
   // Judged here, so not again by the route's error handler (settleOrderTerminal).
   at.terminalKeyPending = null;
@@ -346,7 +388,9 @@ export async function checkTerminalOrder(
   terminal: TerminalIdentity,
   body: CreateOrderBody,
 ): Promise<OrderCheck> {
-  const request = orderRequest(deps, terminal, `dry-run:${crypto.randomUUID()}`, body);
+  // A dry run spends no pay code: it is checked, and stays good for the order itself.
+  const payee = await payeeBodyOf(deps, body, null);
+  const request = orderRequest(deps, terminal, `dry-run:${crypto.randomUUID()}`, payee);
   try {
     await retrying(() =>
       deps.database.db.transaction(async (tx) => {

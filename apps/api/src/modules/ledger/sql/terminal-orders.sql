@@ -146,6 +146,7 @@ BEGIN
     SELECT e.n::integer AS n, x.terminal_id, x.key, x.request_hash, x.subtotal,
            coalesce(x.partial, false) AS partial, l.tz, l.local_at,
            c.id AS company_id, c.status AS company_status,
+           c.pay_code_required AND NOT coalesce(x.by_pay_code, false) AS pay_code_missing,
            p.id AS employee_id, p.status AS employee_status, p.available_tokens, p.token_month,
            sk.outcome AS stored_outcome, sk.status AS stored_status, sk.body AS stored_body,
            -- The rules in force on the order's local day (none: no version, no rule).
@@ -160,7 +161,8 @@ BEGIN
      CROSS JOIN LATERAL jsonb_to_record(e.v) AS x(terminal_id bigint, merchant_id bigint, key text,
                                                   request_hash text, company_code text,
                                                   staff_number text, subtotal bigint,
-                                                  partial boolean, tz text, at timestamptz)
+                                                  partial boolean, by_pay_code boolean,
+                                                  tz text, at timestamptz)
      CROSS JOIN LATERAL (SELECT coalesce(x.tz, 'UTC') AS tz,
                                 x.at AT TIME ZONE coalesce(x.tz, 'UTC') AS local_at) l
       LEFT JOIN companies c ON upper(c.code) = upper(x.company_code)
@@ -194,6 +196,9 @@ BEGIN
       refusal := 'NO_PAYEE_FOUND';
     ELSIF o.company_status <> 'active' THEN
       refusal := 'COMPANY_INACTIVE';
+    ELSIF o.pay_code_missing THEN
+      -- DESIGN 8: this company's employees pay by pay code only.
+      refusal := 'PAY_CODE_REQUIRED';
     ELSIF o.employee_id IS NULL THEN
       refusal := 'NO_PAYEE_FOUND';
     ELSIF o.employee_status <> 'active' THEN

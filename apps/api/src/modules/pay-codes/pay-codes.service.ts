@@ -1,0 +1,241 @@
+// Pay codes (DESIGN 8, decision 0078): devices registered once, codes that change every 30 s,
+// each good for one order.
+import crypto from 'node:crypto';
+import * as OTPAuth from 'otpauth';
+import {
+  PAY_CODE,
+  payCodeSchema,
+  type PayDevice,
+  type RegisterPayDeviceBody,
+  type RegisteredPayDevice,
+} from '@app/contract';
+import { AppError } from '../../lib/app-error';
+import { recordAudit, type AuditActor } from '../../lib/audit';
+import type { ServiceDeps } from '../../lib/deps';
+import type { TenantScope } from '../../lib/scope';
+import { inTransaction } from '../../lib/transaction';
+import { getEmployee } from '../employees';
+import { requireMfaKeyring } from '../iam';
+import {
+  claimPayCodeStep,
+  deletePayDevice,
+  findPayDevices,
+  insertPayDevice,
+  lookupPayDevicePayee,
+  lookupSelfEmployeeId,
+  type PayDeviceRow,
+} from './pay-codes.repository';
+
+/** A pay device is audited on its employee's record (its number in the before and after). */
+const ENTITY = 'employee';
+
+function toPayDevice(row: PayDeviceRow): PayDevice {
+  return {
+    device_id: row.deviceNo,
+    name: row.name,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/** The TOTP of a device's secret (RFC 6238, SHA-1, 6 digits, 30 s), as its wallet draws it. */
+export function payCodeTotp(secretBase32: string): OTPAuth.TOTP {
+  return new OTPAuth.TOTP({
+    algorithm: PAY_CODE.algorithm,
+    digits: PAY_CODE.totpDigits,
+    period: PAY_CODE.period,
+    secret: OTPAuth.Secret.fromBase32(secretBase32),
+  });
+}
+
+/** The step (30 s window number) an instant falls in. */
+export const payCodeStepAt = (at: Date) => Math.floor(at.getTime() / 1000 / PAY_CODE.period);
+
+/** The 18-digit code of a device at an instant: its number, then its TOTP. */
+export function payCodeAt(deviceNo: string, secretBase32: string, at: Date): string {
+  return deviceNo + payCodeTotp(secretBase32).generate({ timestamp: at.getTime() });
+}
+
+async function selfEmployee(deps: ServiceDeps, scope: TenantScope): Promise<number> {
+  if (scope.kind !== 'self') throw new AppError('PERMISSION_DENIED');
+  const id = await lookupSelfEmployeeId(deps.database.db, scope.companyId, scope.employeeId);
+  if (id === null) throw new AppError('RECORD_NOT_FOUND');
+  return id;
+}
+
+/** A random 12-digit device number, never starting with 0. */
+const newDeviceNo = () => String(crypto.randomInt(100_000_000_000, 1_000_000_000_000));
+
+/**
+ * POST /me/pay-devices: the signed-in employee registers a phone; its secret is answered this once
+ * and kept sealed under the MFA keyring. At most PAY_CODE.maxDevices (409 PAY_DEVICE_LIMIT).
+ */
+export async function registerPayDevice(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  body: RegisterPayDeviceBody,
+  actor: AuditActor,
+): Promise<RegisteredPayDevice> {
+  const employeeId = await selfEmployee(deps, scope);
+  const keyring = await requireMfaKeyring(deps);
+  const secret = new OTPAuth.Secret({ size: 20 }).base32;
+  const at = deps.clock.now();
+  const row = await inTransaction(deps.database, async (tx) => {
+    const devices = await findPayDevices(tx, employeeId, { lock: true });
+    if (devices.length >= PAY_CODE.maxDevices) {
+      throw new AppError('PAY_DEVICE_LIMIT', { details: { max_devices: PAY_CODE.maxDevices } });
+    }
+    let inserted: PayDeviceRow | null = null;
+    // A random number taken already is drawn again (one in 10^11 per device).
+    for (let attempt = 0; attempt < 5 && !inserted; attempt++) {
+      inserted = await insertPayDevice(tx, {
+        deviceNo: newDeviceNo(),
+        employeeId,
+        name: body.name,
+        secretEncrypted: keyring.encrypt(secret),
+        at,
+      });
+    }
+    if (!inserted) throw new Error('no free pay device number after 5 draws');
+    await recordAudit(tx, {
+      actor,
+      action: 'pay_device_register',
+      entityType: ENTITY,
+      entityId: employeeId,
+      before: null,
+      after: toPayDevice(inserted),
+      at,
+    });
+    return inserted;
+  });
+  return {
+    ...toPayDevice(row),
+    secret,
+    period: PAY_CODE.period,
+    digits: PAY_CODE.totpDigits,
+    algorithm: PAY_CODE.algorithm,
+  };
+}
+
+/** GET /me/pay-devices. */
+export async function listOwnPayDevices(
+  deps: ServiceDeps,
+  scope: TenantScope,
+): Promise<PayDevice[]> {
+  const employeeId = await selfEmployee(deps, scope);
+  return (await findPayDevices(deps.database.db, employeeId)).map(toPayDevice);
+}
+
+/** GET /employees/{id}/pay-devices: in the caller's scope (another company's employee is 404). */
+export async function listEmployeePayDevices(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  id: number,
+): Promise<PayDevice[]> {
+  await getEmployee(deps, scope, id);
+  return (await findPayDevices(deps.database.db, id)).map(toPayDevice);
+}
+
+async function removeDevice(
+  deps: ServiceDeps,
+  employeeId: number,
+  deviceNo: string,
+  actor: AuditActor,
+): Promise<void> {
+  const at = deps.clock.now();
+  await inTransaction(deps.database, async (tx) => {
+    const removed = await deletePayDevice(tx, employeeId, deviceNo);
+    if (!removed) throw new AppError('PAY_DEVICE_NOT_FOUND');
+    await recordAudit(tx, {
+      actor,
+      action: 'pay_device_remove',
+      entityType: ENTITY,
+      entityId: employeeId,
+      before: toPayDevice(removed),
+      after: null,
+      at,
+    });
+  });
+}
+
+/** DELETE /me/pay-devices/{device_id}: its codes stop at once. */
+export async function removeOwnPayDevice(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  deviceNo: string,
+  actor: AuditActor,
+): Promise<void> {
+  await removeDevice(deps, await selfEmployee(deps, scope), deviceNo, actor);
+}
+
+/** DELETE /employees/{id}/pay-devices/{device_id}: the company admin removes a lost phone. */
+export async function removeEmployeePayDevice(
+  deps: ServiceDeps,
+  scope: TenantScope,
+  id: number,
+  deviceNo: string,
+  actor: AuditActor,
+): Promise<void> {
+  await getEmployee(deps, scope, id);
+  await removeDevice(deps, id, deviceNo, actor);
+}
+
+/** Who a pay code names, as a staff-number order names its payee. */
+export interface PayCodePayee {
+  companyCode: string;
+  staffNumber: string;
+}
+
+/**
+ * The payee of a pay code (decision 0078), spending the code for the order of `idempotencyKey`
+ * (null: a dry run, which spends nothing). The code is good within PAY_CODE.window steps of now
+ * and once: a step already used, by another order or before a later code, is refused. A retry of
+ * the order that spent it (same key) is let through, even once the code has expired, so that it
+ * reaches its first answer. Reused, expired and unknown codes are one answer: 409 PAY_CODE_INVALID.
+ */
+export async function redeemPayCode(
+  deps: ServiceDeps,
+  code: string,
+  idempotencyKey: string | null,
+  named?: { companyCode?: string; staffNumber?: string },
+): Promise<PayCodePayee> {
+  const invalid = () => new AppError('PAY_CODE_INVALID');
+  const parsed = payCodeSchema.safeParse(code);
+  if (!parsed.success) throw invalid();
+  const deviceNo = parsed.data.slice(0, PAY_CODE.deviceDigits);
+  const token = parsed.data.slice(PAY_CODE.deviceDigits);
+  const device = await lookupPayDevicePayee(deps.database.db, deviceNo);
+  if (!device) throw invalid();
+  // A code names its payee: another company code or staff number beside it is not this code's.
+  if (
+    (named?.companyCode !== undefined &&
+      named.companyCode.toUpperCase() !== device.companyCode.toUpperCase()) ||
+    (named?.staffNumber !== undefined && named.staffNumber !== device.staffNumber)
+  ) {
+    throw invalid();
+  }
+  const keyring = await requireMfaKeyring(deps);
+  const totp = payCodeTotp(keyring.decrypt(device.secretEncrypted));
+  const now = deps.clock.now();
+  const payee = { companyCode: device.companyCode, staffNumber: device.staffNumber };
+
+  const delta = totp.validate({ token, timestamp: now.getTime(), window: PAY_CODE.window });
+  if (delta === null) {
+    // Expired meanwhile: still this order's if it is the code its first try spent.
+    const retried =
+      idempotencyKey !== null &&
+      device.lastUsedKey === idempotencyKey &&
+      totp.generate({ timestamp: device.lastUsedStep * PAY_CODE.period * 1000 }) === token;
+    if (retried) return payee;
+    throw invalid();
+  }
+  const step = payCodeStepAt(now) + delta;
+  if (idempotencyKey === null) {
+    if (step <= device.lastUsedStep) throw invalid();
+    return payee;
+  }
+  if (!(await claimPayCodeStep(deps.database.db, device.id, step, idempotencyKey, now))) {
+    throw invalid();
+  }
+  return payee;
+}
