@@ -9,7 +9,7 @@ import {
   LayoutDashboard,
   MonitorSmartphone,
   ReceiptText,
-  ShieldCheck,
+  SlidersHorizontal,
   Store,
   UserCog,
   Users,
@@ -126,7 +126,7 @@ export const NAV_ITEMS: NavItem[] = [
   {
     titleKey: 'spending_rules.nav',
     url: paths.spendingRules.getHref(),
-    icon: ShieldCheck,
+    icon: SlidersHorizontal,
     permission: 'spending_rules.view',
   },
   // DESIGN 6, decision 0040: merchants' half-month statements.

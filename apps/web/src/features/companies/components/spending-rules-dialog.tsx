@@ -13,8 +13,7 @@ import {
   type SpendingRulesPreview,
   type SpendingRuleVersion,
 } from '@app/contract';
-import { CheckboxGroup } from '@/components/forms/checkbox-group';
-import { CheckboxRow, Field } from '@/components/forms/plain-field';
+import { CheckboxGroup, CheckboxRow, Field } from '@/components/forms/plain-field';
 import { DateField } from '@/components/date-picker';
 import { Button } from '@/components/ui/button';
 import {

@@ -8,8 +8,7 @@ import {
   type SpendingException,
   type SpendingExceptionBody,
 } from '@app/contract';
-import { CheckboxGroup } from '@/components/forms/checkbox-group';
-import { CheckboxRow, Field } from '@/components/forms/plain-field';
+import { CheckboxGroup, CheckboxRow, Field } from '@/components/forms/plain-field';
 import { DateField } from '@/components/date-picker';
 import { DetailError } from '@/components/layout/detail-layout';
 import { Button } from '@/components/ui/button';
