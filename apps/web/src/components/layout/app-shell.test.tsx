@@ -61,6 +61,7 @@ describe('the sidebar', () => {
       'Order History',
       'Approvals',
       'Audit Log',
+      'Spending Rules',
       'Settlements',
       'Webhooks',
     ]);
@@ -77,6 +78,7 @@ describe('the sidebar', () => {
       'Summary Report',
       'Approvals',
       'Audit Log',
+      'Spending Rules',
       'Webhooks',
     ]);
     expect(within(sidebarNav()).getByRole('link', { name: 'Employees' })).toHaveAttribute(
@@ -96,6 +98,7 @@ describe('the sidebar', () => {
       'Order History',
       'Approvals',
       'Audit Log',
+      'Spending Rules',
       'Settlements',
     ]);
   });
