@@ -64,7 +64,7 @@ import { invitationsRoutes } from './modules/invitations';
 import { merchantsRoutes } from './modules/merchants';
 import { terminalsRoutes } from './modules/terminals';
 import { tokensRoutes } from './modules/tokens';
-import { ordersRoutes } from './modules/orders';
+import { ordersRoutes, tillRoutes } from './modules/orders';
 import { jobsRoutes } from './modules/jobs';
 // User management, company admins, the audit log and system periods (issue 4).
 import { usersRoutes } from './modules/users';
@@ -233,6 +233,8 @@ export async function buildApp({
   // Pay devices and their codes (DESIGN 8, decision 0078).
   await app.register(ownPayDevicesRoutes, { prefix: '/api/v1/me' });
   await app.register(employeePayDevicesRoutes, { prefix: '/api/v1/employees' });
+  // The till (DESIGN 8): the merchant roles' point of sale, signed in.
+  await app.register(tillRoutes, { prefix: '/api/v1/till' });
   await app.register(jobsRoutes, { prefix: '/api/v1/jobs' });
   // User management, company admins, the audit log and system periods (issue 4).
   await app.register(usersRoutes, { prefix: '/api/v1' });

@@ -66,6 +66,14 @@ const DENIED = [
     entry: 'Reset Period Date',
     call: '/users',
   },
+  // DESIGN 8: a cashier charges; the settlement statements are the merchant admin's.
+  {
+    username: 'shop.staff',
+    role: 'merchant_staff',
+    screen: '/settlements',
+    entry: 'Settlements',
+    call: '/settlements',
+  },
 ] as const;
 
 describe('what each role may not open', () => {

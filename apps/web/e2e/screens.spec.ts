@@ -416,6 +416,22 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
           },
         ],
       },
+      {
+        // DESIGN 7: the company's spending rules and the editor of a new version.
+        name: 'spending-rules',
+        path: '/spending-rules',
+        heading: ['spending_rules.nav'],
+        shoot: true,
+        modals: [
+          {
+            name: 'spending-rules-editor',
+            open: async (ui) => {
+              await button(ui, 'spending_rules.section.new_version');
+              return dialog(ui, ui.t('spending_rules.editor.title'));
+            },
+          },
+        ],
+      },
       ...OPEN_TO_ALL,
     ],
   },

@@ -212,11 +212,15 @@ describe('the first load of a route (issue 6; issue 19: sign-in at most 150 kB o
  * 126.5), so that growing back fails. The build's id changes a few bytes between builds. The
  * dashboard's budget rose by 0.6 kB: landed main measured 143.9 kB gzip and 127.2 brotli (the
  * money requests' Idempotency-Keys and confirmations), and decision 0077's permissions (spending
- * rules, holidays, declines) add 0.1 kB more.
+ * rules, holidays, declines) add 0.1 kB more. Issue 42's screens (decision 0077) add 0.6 kB brotli
+ * and 0.7 kB gzip (measured 128.2 and 145.0): the /spending-rules route and its sidebar entry (a
+ * path, a guard, an icon no other code uses) and, above all, the lazy routes' preload lists, longer
+ * by the new shared chunks (the rules in words, the form fields); the screens load with their
+ * routes.
  */
 const WIRE_BUDGETS = {
   'src/routes/login.tsx': { gzip: 121_000, brotli: 105_800 },
-  'src/routes/app/dashboard.tsx': { gzip: 144_300, brotli: 127_600 },
+  'src/routes/app/dashboard.tsx': { gzip: 145_300, brotli: 128_400 },
 };
 /** The route modules the router loads for each page, after the entry. */
 const ROUTE_MODULES: Record<keyof typeof WIRE_BUDGETS, string[]> = {

@@ -206,7 +206,7 @@ export const VALIDATION_MESSAGES = {
     zh: '请输入 18 位付款码',
   },
   'v.pay_code_or_payee': {
-    en: 'Send a pay code, or a company code and a staff number',
+    en: 'Enter a pay code, or a company code and a staff number',
     zh: '请提供付款码，或公司代码和员工编号',
   },
   'v.device_name_max': { en: 'Name must be at most 100 characters', zh: '名称最多 100 个字符' },

@@ -35,3 +35,4 @@ export * from './webhooks';
 export * from './settlements';
 export * from './spending-rules';
 export * from './pay-codes';
+export * from './till';

@@ -25,17 +25,14 @@ export const PERMISSIONS = {
   'approvals.view': ['admin', 'super_hr', 'company_admin'],
   // Integrations (DESIGN 6, decision 0038): webhook endpoints of the creator's scope.
   'webhooks.view': ['admin', 'merchant_admin', 'company_admin'],
-  // DESIGN 6, decision 0040: a merchant's half-month statements; merchant roles their own.
-  'settlements.view': [
-    'admin',
-    'super_hr',
-    'merchant_admin',
-    'merchant_supervisor',
-    'merchant_staff',
-  ],
+  // DESIGN 6, decision 0040: a merchant's half-month statements; of the merchant roles, its admin
+  // only (DESIGN 8: a cashier charges, a supervisor also refunds; neither reads the statements).
+  'settlements.view': ['admin', 'super_hr', 'merchant_admin'],
   // Spending rules (DESIGN 7, issue 42): a company's rules and the holiday calendar.
   'spending_rules.view': ['admin', 'super_hr', 'company_admin'],
   'holidays.view': ['admin'],
+  // The till (DESIGN 8): every merchant role charges; refunds are the supervisor's and the admin's.
+  'till.view': ['merchant_admin', 'merchant_supervisor', 'merchant_staff'],
   'order_declines.view': [
     'admin',
     'super_hr',
@@ -59,6 +56,9 @@ export const PERMISSIONS = {
   // the admin, Group HR) sees and removes them.
   'pay_devices.self': ['company_employee'],
   'pay_devices.manage': ['admin', 'super_hr', 'company_admin'],
+  'till.charge': ['merchant_admin', 'merchant_supervisor', 'merchant_staff'],
+  /** Refunds, and every terminal's orders of the day (not only the one the till charges through). */
+  'till.refund': ['merchant_admin', 'merchant_supervisor'],
   'merchants.manage': ['admin'],
   'terminals.manage': ['admin'],
   // merchant_admin: its own merchant's supervisors and staff only (DESIGN 2, userTypesManagedBy).
@@ -80,13 +80,7 @@ export const PERMISSIONS = {
   'audit.read': ['admin', 'super_hr', 'company_admin'],
   'approvals.decide': ['admin', 'super_hr', 'company_admin'],
   'webhooks.manage': ['admin', 'merchant_admin', 'company_admin'],
-  'settlements.read': [
-    'admin',
-    'super_hr',
-    'merchant_admin',
-    'merchant_supervisor',
-    'merchant_staff',
-  ],
+  'settlements.read': ['admin', 'super_hr', 'merchant_admin'],
   // Spending rules (DESIGN 7): admin, Group HR and the company's own admins manage a company's
   // rules and its employees' exceptions; the admin keeps the holiday calendar; declines are read
   // in scope (merchant roles their own merchant's, the employee its own through its wallet).
@@ -136,6 +130,7 @@ export const SCREEN_PERMISSIONS = {
   'spending_rules.view': ['spending_rules.read', 'spending_rules.manage', 'holidays.read'],
   'holidays.view': ['holidays.read', 'holidays.manage'],
   'order_declines.view': ['orders.declines'],
+  'till.view': ['till.charge'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;

@@ -21,7 +21,14 @@ import type { RouteAccessRule } from '../plugins/auth';
 
 type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const ROLES_BY_PREFERENCE: Role[] = ['admin', 'company_admin', 'super_hr'];
+const ROLES_BY_PREFERENCE: Role[] = [
+  'admin',
+  'company_admin',
+  'super_hr',
+  // The routes only they may call: an employee's pay devices, the merchant's till (DESIGN 8).
+  'company_employee',
+  'merchant_admin',
+];
 const nameOf = (rule: RouteAccessRule) => `${rule.method} ${rule.url}`;
 
 describe.each(await testDatabaseKinds())('CSRF on every write on %s', (kind) => {
@@ -39,6 +46,15 @@ describe.each(await testDatabaseKinds())('CSRF on every write on %s', (kind) => 
     sessions.set(
       'company_admin',
       (await signedIn(t, 'company_admin', { companyId: p.a.id })).session,
+    );
+    sessions.set(
+      'company_employee',
+      (await signedIn(t, 'company_employee', { companyId: p.a.id, employeeId: p.a2.employee_id }))
+        .session,
+    );
+    sessions.set(
+      'merchant_admin',
+      (await signedIn(t, 'merchant_admin', { merchantId: p.t1.merchantId })).session,
     );
     other = (await signedIn(t, 'admin')).session;
     const merchant = await newMerchant(t);

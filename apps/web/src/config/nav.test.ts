@@ -20,9 +20,19 @@ describe('the sidebar entries', () => {
       'nav.order_history',
       'nav.approvals',
       'nav.audit_log',
+      'spending_rules.nav',
       'nav.settlements',
       'nav.webhooks',
     ]);
+  });
+
+  it('give Spending Rules to the admin, Group HR and company admins (DESIGN 7)', () => {
+    for (const role of ['admin', 'super_hr', 'company_admin']) {
+      expect(titles(navItemsFor(role)), role).toContain('spending_rules.nav');
+    }
+    for (const role of ['merchant_admin', 'merchant_staff', 'company_employee']) {
+      expect(titles(navItemsFor(role)), role).not.toContain('spending_rules.nav');
+    }
   });
 
   it('give Webhooks to the admin, merchant admins and company admins (decision 0038)', () => {

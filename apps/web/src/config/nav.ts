@@ -10,6 +10,7 @@ import {
   LayoutDashboard,
   MonitorSmartphone,
   ReceiptText,
+  SlidersHorizontal,
   Store,
   UserCog,
   Users,
@@ -130,6 +131,13 @@ export const NAV_ITEMS: NavItem[] = [
     url: paths.auditLog.getHref(),
     icon: FileClock,
     permission: 'audit_log.view',
+  },
+  // DESIGN 7: a company's spending rules at the till.
+  {
+    titleKey: 'spending_rules.nav',
+    url: paths.spendingRules.getHref(),
+    icon: SlidersHorizontal,
+    permission: 'spending_rules.view',
   },
   // DESIGN 6, decision 0040: merchants' half-month statements.
   {

@@ -57,6 +57,8 @@ export const paths = {
     path: '/companies/:companyId',
     getHref: (id: number | string) => `/companies/${encodeURIComponent(String(id))}`,
   },
+  /** Spending rules (DESIGN 7): a company admin's own company's; admin and Group HR choose one. */
+  spendingRules: fixed('/spending-rules'),
   orderHistory: {
     path: '/order-history',
     /** `view: 'declined'`: the orders the spending rules or the balance refused (DESIGN 7). */

@@ -89,6 +89,11 @@ export const routes: RouteObject[] = [
             lazy: () => import('./app/company-detail'),
           },
           {
+            path: paths.spendingRules.path,
+            ...guarded('spending_rules.view'),
+            lazy: () => import('./app/spending-rules'),
+          },
+          {
             path: paths.orderHistory.path,
             ...guarded('order_history.view'),
             lazy: () => import('./app/order-history'),

@@ -7,3 +7,4 @@ export {
   refundTerminalOrder,
   refundTerminalOrderIn,
 } from './orders.service';
+export { default as tillRoutes } from './till.routes';

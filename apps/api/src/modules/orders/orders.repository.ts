@@ -1,6 +1,8 @@
 // The orders module's own statement: POST /orders with its terminal key checked in it
-// (sql/keyed-orders.sql, decision 0043). Every other order and refund statement is the ledger's.
+// (sql/keyed-orders.sql, decision 0043), and the till's reads (DESIGN 8). Every other order and
+// refund statement is the ledger's.
 import { sql } from 'drizzle-orm';
+import type { TillTerminal } from '@app/contract';
 import { queryRows, type Executor } from '../../db/client';
 import { terminalOrderJson, type TerminalOrderOutcome, type TerminalOrderRow } from '../ledger';
 import type { TerminalKeyCheck } from '../terminals';
@@ -99,4 +101,69 @@ export async function lookupTerminalOrder(
                AND o.terminal_id = ${terminalId}`,
   );
   return rows[0]?.body ?? null;
+}
+
+/** The till's terminals (DESIGN 8): the merchant's active terminals, while the merchant is active. */
+export async function findTillTerminals(
+  executor: Executor,
+  merchantId: number,
+): Promise<TillTerminal[]> {
+  const rows = await queryRows<{
+    id: unknown;
+    code: string;
+    name: string;
+    merchant_id: unknown;
+    merchant_name: string;
+  }>(
+    executor,
+    sql`SELECT t.id, t.code, t.name, t.merchant_id, m.name AS merchant_name
+          FROM terminals t JOIN merchants m ON m.id = t.merchant_id
+         WHERE t.merchant_id = ${merchantId} AND t.status = 'active' AND t.deleted_at IS NULL
+           AND m.status = 'active' AND m.deleted_at IS NULL
+         ORDER BY t.code, t.id`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    code: r.code,
+    name: r.name,
+    merchant_id: Number(r.merchant_id),
+    merchant_name: r.merchant_name,
+  }));
+}
+
+/**
+ * A local day's orders of a merchant (`terminalId` null: all its terminals), newest first, as the
+ * terminal API answers them. At most 500: a till's day, not an export.
+ */
+export async function findTillOrders(
+  executor: Executor,
+  merchantId: number,
+  terminalId: number | null,
+  day: string,
+  timeZone: string,
+): Promise<Record<string, unknown>[]> {
+  const rows = await queryRows<{ body: Record<string, unknown> }>(
+    executor,
+    sql`SELECT terminal_order_json(o.id) AS body FROM orders o
+         WHERE o.merchant_id = ${merchantId}
+           ${terminalId === null ? sql`` : sql`AND o.terminal_id = ${terminalId}`}
+           AND o.ordered_at >= (${day}::date)::timestamp AT TIME ZONE ${timeZone}
+           AND o.ordered_at < (${day}::date + 1)::timestamp AT TIME ZONE ${timeZone}
+         ORDER BY o.ordered_at DESC, o.id DESC
+         LIMIT 500`,
+  );
+  return rows.map((r) => r.body);
+}
+
+/** The terminal an order of this merchant was placed at, or null (another merchant's: not found). */
+export async function lookupMerchantOrderTerminal(
+  executor: Executor,
+  merchantId: number,
+  orderId: number,
+): Promise<number | null> {
+  const [row] = await queryRows<{ terminal_id: unknown }>(
+    executor,
+    sql`SELECT o.terminal_id FROM orders o WHERE o.id = ${orderId} AND o.merchant_id = ${merchantId}`,
+  );
+  return row ? Number(row.terminal_id) : null;
 }

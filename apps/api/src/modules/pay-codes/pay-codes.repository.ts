@@ -138,26 +138,35 @@ export async function lookupPayDevicePayee(
 }
 
 /**
- * Spends a code's step for one order (decision 0078): a later step than the device's last, or the
- * same step again for the same Idempotency-Key (a retry of that order). False when the step was
- * used already, by another order or by a later code: the code is refused.
+ * Spends a code's step for one order (decision 0078), in one statement: a later step than the
+ * device's last, or the same step again for the same Idempotency-Key (a retry of that order), and
+ * only if the device still exists and names the payee the order names (when it names one).
+ * Answers the payee, or null when the code is refused (used already, by another order or before a
+ * later code; the device removed; another payee).
  */
 export async function claimPayCodeStep(
   executor: Executor,
-  deviceId: number,
-  step: number,
-  idempotencyKey: string,
-  at: Date,
-): Promise<boolean> {
-  const rows = await queryRows<{ id: unknown }>(
+  claim: {
+    deviceId: number;
+    step: number;
+    idempotencyKey: string;
+    at: Date;
+    companyCode?: string | undefined;
+    staffNumber?: string | undefined;
+  },
+): Promise<{ companyCode: string; staffNumber: string } | null> {
+  const [row] = await queryRows<{ company_code: string; staff_number: string }>(
     executor,
-    sql`UPDATE pay_devices
-           SET last_used_step = ${step}, last_used_key = ${idempotencyKey},
-               last_used_at = ${at.toISOString()}::timestamptz
-         WHERE id = ${deviceId}
-           AND (last_used_step < ${step}
-                OR (last_used_step = ${step} AND last_used_key = ${idempotencyKey}))
-        RETURNING id`,
+    sql`UPDATE pay_devices d
+           SET last_used_step = ${claim.step}, last_used_key = ${claim.idempotencyKey},
+               last_used_at = ${claim.at.toISOString()}::timestamptz
+          FROM employees e JOIN companies c ON c.id = e.company_id
+         WHERE d.id = ${claim.deviceId} AND e.id = d.employee_id AND e.deleted_at IS NULL
+           AND (d.last_used_step < ${claim.step}
+                OR (d.last_used_step = ${claim.step} AND d.last_used_key = ${claim.idempotencyKey}))
+           ${claim.companyCode === undefined ? sql`` : sql`AND upper(c.code) = upper(${claim.companyCode})`}
+           ${claim.staffNumber === undefined ? sql`` : sql`AND e.employee_id = ${claim.staffNumber}`}
+        RETURNING c.code AS company_code, e.employee_id AS staff_number`,
   );
-  return rows.length === 1;
+  return row ? { companyCode: row.company_code, staffNumber: row.staff_number } : null;
 }

@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
+import { stateSlot } from '../../lib/app-state';
 import { inTransaction } from '../../lib/transaction';
 import { getEmployee } from '../employees';
 import { requireMfaKeyring } from '../iam';
@@ -187,55 +188,84 @@ export interface PayCodePayee {
 }
 
 /**
+ * The app's devices' opened secrets, by device number: what never changes of a device row (its id
+ * and its secret), so that a code is checked without reading the database, and spent by one
+ * statement (`claimPayCodeStep`, which also finds a removed device gone). Bounded: the oldest
+ * entry leaves first.
+ */
+const OPENED_SECRETS = stateSlot<Map<string, { id: number; secret: string }>>('pay code secrets');
+const OPENED_SECRETS_MAX = 50_000;
+
+async function openedDevice(
+  deps: ServiceDeps,
+  deviceNo: string,
+): Promise<{ id: number; secret: string } | null> {
+  const opened = deps.state.of(OPENED_SECRETS, () => new Map());
+  const known = opened.get(deviceNo);
+  if (known) return known;
+  const row = await lookupPayDevicePayee(deps.database.db, deviceNo);
+  if (!row) return null;
+  const keyring = await requireMfaKeyring(deps);
+  const device = { id: row.id, secret: keyring.decrypt(row.secretEncrypted) };
+  if (opened.size >= OPENED_SECRETS_MAX) opened.delete(opened.keys().next().value!);
+  opened.set(deviceNo, device);
+  return device;
+}
+
+/**
  * The payee of a pay code (decision 0078), spending the code for the order of `idempotencyKey`
  * (null: a dry run, which spends nothing). The code is good within PAY_CODE.window steps of now
  * and once: a step already used, by another order or before a later code, is refused. A retry of
  * the order that spent it (same key) is let through, even once the code has expired, so that it
- * reaches its first answer. Reused, expired and unknown codes are one answer: 409 PAY_CODE_INVALID.
+ * reaches its first answer. A company code or staff number sent beside the code must be the code's
+ * own payee's. Reused, expired and unknown codes are one answer: 409 PAY_CODE_INVALID.
  */
 export async function redeemPayCode(
   deps: ServiceDeps,
   code: string,
   idempotencyKey: string | null,
-  named?: { companyCode?: string; staffNumber?: string },
+  named: { companyCode?: string | undefined; staffNumber?: string | undefined } = {},
 ): Promise<PayCodePayee> {
   const invalid = () => new AppError('PAY_CODE_INVALID');
   const parsed = payCodeSchema.safeParse(code);
   if (!parsed.success) throw invalid();
   const deviceNo = parsed.data.slice(0, PAY_CODE.deviceDigits);
   const token = parsed.data.slice(PAY_CODE.deviceDigits);
-  const device = await lookupPayDevicePayee(deps.database.db, deviceNo);
+  const device = await openedDevice(deps, deviceNo);
   if (!device) throw invalid();
-  // A code names its payee: another company code or staff number beside it is not this code's.
-  if (
-    (named?.companyCode !== undefined &&
-      named.companyCode.toUpperCase() !== device.companyCode.toUpperCase()) ||
-    (named?.staffNumber !== undefined && named.staffNumber !== device.staffNumber)
-  ) {
-    throw invalid();
-  }
-  const keyring = await requireMfaKeyring(deps);
-  const totp = payCodeTotp(keyring.decrypt(device.secretEncrypted));
+  const totp = payCodeTotp(device.secret);
   const now = deps.clock.now();
-  const payee = { companyCode: device.companyCode, staffNumber: device.staffNumber };
-
   const delta = totp.validate({ token, timestamp: now.getTime(), window: PAY_CODE.window });
-  if (delta === null) {
-    // Expired meanwhile: still this order's if it is the code its first try spent.
-    const retried =
-      idempotencyKey !== null &&
-      device.lastUsedKey === idempotencyKey &&
-      totp.generate({ timestamp: device.lastUsedStep * PAY_CODE.period * 1000 }) === token;
-    if (retried) return payee;
-    throw invalid();
-  }
-  const step = payCodeStepAt(now) + delta;
-  if (idempotencyKey === null) {
-    if (step <= device.lastUsedStep) throw invalid();
+
+  if (delta === null || idempotencyKey === null) {
+    // The slow paths read the device as it is now: a dry run, or a code outside the window,
+    // which is still this order's if it is the code its first try spent (a late retry).
+    const row = await lookupPayDevicePayee(deps.database.db, deviceNo);
+    const payee = row && { companyCode: row.companyCode, staffNumber: row.staffNumber };
+    const names = (p: PayCodePayee) =>
+      (named.companyCode === undefined ||
+        named.companyCode.toUpperCase() === p.companyCode.toUpperCase()) &&
+      (named.staffNumber === undefined || named.staffNumber === p.staffNumber);
+    if (!row || !payee || !names(payee)) throw invalid();
+    if (delta === null) {
+      const retried =
+        idempotencyKey !== null &&
+        row.lastUsedKey === idempotencyKey &&
+        totp.generate({ timestamp: row.lastUsedStep * PAY_CODE.period * 1000 }) === token;
+      if (retried) return payee;
+      throw invalid();
+    }
+    if (payCodeStepAt(now) + delta <= row.lastUsedStep) throw invalid();
     return payee;
   }
-  if (!(await claimPayCodeStep(deps.database.db, device.id, step, idempotencyKey, now))) {
-    throw invalid();
-  }
+  const payee = await claimPayCodeStep(deps.database.db, {
+    deviceId: device.id,
+    step: payCodeStepAt(now) + delta,
+    idempotencyKey,
+    at: now,
+    companyCode: named.companyCode,
+    staffNumber: named.staffNumber,
+  });
+  if (!payee) throw invalid();
   return payee;
 }

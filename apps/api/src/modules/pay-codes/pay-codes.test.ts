@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
 import { createTestApp, type TestApp } from '../../../test/app';
 import { createUser, requestsAs, signIn } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
@@ -95,11 +96,10 @@ describe.each(await testDatabaseKinds())('pay codes on %s', (kind) => {
       },
     ]);
     // The secret is sealed at rest, not stored as it was answered.
-    const [row] = (
-      await t.app.deps.database.db.execute(
-        `SELECT secret_encrypted FROM pay_devices WHERE device_no = ${device.device_id}`,
-      )
-    ).rows as { secret_encrypted: string }[];
+    const [row] = await queryRows<{ secret_encrypted: string }>(
+      t.app.deps.database.db,
+      `SELECT secret_encrypted FROM pay_devices WHERE device_no = ${device.device_id}`,
+    );
     expect(row!.secret_encrypted).not.toContain(device.secret);
     expect(row!.secret_encrypted.startsWith('v1.')).toBe(true);
 
@@ -137,14 +137,11 @@ describe.each(await testDatabaseKinds())('pay codes on %s', (kind) => {
       'PAY_CODE_INVALID',
     );
     expect((await pay({ pay_code: '12345' })).statusCode).toBe(400);
-    const [{ available_tokens }] = [
-      (
-        await t.app.deps.database.db.execute(
-          `SELECT available_tokens FROM employees WHERE id = ${employee.id}`,
-        )
-      ).rows[0] as { available_tokens: unknown },
-    ];
-    expect(Number(available_tokens)).toBe(80);
+    const [balance] = await queryRows<{ available_tokens: unknown }>(
+      t.app.deps.database.db,
+      `SELECT available_tokens FROM employees WHERE id = ${employee.id}`,
+    );
+    expect(Number(balance?.available_tokens)).toBe(80);
   });
 
   it('answers a retry of the same order with its first answer, even after the code expired', async () => {
@@ -205,6 +202,18 @@ describe.each(await testDatabaseKinds())('pay codes on %s', (kind) => {
         .statusCode,
     ).toBe(404);
     expect((await as.get('/api/v1/me/pay-devices')).statusCode).toBe(403);
+  });
+
+  it('pays once when several tills present the same code at the same instant', async () => {
+    const { codeNow, employee } = await employeeWithPhone();
+    const code = codeNow();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => pay({ pay_code: code })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const [balance] = await queryRows<{ available_tokens: unknown }>(
+      t.app.deps.database.db,
+      `SELECT available_tokens FROM employees WHERE id = ${employee.id}`,
+    );
+    expect(Number(balance?.available_tokens)).toBe(90);
   });
 
   it('a dry run checks a code without spending it', async () => {

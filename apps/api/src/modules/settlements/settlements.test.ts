@@ -270,8 +270,8 @@ describe.each(await testDatabaseKinds())('settlement statements on %s', (kind) =
     expect(paged.json()).toMatchObject({ data: [], total: 2 });
   });
 
-  it('shows a merchant role its own merchant only; other merchants are 404, other roles 403', async () => {
-    const list = await as(shopStaff).get('/api/v1/settlements?from=2026-03-01&to=2026-03-31');
+  it('shows a merchant admin its own merchant only; other merchants are 404, other roles 403', async () => {
+    const list = await as(shopAdmin).get('/api/v1/settlements?from=2026-03-01&to=2026-03-31');
     expect(list.statusCode).toBe(200);
     expect(list.json().data.map((p: SettlementPeriod) => p.merchant_id)).toEqual([
       shop.merchantId,
@@ -289,7 +289,7 @@ describe.each(await testDatabaseKinds())('settlement statements on %s', (kind) =
       expect(res.statusCode, url).toBe(404);
       expect(res.json().code).toBe('RECORD_NOT_FOUND');
     }
-    const merchants = await as(shopStaff).get('/api/v1/settlements/merchants');
+    const merchants = await as(shopAdmin).get('/api/v1/settlements/merchants');
     expect(merchants.json().data).toEqual([expect.objectContaining({ id: shop.merchantId })]);
     const all = await as(groupHr).get('/api/v1/settlements/merchants');
     expect(all.json().data.map((m: { id: number }) => m.id)).toEqual(
@@ -297,6 +297,14 @@ describe.each(await testDatabaseKinds())('settlement statements on %s', (kind) =
     );
     const refused = await as(companyAdmin).get('/api/v1/settlements');
     expect(refused.statusCode).toBe(403);
+    // DESIGN 8: a cashier charges; the statements (and their exports) are the merchant admin's.
+    for (const url of [
+      '/api/v1/settlements',
+      `/api/v1/settlements/${shop.merchantId}/2026-03-01`,
+      `/api/v1/exports/settlements/${shop.merchantId}/2026-03-01`,
+    ]) {
+      expect((await as(shopStaff).get(url)).statusCode, url).toBe(403);
+    }
   });
 
   it('refuses a period that does not start on the 1st or the 16th, and a range out of order or too long', async () => {

@@ -62,6 +62,7 @@ describe('the sidebar', () => {
       'Order History',
       'Approvals',
       'Audit Log',
+      'Spending Rules',
       'Settlements',
       'Webhooks',
     ]);
@@ -78,6 +79,7 @@ describe('the sidebar', () => {
       'Summary Report',
       'Approvals',
       'Audit Log',
+      'Spending Rules',
       'Webhooks',
     ]);
     expect(within(sidebarNav()).getByRole('link', { name: 'Employees' })).toHaveAttribute(
@@ -97,6 +99,7 @@ describe('the sidebar', () => {
       'Order History',
       'Approvals',
       'Audit Log',
+      'Spending Rules',
       'Settlements',
     ]);
   });

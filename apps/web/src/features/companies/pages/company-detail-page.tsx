@@ -22,11 +22,12 @@ import { useUpdateCompanyStatus } from '../api/update-company-status';
 import { CompanyAdminsDialog } from '../components/company-admins-dialog';
 import { CompanyFormDialog, type CompanyDialogState } from '../components/company-form-dialog';
 import { IssueTokensDialog } from '../components/issue-tokens-dialog';
+import { SpendingRulesSection } from '../components/spending-rules-section';
 
 /**
  * A company's page (/companies/:id, admin and Group HR; issue 19): its wallet (balance, token
- * month, monthly allocation, next reset in words), its ledger (given by the route) and its
- * actions, the same as the list's row menu.
+ * month, monthly allocation, next reset in words), its spending rules (DESIGN 7), its ledger (given
+ * by the route) and its actions, the same as the list's row menu.
  */
 export function CompanyDetailPage({ companyId, ledger }: { companyId: string; ledger: ReactNode }) {
   const { t, i18n } = useTranslation();
@@ -136,6 +137,7 @@ export function CompanyDetailPage({ companyId, ledger }: { companyId: string; le
             },
           ]}
         />
+        {can(role, 'spending_rules.read') && <SpendingRulesSection companyId={data.id} />}
         <DetailSection title={t('detail.ledger')}>{ledger}</DetailSection>
       </div>
       <CompanyFormDialog

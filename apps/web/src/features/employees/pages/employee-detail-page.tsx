@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Coins, Pencil, Power, PowerOff, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { can } from '@app/contract';
 import { StatusBadge, Tokens } from '@/components/data-table';
 import {
   BackLink,
@@ -13,6 +14,7 @@ import {
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { useAuthStore } from '@/lib/auth-store';
 import { formatMonthWords } from '@/lib/format';
 import { deleteWithConfirm, toggleStatusWithConfirm } from '@/lib/status-actions';
 import { useDeleteEmployee } from '../api/delete-employee';
@@ -21,10 +23,11 @@ import { useUpdateEmployeeStatus } from '../api/update-employee-status';
 import { EmployeeFormDialog, type EmployeeDialogState } from '../components/employee-form-dialog';
 import { employeeName } from '../components/employees-columns';
 import { RewardTokensDialog } from '../components/reward-tokens-dialog';
+import { SpendingExceptionCard } from '../components/spending-exception-card';
 
 /**
  * An employee's page (/employees/:id, company admin; issue 19): its wallet for the current token
- * month, its ledger (given by the route) and its actions: reward, edit, activate or deactivate,
+ * month, its spending exception (DESIGN 7), its ledger (given by the route) and its actions: reward, edit, activate or deactivate,
  * delete.
  */
 export function EmployeeDetailPage({
@@ -39,6 +42,7 @@ export function EmployeeDetailPage({
 }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const role = useAuthStore((state) => state.user?.type);
   const employee = useEmployee(employeeId);
   const { mutate: changeStatus } = useUpdateEmployeeStatus();
   const { mutate: remove } = useDeleteEmployee();
@@ -146,6 +150,9 @@ export function EmployeeDetailPage({
             },
           ]}
         />
+        {can(role, 'spending_rules.read') && (
+          <SpendingExceptionCard employeeId={data.id} employeeName={name} />
+        )}
         <DetailSection title={t('detail.ledger')}>{ledger}</DetailSection>
       </div>
       <EmployeeFormDialog state={dialog} onClose={() => setDialog(null)} />

@@ -117,6 +117,84 @@ describe('the employee’s home', () => {
     expect(transactions[0]?.query).toEqual({ limit: '10' });
   });
 
+  it('says what it may still spend today, its rules in words and its declined orders with their reasons', async () => {
+    openHome({
+      ...wallet,
+      remaining_today: 13,
+      spending_rules: {
+        effective_from: '2026-01-01',
+        daily_limit: 25,
+        order_limit: 40,
+        weekdays: [1, 2, 3, 4, 5],
+        hours: [{ from: '11:00', to: '14:30' }],
+        closed_on_holidays: true,
+        merchant_categories: ['restaurant', 'canteen'],
+        partial_payment: false,
+        created_at: '2025-12-20T08:00:00.000Z',
+        created_by: 1,
+      },
+      spending_exception: {
+        employee_id: 7,
+        weekdays: [6, 7],
+        closed_on_holidays: null,
+        daily_limit: null,
+        until: '2026-03-31',
+        updated_at: '2026-01-02T08:00:00.000Z',
+      },
+      declines: [
+        {
+          id: 3,
+          declined_at: '2026-01-27T12:05:00.000Z',
+          company_id: 1,
+          employee_id: 7,
+          merchant_id: 1,
+          terminal_id: 1,
+          subtotal: 55,
+          code: 'ORDER_LIMIT_EXCEEDED',
+          details: { order_limit: 40 },
+          merchant_name: 'Campus Shop',
+        },
+        {
+          id: 2,
+          declined_at: '2026-01-26T12:05:00.000Z',
+          company_id: 1,
+          employee_id: 7,
+          merchant_id: 1,
+          terminal_id: 1,
+          subtotal: 20,
+          code: 'DAILY_LIMIT_EXCEEDED',
+          details: { daily_limit: 25, spent_today: 12, remaining_today: 13 },
+          merchant_name: 'Campus Shop',
+        },
+      ],
+    });
+    expect(await screen.findByTestId('remaining-today')).toHaveTextContent(
+      'You can still spend 13 tokens today',
+    );
+    expect(screen.getByTestId('wallet-rules')).toHaveTextContent(
+      'Monday to Friday, 11:00 to 14:30, at most 25 tokens a day, at most 40 tokens an order, not on public holidays, restaurants and canteens',
+    );
+    expect(screen.getByTestId('wallet-exception')).toHaveTextContent(
+      'Your exception until Tuesday 31 March 2026: Saturday and Sunday',
+    );
+    const declines = within(screen.getByTestId('wallet-declines'));
+    expect(declines.getByText('An order may be at most 40 tokens.')).toBeInTheDocument();
+    expect(
+      declines.getByText('The daily limit of 25 tokens is reached: 13 left today.'),
+    ).toBeInTheDocument();
+    expect(declines.getByLabelText('Declined order of 55 tokens')).toHaveTextContent('55');
+  });
+
+  it('says nothing of today’s remainder without a daily limit, and that no rule applies', async () => {
+    openHome({ ...wallet, remaining_today: null, spending_rules: null, declines: [] });
+    await screen.findByTestId('wallet-balance');
+    expect(screen.queryByTestId('remaining-today')).not.toBeInTheDocument();
+    expect(screen.getByTestId('wallet-rules')).toHaveTextContent(
+      'No spending rules: any order your balance covers is accepted.',
+    );
+    expect(screen.getByText('No declined order.')).toBeInTheDocument();
+  });
+
   it('speaks Chinese, dates year first', async () => {
     await i18n.changeLanguage('zh');
     openHome();
@@ -129,6 +207,30 @@ describe('the employee’s home', () => {
     expect(
       screen.getByRole('img', { name: '付款码：公司 ACME，员工编号 E0001' }),
     ).toBeInTheDocument();
+  });
+
+  it('states its rules and declines in Chinese', async () => {
+    await i18n.changeLanguage('zh');
+    openHome({
+      ...wallet,
+      remaining_today: 13,
+      declines: [
+        {
+          id: 3,
+          declined_at: '2026-01-27T12:05:00.000Z',
+          company_id: 1,
+          employee_id: 7,
+          merchant_id: 1,
+          terminal_id: 1,
+          subtotal: 55,
+          code: 'ORDER_LIMIT_EXCEEDED',
+          details: { order_limit: 40 },
+          merchant_name: 'Campus Shop',
+        },
+      ],
+    });
+    expect(await screen.findByTestId('remaining-today')).toHaveTextContent('今天还可消费 13 代币');
+    expect(screen.getByText('单笔订单最多 40 代币。')).toBeInTheDocument();
   });
 
   it('shows a failure by the display rule, with a retry', async () => {

@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import dayjs from 'dayjs';
 import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
-import { payCodeOf, type TokenTransaction, type Wallet } from '@app/contract';
+import { payCodeOf, type OrderDecline, type TokenTransaction, type Wallet } from '@app/contract';
 import { DetailError } from '@/components/layout/detail-layout';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { declineReason, describeException, describeRules } from '@/lib/describe-rules';
 import { formatDateTime, formatDayLong, formatMonthWords, withThousands } from '@/lib/format';
 import { useRecentTransactions, useWallet } from '../api/get-wallet';
 
@@ -56,6 +57,14 @@ function Balance({ wallet }: { wallet: Wallet }) {
             {t('self_service.tokens')}
           </span>
         </p>
+        {wallet.remaining_today != null && (
+          <p className="text-base font-medium" data-testid="remaining-today">
+            {t('spending_rules.wallet.remaining_today', {
+              count: wallet.remaining_today,
+              amount: withThousands(wallet.remaining_today),
+            })}
+          </p>
+        )}
         <p className="text-sm" data-testid="expiring">
           {t('self_service.expiring', {
             count: wallet.expiring_tokens,
@@ -84,6 +93,75 @@ function Spending({ wallet }: { wallet: Wallet }) {
         </p>
       </CardContent>
     </Card>
+  );
+}
+
+/** The company's rules in force today in plain words, and the employee's own exception (DESIGN 7). */
+function SpendingRules({ wallet }: { wallet: Wallet }) {
+  const { t, i18n } = useTranslation();
+  const rules = wallet.spending_rules ?? null;
+  const exception = wallet.spending_exception ?? null;
+  return (
+    <Card className="gap-2">
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-base">{t('spending_rules.wallet.rules_title')}</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-2 text-sm" data-testid="wallet-rules">
+        <p>{rules ? describeRules(rules, t) : t('spending_rules.wallet.no_rules')}</p>
+        {exception && (
+          <p data-testid="wallet-exception">
+            {exception.until
+              ? t('spending_rules.wallet.exception_until', {
+                  date: formatDayLong(exception.until, i18n.language),
+                  text: describeException(exception, t),
+                })
+              : t('spending_rules.wallet.exception', { text: describeException(exception, t) })}
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The employee's latest declined orders, each with its reason (the code's message, filled). */
+function Declines({ declines }: { declines: OrderDecline[] }) {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="declines-heading" className="grid gap-3">
+      <h2 id="declines-heading" className="text-base font-semibold">
+        {t('spending_rules.wallet.declines_title')}
+      </h2>
+      {declines.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{t('spending_rules.wallet.no_declines')}</p>
+      ) : (
+        <ul className="divide-y rounded-md border" data-testid="wallet-declines">
+          {declines.map((decline) => (
+            <li key={decline.id} className="grid gap-0.5 px-3 py-2">
+              <span className="flex items-center justify-between gap-3">
+                <span className="text-sm font-medium">{decline.merchant_name ?? ''}</span>
+                <span
+                  className="font-semibold tabular-nums text-muted-foreground line-through"
+                  aria-label={t('spending_rules.wallet.declined_amount', {
+                    amount: withThousands(decline.subtotal),
+                  })}
+                >
+                  {withThousands(decline.subtotal)}
+                </span>
+              </span>
+              <span className="text-sm text-destructive">{declineReason(decline, t)}</span>
+              <time
+                dateTime={decline.declined_at}
+                className="text-xs text-muted-foreground tabular-nums"
+              >
+                {formatDateTime(decline.declined_at)}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
@@ -185,8 +263,8 @@ function TransactionItem({ row }: { row: TokenTransaction }) {
 
 /**
  * The employee's home (company_employee, decision 0033), phone first: its balance, what expires
- * at the next reset and when, this month's spending, the pay code for the till and its own
- * latest ledger rows.
+ * at the next reset and when, what it may still spend today, this month's spending, the pay code
+ * for the till, its spending rules and declined orders (DESIGN 7) and its own latest ledger rows.
  */
 export function WalletHomePage() {
   const { t } = useTranslation();
@@ -217,6 +295,8 @@ export function WalletHomePage() {
           <Balance wallet={wallet.data} />
           <Spending wallet={wallet.data} />
           <PayCode wallet={wallet.data} />
+          <SpendingRules wallet={wallet.data} />
+          {wallet.data.declines && <Declines declines={wallet.data.declines} />}
         </>
       )}
       <RecentTransactions />

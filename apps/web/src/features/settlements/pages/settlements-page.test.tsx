@@ -174,7 +174,7 @@ describe('Settlements', () => {
   });
 
   it('gives a merchant role no merchant filter and never asks for the merchants', async () => {
-    const { merchants } = openList([period()], '/settlements', 'merchant_staff');
+    const { merchants } = openList([period()], '/settlements', 'merchant_admin');
     await screen.findByText('01/03/2026 – 15/03/2026');
     expect(screen.queryByRole('button', { name: /Merchant/ })).toBeNull();
     expect(merchants).toHaveLength(0);

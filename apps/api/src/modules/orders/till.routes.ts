@@ -1,0 +1,159 @@
+// The till's routes (DESIGN 8), under /api/v1/till: the merchant roles' session, with its CSRF
+// token like every session write, in place of a terminal key.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createOrderBodySchema,
+  dataOf,
+  errorEnvelopeSchema,
+  IDEMPOTENCY_KEY_HEADER,
+  orderCheckSchema,
+  orderIdParamsSchema,
+  orderSchema,
+  placedOrderSchema,
+  refundOrderBodySchema,
+  refundResultSchema,
+  tillOrdersQuerySchema,
+  tillTerminalParamsSchema,
+  tillTerminalSchema,
+} from '@app/contract';
+import { currentUser, requirePermission } from '../../plugins/auth';
+import { checkIdempotencyKey } from './orders.service';
+import {
+  chargeAtTill,
+  checkAtTill,
+  listTillOrders,
+  listTillTerminals,
+  refundAtTill,
+} from './till.service';
+
+const headers = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: z
+    .string()
+    .optional()
+    .describe('Required: kept by the till until a definite answer; a retry returns the first'),
+});
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
+const TAGS = ['till'];
+/** What the till sends: the pay code the employee's wallet shows, and what it bought. */
+const CHARGE_EXAMPLE = {
+  pay_code: '482913650274193728',
+  order_type: 'take_away',
+  items: [{ name: 'Noodle soup', quantity: 1, unit_tokens: 38 }],
+};
+
+export default async function tillRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/terminals',
+    {
+      preHandler: requirePermission('till.charge'),
+      schema: {
+        tags: TAGS,
+        operationId: 'listTillTerminals',
+        summary: 'The active terminals of the signed-in user’s merchant, for its till',
+        response: { 200: dataOf(z.array(tillTerminalSchema)), ...errors },
+      },
+    },
+    async (request) => ({ data: await listTillTerminals(app.deps, currentUser(request)) }),
+  );
+
+  r.post(
+    '/terminals/:id/orders',
+    {
+      preHandler: requirePermission('till.charge'),
+      schema: {
+        tags: TAGS,
+        operationId: 'chargeAtTill',
+        summary:
+          'Charge an employee (pay code or staff number) through one of the merchant’s terminals',
+        headers,
+        params: tillTerminalParamsSchema,
+        body: createOrderBodySchema.meta({ example: CHARGE_EXAMPLE }),
+        response: { 201: dataOf(placedOrderSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const key = checkIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+      const answer = await chargeAtTill(
+        app.deps,
+        currentUser(request),
+        request.params.id,
+        key,
+        request.body,
+      );
+      return reply.code(answer.status).send(answer.body as never);
+    },
+  );
+
+  r.post(
+    '/terminals/:id/check',
+    {
+      preHandler: requirePermission('till.charge'),
+      schema: {
+        tags: TAGS,
+        operationId: 'checkAtTill',
+        summary: 'Dry run at the till: whether a charge would pass, and for how much',
+        params: tillTerminalParamsSchema,
+        body: createOrderBodySchema.meta({ example: CHARGE_EXAMPLE }),
+        response: { 200: dataOf(orderCheckSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      data: await checkAtTill(app.deps, currentUser(request), request.params.id, request.body),
+    }),
+  );
+
+  r.get(
+    '/orders',
+    {
+      preHandler: requirePermission('till.charge'),
+      schema: {
+        tags: TAGS,
+        operationId: 'listTillOrders',
+        summary:
+          'A day’s orders (today by default): staff its terminal’s, a supervisor or admin every terminal’s',
+        querystring: tillOrdersQuerySchema,
+        response: { 200: dataOf(z.array(orderSchema)), ...errors },
+      },
+    },
+    async (request) => ({
+      data: (await listTillOrders(app.deps, currentUser(request), request.query)) as never,
+    }),
+  );
+
+  r.post(
+    '/orders/:id/refund',
+    {
+      preHandler: requirePermission('till.refund'),
+      schema: {
+        tags: TAGS,
+        operationId: 'refundAtTill',
+        summary: 'Refund an order of the merchant, fully or in part (supervisor and admin)',
+        headers,
+        params: orderIdParamsSchema,
+        body: refundOrderBodySchema,
+        response: { 200: dataOf(refundResultSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const key = checkIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+      const answer = await refundAtTill(
+        app.deps,
+        currentUser(request),
+        request.params.id,
+        key,
+        request.body,
+      );
+      return reply.code(answer.status).send(answer.body as never);
+    },
+  );
+}
