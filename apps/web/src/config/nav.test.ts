@@ -44,17 +44,16 @@ describe('the sidebar entries', () => {
     }
   });
 
-  it('give Settlements to the admin, Group HR and the merchant roles (decision 0040)', () => {
+  it('give Settlements to the admin, Group HR and the merchant admin (decisions 0040, DESIGN 8)', () => {
+    for (const role of ['admin', 'super_hr', 'merchant_admin']) {
+      expect(titles(navItemsFor(role)), role).toContain('nav.settlements');
+    }
     for (const role of [
-      'admin',
-      'super_hr',
-      'merchant_admin',
+      'company_admin',
+      'company_employee',
       'merchant_supervisor',
       'merchant_staff',
     ]) {
-      expect(titles(navItemsFor(role)), role).toContain('nav.settlements');
-    }
-    for (const role of ['company_admin', 'company_employee']) {
       expect(titles(navItemsFor(role)), role).not.toContain('nav.settlements');
     }
   });
@@ -88,7 +87,6 @@ describe('the sidebar entries', () => {
         'nav.dashboard',
         'nav.token_transaction',
         'nav.summary_report',
-        'nav.settlements',
       ]);
     }
     expect(titles(navItemsFor('company_employee'))).toEqual([
