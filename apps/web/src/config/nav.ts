@@ -1,6 +1,7 @@
 import {
   ArrowLeftRight,
   Building2,
+  Calculator,
   CalendarClock,
   ClipboardCheck,
   FileBarChart,
@@ -54,6 +55,8 @@ export const NAV_ITEMS: NavItem[] = [
     icon: LayoutDashboard,
     permission: 'dashboard.view',
   },
+  // DESIGN 8: the merchant roles' point of sale.
+  { titleKey: 'nav.till', url: paths.till.getHref(), icon: Calculator, permission: 'till.view' },
   {
     titleKey: 'nav.employees',
     url: paths.employees.getHref({ status: 'active' }),
