@@ -2,7 +2,6 @@ import { useEffect, useId, useState } from 'react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
 import { PAY_CODE, type PayDevice } from '@app/contract';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -146,7 +145,9 @@ function DeviceList({
               <span className="flex items-center gap-2 text-sm font-medium">
                 <span className="truncate">{device.name}</span>
                 {device.device_id === currentId && (
-                  <Badge variant="secondary">{t('payCode.this_phone')}</Badge>
+                  <span className="rounded-md bg-secondary px-2 py-0.5 text-xs font-medium text-secondary-foreground">
+                    {t('payCode.this_phone')}
+                  </span>
                 )}
               </span>
               <span className="text-xs text-muted-foreground">

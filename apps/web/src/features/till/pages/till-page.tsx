@@ -3,14 +3,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAY_CODE_LENGTH, type TillTerminal } from '@app/contract';
 import { can } from '@app/contract/permissions';
-import { DetailError } from '@/components/layout/detail-layout';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuthStore } from '@/lib/auth-store';
+import { errorMessageLines } from '@/lib/error-display';
 import { formatDateTime, withThousands } from '@/lib/format';
 import { useTillOrders, useTillTerminals, type TillOrder } from '../api/till';
 import { Keypad } from '../components/keypad';
@@ -21,6 +20,20 @@ import { loadTerminalChoice, saveTerminalChoice } from '../lib/pending-charge';
 import { useCharge, type ChargeState } from '../lib/use-charge';
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
+
+/** A list that did not load: why, and a retry. */
+function LoadError({ title, error, onRetry }: { title: string; error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div role="alert" className="grid justify-items-start gap-2 rounded-md border p-3 text-sm">
+      <p className="font-medium">{title}</p>
+      <p className="text-muted-foreground">{errorMessageLines(error).join(' ')}</p>
+      <Button type="button" variant="outline" size="sm" onClick={onRetry}>
+        {t('till.retry')}
+      </Button>
+    </div>
+  );
+}
 
 function ChargeResult({ state, onNext }: { state: ChargeState; onNext: () => void }) {
   const { t } = useTranslation();
@@ -225,7 +238,7 @@ function OrdersToday({
       {orders.isPending ? (
         <Skeleton className="h-24 w-full" />
       ) : orders.isError ? (
-        <DetailError
+        <LoadError
           title={t('till.orders_failed')}
           error={orders.error}
           onRetry={() => void orders.refetch()}
@@ -257,9 +270,9 @@ function OrdersToday({
                     {withThousands(order.subtotal)}
                   </span>
                   {order.refunded_amount > 0 && (
-                    <Badge variant="secondary">
+                    <span className="rounded-md bg-secondary px-2 py-0.5 text-xs font-medium text-secondary-foreground">
                       {t('till.refunded_amount', { amount: withThousands(order.refunded_amount) })}
-                    </Badge>
+                    </span>
                   )}
                   <Button
                     type="button"
@@ -358,7 +371,7 @@ export function TillPage() {
       {terminals.isPending ? (
         <Skeleton className="h-80 w-full" />
       ) : terminals.isError ? (
-        <DetailError
+        <LoadError
           title={t('till.terminals_failed')}
           error={terminals.error}
           onRetry={() => void terminals.refetch()}
