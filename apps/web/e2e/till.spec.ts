@@ -129,7 +129,9 @@ describe('the till', () => {
     // The wallet shows the new balance.
     await phone.page.reload();
     await waitForScreen(phone.page, t('self_service.title'));
-    await expect.poll(() => phone.page.getByTestId('wallet-balance').textContent()).toContain('170');
+    await expect
+      .poll(() => phone.page.getByTestId('wallet-balance').textContent())
+      .toContain('170');
 
     // The network cut right after the charge leaves, restored once the server has answered.
     await till.getByRole('button', { name: t('till.next_charge') }).click();
@@ -192,7 +194,9 @@ describe('the till', () => {
     expect(mine.map((order) => order.subtotal).sort((a, b) => a - b)).toEqual([20, 30]);
     await phone.page.reload();
     await waitForScreen(phone.page, t('self_service.title'));
-    await expect.poll(() => phone.page.getByTestId('wallet-balance').textContent()).toContain('150');
+    await expect
+      .poll(() => phone.page.getByTestId('wallet-balance').textContent())
+      .toContain('150');
 
     for (const session of [phone, counter]) {
       expect(session.problems).toEqual([]);

@@ -32,9 +32,12 @@ const listed = (overrides: Partial<PayDevice> = {}): PayDevice => ({
 
 /** The TOTP otpauth computes on its own, for the check of the card's digits. */
 const totpAt = (timestamp: number) =>
-  new TOTP({ secret: Secret.fromBase32(SECRET), algorithm: 'SHA1', digits: 6, period: 30 }).generate(
-    { timestamp },
-  );
+  new TOTP({
+    secret: Secret.fromBase32(SECRET),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  }).generate({ timestamp });
 
 function openWallet(devices: PayDevice[]) {
   const user = signedIn('company_employee', { company_id: 1 });
@@ -74,9 +77,7 @@ describe('the pay code card', () => {
     act(() => vi.advanceTimersByTime(1000));
     const next = totpAt(at + 1000);
     expect(next).not.toBe('081804');
-    expect(screen.getByTestId('pay-code-digits')).toHaveTextContent(
-      `412345 678901 ${next}`,
-    );
+    expect(screen.getByTestId('pay-code-digits')).toHaveTextContent(`412345 678901 ${next}`);
     expect(screen.getByTestId('pay-code-qr')).toHaveAttribute('data-code', `${DEVICE_ID}${next}`);
     expect(screen.getByTestId('pay-code-countdown')).toHaveTextContent('Changes in 30 seconds');
     expect(
@@ -133,9 +134,7 @@ describe('the pay code card', () => {
     renderApp('/dashboard', { user });
 
     await screen.findByTestId('pay-code-digits');
-    await userEvent.click(
-      await screen.findByRole('button', { name: 'Remove Chrome on Android' }),
-    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove Chrome on Android' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent('Chrome on Android will no longer pay');
     answer('get', '/api/v1/me/pay-devices', { data: [] });

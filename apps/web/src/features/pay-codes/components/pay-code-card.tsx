@@ -92,7 +92,11 @@ function SetUp({ userId, onDone }: { userId: number; onDone: (d: StoredPayDevice
         event.preventDefault();
         register.mutate(name.trim() || browserDeviceName(), {
           onSuccess: (device) => {
-            const stored = { device_id: device.device_id, secret: device.secret, name: device.name };
+            const stored = {
+              device_id: device.device_id,
+              secret: device.secret,
+              name: device.name,
+            };
             savePayDevice(userId, stored);
             onDone(stored);
           },
@@ -205,15 +209,16 @@ export function PayCodeCard() {
     userId === undefined ? null : loadPayDevice(userId),
   );
   const devices = usePayDevices();
-  // A device removed elsewhere (another phone, the company admin) no longer pays: forget it.
+  // A device removed elsewhere (another phone, the company admin) no longer pays: forgotten here.
   const listed = devices.data;
+  const removedElsewhere =
+    device !== null &&
+    listed !== undefined &&
+    !listed.some((d) => d.device_id === device.device_id);
   useEffect(() => {
-    if (!device || !listed || userId === undefined) return;
-    if (!listed.some((d) => d.device_id === device.device_id)) {
-      forgetPayDevice(userId);
-      setDevice(null);
-    }
-  }, [device, listed, userId]);
+    if (removedElsewhere && userId !== undefined) forgetPayDevice(userId);
+  }, [removedElsewhere, userId]);
+  const shown = removedElsewhere ? null : device;
   if (userId === undefined) return null;
   return (
     <Card className="gap-3" data-testid="pay-code-card">
@@ -221,18 +226,14 @@ export function PayCodeCard() {
         <CardTitle>
           <h2 className="text-base">{t('payCode.title')}</h2>
         </CardTitle>
-        {!device && <CardDescription>{t('payCode.not_set_up')}</CardDescription>}
+        {!shown && <CardDescription>{t('payCode.not_set_up')}</CardDescription>}
       </CardHeader>
       <CardContent className="grid gap-4">
-        {device ? (
-          <RotatingCode device={device} />
-        ) : (
-          <SetUp userId={userId} onDone={setDevice} />
-        )}
+        {device ? <RotatingCode device={device} /> : <SetUp userId={userId} onDone={setDevice} />}
         {listed && (
           <DeviceList
             devices={listed}
-            currentId={device?.device_id}
+            currentId={shown?.device_id}
             onRemoved={(removed) => {
               if (device?.device_id === removed) {
                 forgetPayDevice(userId);

@@ -35,7 +35,10 @@ export function forgetPayDevice(userId: number | string): void {
  * The pay code at `timestamp` (ms): the device's 12 digits and the 6-digit RFC 6238 TOTP of its
  * secret (SHA-1, 30 s), as the server checks it (decision 0078).
  */
-export function payCodeAt(device: Pick<StoredPayDevice, 'device_id' | 'secret'>, timestamp: number) {
+export function payCodeAt(
+  device: Pick<StoredPayDevice, 'device_id' | 'secret'>,
+  timestamp: number,
+) {
   const totp = new TOTP({
     secret: Secret.fromBase32(device.secret),
     algorithm: PAY_CODE.algorithm,
@@ -46,8 +49,7 @@ export function payCodeAt(device: Pick<StoredPayDevice, 'device_id' | 'secret'>,
 }
 
 /** The 30 s step `timestamp` falls in. */
-export const stepAt = (timestamp: number): number =>
-  Math.floor(timestamp / 1000 / PAY_CODE.period);
+export const stepAt = (timestamp: number): number => Math.floor(timestamp / 1000 / PAY_CODE.period);
 
 /** Whole seconds until the code drawn at `timestamp` changes (1…30). */
 export const secondsLeftAt = (timestamp: number): number =>

@@ -4,7 +4,11 @@ import type { TillOrder } from '../api/till';
 import './till.css';
 
 /** The printed receipt of one order: drawn only on paper (till.css), by window.print. */
-export function Receipt({ order, merchant, terminal }: {
+export function Receipt({
+  order,
+  merchant,
+  terminal,
+}: {
   order: TillOrder;
   merchant: string;
   terminal: string;

@@ -19,7 +19,8 @@ function nextTry(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** No HTTP answer came back: the request may or may not have reached the server. */
-export const isNoAnswer = (error: unknown): boolean => isApiError(error) && error.kind === 'network';
+export const isNoAnswer = (error: unknown): boolean =>
+  isApiError(error) && error.kind === 'network';
 
 /**
  * Calls `send` until an HTTP answer comes back (a success or an error response), calling

@@ -29,13 +29,14 @@ export function useCharge(onAnswered?: (terminalId: number) => void) {
   });
   const controller = useRef<AbortController | null>(null);
   const answered = useRef(onAnswered);
-  answered.current = onAnswered;
+  useEffect(() => {
+    answered.current = onAnswered;
+  });
 
   const run = useCallback((pending: PendingCharge) => {
     controller.current?.abort();
     const abort = new AbortController();
     controller.current = abort;
-    setState({ phase: 'sending', pending });
     sendUntilAnswered(() => chargeAtTill(pending.terminal_id, pending.key, pending.body), {
       signal: abort.signal,
       onWaiting: () => setState({ phase: 'waiting', pending }),
@@ -71,6 +72,7 @@ export function useCharge(onAnswered?: (terminalId: number) => void) {
         started_at: new Date().toISOString(),
       };
       savePendingCharge(pending);
+      setState({ phase: 'sending', pending });
       run(pending);
     },
     [run],

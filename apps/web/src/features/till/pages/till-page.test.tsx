@@ -2,10 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { TillTerminal } from '@app/contract';
+import { PAY_CODE_LENGTH, type TillTerminal } from '@app/contract';
 import { answer, signedIn, type Recorded } from '@/test/api';
 import { renderApp } from '@/test/render';
 import type { PlacedOrder, TillOrder } from '../api/till';
+import { TILL_CODE_LENGTH } from '../lib/code-length';
 
 const CODE = '412345678901081804';
 
@@ -61,6 +62,10 @@ async function keyIn(code: string, amount: string) {
 const keyOf = (call: Recorded | undefined) => call?.headers.get('idempotency-key');
 
 describe('the till', () => {
+  it('reads codes of the contract’s length', () => {
+    expect(TILL_CODE_LENGTH).toBe(PAY_CODE_LENGTH);
+  });
+
   it('charges a pay code through the chosen terminal and shows the approval', async () => {
     const { orders } = openTill();
     const charges = answer('post', '/api/v1/till/terminals/4/orders', () =>
@@ -155,7 +160,11 @@ describe('the till', () => {
       JSON.stringify({
         key: '11111111-2222-4333-8444-555555555555',
         terminal_id: 3,
-        body: { pay_code: CODE, order_type: 'dine_in', items: [{ name: 'Sale', quantity: 1, unit_tokens: 80 }] },
+        body: {
+          pay_code: CODE,
+          order_type: 'dine_in',
+          items: [{ name: 'Sale', quantity: 1, unit_tokens: 80 }],
+        },
         started_at: '2026-01-20T12:00:00.000Z',
       }),
     );
@@ -198,7 +207,9 @@ describe('the till', () => {
     answer('get', '/api/v1/till/orders', { data: [orderRow()] });
     renderApp('/till', { user });
     const row = await screen.findByTestId('till-order');
-    expect(within(row).getByRole('button', { name: 'Print the receipt of ORD0000000090' })).toBeInTheDocument();
+    expect(
+      within(row).getByRole('button', { name: 'Print the receipt of ORD0000000090' }),
+    ).toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: /Refund/ })).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PAY_CODE_LENGTH, type TillTerminal } from '@app/contract';
+import type { TillTerminal } from '@app/contract';
 import { can } from '@app/contract/permissions';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -15,6 +15,7 @@ import { useTillOrders, useTillTerminals, type TillOrder } from '../api/till';
 import { Keypad } from '../components/keypad';
 import { Receipt } from '../components/receipt';
 import { RefundDialog } from '../components/refund-dialog';
+import { TILL_CODE_LENGTH } from '../lib/code-length';
 import { declineReason } from '../lib/decline';
 import { loadTerminalChoice, saveTerminalChoice } from '../lib/pending-charge';
 import { useCharge, type ChargeState } from '../lib/use-charge';
@@ -22,7 +23,15 @@ import { useCharge, type ChargeState } from '../lib/use-charge';
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 
 /** A list that did not load: why, and a retry. */
-function LoadError({ title, error, onRetry }: { title: string; error: unknown; onRetry: () => void }) {
+function LoadError({
+  title,
+  error,
+  onRetry,
+}: {
+  title: string;
+  error: unknown;
+  onRetry: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <div role="alert" className="grid justify-items-start gap-2 rounded-md border p-3 text-sm">
@@ -120,7 +129,7 @@ function ChargePanel({ terminal }: { terminal: TillTerminal }) {
   const busy = state.phase === 'sending' || state.phase === 'waiting';
   const code = digitsOf(payCode);
   const tokens = Number(amount);
-  const ready = code.length === PAY_CODE_LENGTH && Number.isInteger(tokens) && tokens > 0;
+  const ready = code.length === TILL_CODE_LENGTH && Number.isInteger(tokens) && tokens > 0;
 
   return (
     <Card className="gap-3">
@@ -158,7 +167,7 @@ function ChargePanel({ terminal }: { terminal: TillTerminal }) {
               onChange={(event) => setPayCode(event.target.value.replace(/[^\d\s-]/g, ''))}
             />
             <p className="text-xs text-muted-foreground">
-              {t('till.pay_code_hint', { count: PAY_CODE_LENGTH, typed: code.length })}
+              {t('till.pay_code_hint', { count: TILL_CODE_LENGTH, typed: code.length })}
             </p>
           </div>
           <div className="grid gap-1.5">
@@ -186,9 +195,7 @@ function ChargePanel({ terminal }: { terminal: TillTerminal }) {
             {t('till.allow_partial')}
           </label>
           <Button type="submit" size="lg" className="h-12 text-lg" disabled={!ready || busy}>
-            {amount
-              ? t('till.charge_amount', { amount: withThousands(tokens) })
-              : t('till.charge')}
+            {amount ? t('till.charge_amount', { amount: withThousands(tokens) }) : t('till.charge')}
           </Button>
         </form>
         <div className="mt-4">
@@ -261,8 +268,8 @@ function OrdersToday({
                     <time dateTime={order.ordered_at}>
                       {formatDateTime(order.ordered_at, i18n.language)}
                     </time>
-                    {allTerminals ? ` · ${nameOf(order.terminal_id)}` : ''} ·{' '}
-                    {order.company_code} · {order.employee_id}
+                    {allTerminals ? ` · ${nameOf(order.terminal_id)}` : ''} · {order.company_code} ·{' '}
+                    {order.employee_id}
                   </span>
                 </span>
                 <span className="flex items-center gap-2">
