@@ -7,7 +7,7 @@ import { DetailError } from '@/components/layout/detail-layout';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime, formatDayLong, formatMonthWords, withThousands } from '@/lib/format';
-import { PayCodeCard } from '@/features/pay-codes/components/pay-code-card';
+import { PayCodeCard } from '../components/pay-code-card';
 import { useRecentTransactions, useWallet } from '../api/get-wallet';
 
 const HOUR = 3_600_000;
