@@ -8,6 +8,7 @@ describe('the sidebar entries', () => {
   it('follow the spec order', () => {
     expect(titles(NAV_ITEMS)).toEqual([
       'nav.dashboard',
+      'nav.till',
       'nav.employees',
       'nav.merchants',
       'nav.companies',
@@ -85,6 +86,7 @@ describe('the sidebar entries', () => {
     for (const role of ['merchant_supervisor', 'merchant_staff']) {
       expect(titles(navItemsFor(role))).toEqual([
         'nav.dashboard',
+        'nav.till',
         'nav.token_transaction',
         'nav.summary_report',
       ]);
@@ -99,6 +101,7 @@ describe('the sidebar entries', () => {
   it('give the merchant admin the Users entry for its staff', () => {
     expect(titles(navItemsFor('merchant_admin'))).toEqual([
       'nav.dashboard',
+      'nav.till',
       'nav.users',
       'nav.token_transaction',
       'nav.summary_report',

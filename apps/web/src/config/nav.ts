@@ -56,6 +56,9 @@ export const NAV_ITEMS: NavItem[] = [
     icon: LayoutDashboard,
     permission: 'dashboard.view',
   },
+  // DESIGN 8: the merchant roles' point of sale (the shop icon the merchant roles never see on
+  // Merchants, and not one more icon in the first load).
+  { titleKey: 'nav.till', url: paths.till.getHref(), icon: Store, permission: 'till.view' },
   {
     titleKey: 'nav.employees',
     url: paths.employees.getHref({ status: 'active' }),

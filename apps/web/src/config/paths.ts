@@ -29,6 +29,8 @@ export const paths = {
     accessDenied: fixed('/error/access-denied'),
   },
   dashboard: fixed('/dashboard'),
+  /** The till (DESIGN 8): the merchant roles' point of sale. */
+  till: fixed('/till'),
   /** Two-factor sign-in (user menu); the only screen of a user who must enrol first. */
   twoFactor: fixed('/two-factor'),
   employees: {

@@ -53,6 +53,7 @@ export const routes: RouteObject[] = [
             loader: (args) => import('./app/dashboard-loader').then((m) => m.dashboardLoader(args)),
             lazy: () => import('./app/dashboard'),
           },
+          { path: paths.till.path, ...guarded('till.view'), lazy: () => import('./app/till') },
           {
             path: paths.employees.path,
             ...guarded('employees.view'),

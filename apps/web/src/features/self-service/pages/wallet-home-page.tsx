@@ -8,6 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { declineReason, describeException, describeRules } from '@/lib/describe-rules';
 import { formatDateTime, formatDayLong, formatMonthWords, withThousands } from '@/lib/format';
+import { PayCodeCard } from '../components/pay-code-card';
 import { useRecentTransactions, useWallet } from '../api/get-wallet';
 
 const HOUR = 3_600_000;
@@ -294,6 +295,7 @@ export function WalletHomePage() {
         <>
           <Balance wallet={wallet.data} />
           <Spending wallet={wallet.data} />
+          <PayCodeCard />
           <PayCode wallet={wallet.data} />
           <SpendingRules wallet={wallet.data} />
           {wallet.data.declines && <Declines declines={wallet.data.declines} />}
