@@ -41,7 +41,10 @@ export async function dashboardViewer(
   const session = await resolveSession(database.db, token, clock, config).catch(() => null);
   if (!session) return undefined;
   const role = session.user.type;
-  if (!can(role, 'dashboard.view') || can(role, 'wallet.self')) return undefined;
+  // The employee's wallet and the merchant's takings (issue 43) are drawn in the browser.
+  if (!can(role, 'dashboard.view') || can(role, 'wallet.self') || can(role, 'till.view')) {
+    return undefined;
+  }
   return role;
 }
 

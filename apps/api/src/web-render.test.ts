@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { testDatabaseKinds } from '../test/databases';
+import { newTerminal } from '../test/ledger';
 import { newCompany, signedIn } from '../test/management';
 import { isPhoneRequest } from './web-render';
 
@@ -201,5 +202,14 @@ describe.each(await testDatabaseKinds())('the dashboard rendered by the API on %
       headers: { cookie: employee.session.cookie },
     });
     expect(wallet.body).toBe('<!doctype html><div id="root"></div>');
+    // A merchant role lands on its takings by terminal (issue 43), which the browser draws.
+    const cashier = await signedIn(t, 'merchant_staff', {
+      merchantId: (await newTerminal(t.app.deps)).merchantId,
+    });
+    const takings = await t.app.inject({
+      url: '/dashboard',
+      headers: { cookie: cashier.session.cookie },
+    });
+    expect(takings.body).toBe('<!doctype html><div id="root"></div>');
   });
 });

@@ -66,6 +66,22 @@ const DENIED = [
     entry: 'Reset Period Date',
     call: '/users',
   },
+  // Issue 43: no entry that is always empty: the report of companies is not an employee's nor a
+  // merchant's, and a merchant has no company wallet to look at.
+  {
+    username: 'acme.emp',
+    role: 'company_employee',
+    screen: '/summary-report',
+    entry: 'Summary Report',
+    call: '/reports/summary',
+  },
+  {
+    username: 'shop.sup',
+    role: 'merchant_supervisor',
+    screen: '/company-transaction',
+    entry: 'Company Transaction',
+    call: '/reports/summary',
+  },
   // DESIGN 8: a cashier charges; the settlement statements are the merchant admin's.
   {
     username: 'shop.staff',

@@ -110,7 +110,7 @@ describe('a merchant admin manages its staff', () => {
     await session.context.addCookies([{ name: 'lang', value: 'zh', url: session.baseURL }]);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/dashboard');
-    await waitForScreen(page, t('nav.dashboard'));
+    await waitForScreen(page, t('merchant_home.title'));
 
     await page
       .getByRole('button', { name: t('sidebar.toggle') })

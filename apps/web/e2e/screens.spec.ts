@@ -317,13 +317,18 @@ const ADMIN_SCREENS: Screen[] = [
 ];
 
 /** What every role opens: the shared screens, scanned (their look is the admin's). */
-const OPEN_TO_ALL: Screen[] = [
+// Issue 43: the companies' report and a company's wallet are for those who oversee a company;
+// the merchant roles and the employee have no such entry (nav.test.ts, access.spec.ts).
+const OVERSEEN: Screen[] = [
   { name: 'summary-report', path: '/summary-report', heading: ['nav.summary_report'] },
   {
     name: 'company-transaction',
     path: '/company-transaction',
     heading: ['nav.company_transaction'],
   },
+];
+
+const OPEN_TO_ALL: Screen[] = [
   {
     name: 'employee-transaction',
     path: '/employee-transaction',
@@ -363,6 +368,7 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
         path: () => `/summary-report/${demoCompanyId}`,
         heading: ['summary_report.company_title', { name: DEMO_COMPANY }],
       },
+      ...OVERSEEN,
       ...OPEN_TO_ALL,
     ],
   },
@@ -432,6 +438,7 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
           },
         ],
       },
+      ...OVERSEEN,
       ...OPEN_TO_ALL,
     ],
   },
@@ -451,7 +458,8 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
     role: 'merchant_admin',
     username: 'shop.admin',
     screens: [
-      { name: 'dashboard', path: '/dashboard', heading: ['nav.dashboard'], shoot: true },
+      // A merchant's landing route is its takings by terminal (DESIGN 8, issue 43).
+      { name: 'dashboard', path: '/dashboard', heading: ['merchant_home.title'], shoot: true },
       ...OPEN_TO_ALL,
     ],
   },

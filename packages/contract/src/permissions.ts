@@ -10,7 +10,12 @@ export const PERMISSIONS = {
   // screens (spec 6 sidebar table)
   'dashboard.view': ALL,
   'token_transaction.view': ALL,
-  'summary_report.view': ALL,
+  // Issue 43: no menu entry that is always empty or answers 403. A merchant has no wallet and an
+  // employee may not read its company's: Company Transaction is for those who hold or oversee one.
+  // The Summary Report is a report of companies, which neither a merchant role nor an employee
+  // reads (decision 0079 departs from spec 6's "all roles" here).
+  'company_transaction.view': ['admin', 'super_hr', 'company_admin'],
+  'summary_report.view': ['admin', 'super_hr', 'company_admin'],
   'summary_report.company.view': ['admin', 'super_hr'],
   'employees.view': ['company_admin'],
   'merchants.view': ['admin'],
@@ -108,6 +113,7 @@ export type Permission = keyof typeof PERMISSIONS;
 export const SCREEN_PERMISSIONS = {
   'dashboard.view': ['dashboard.read', 'sys.current_period'],
   'token_transaction.view': ['tokens.transactions'],
+  'company_transaction.view': ['tokens.transactions'],
   'summary_report.view': ['summary_report.view'],
   'summary_report.company.view': ['summary_report.company.view'],
   'employees.view': [

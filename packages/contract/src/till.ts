@@ -22,3 +22,34 @@ export const tillOrdersQuerySchema = z.object({
   date: z.iso.date('v.date_invalid').optional(),
 });
 export type TillOrdersQuery = z.infer<typeof tillOrdersQuerySchema>;
+
+/** GET /till/takings: a local day's takings (today by default) of the merchant's terminals. */
+export const tillTakingsQuerySchema = z.object({
+  date: z.iso.date('v.date_invalid').optional(),
+});
+export type TillTakingsQuery = z.infer<typeof tillTakingsQuerySchema>;
+
+const takingsFiguresSchema = z.object({
+  /** Orders placed that day. */
+  orders: z.number().int(),
+  /** What the wallets paid for them (a partial order counts what was paid). */
+  tokens: z.number().int(),
+  /** How much of those orders has been refunded since. */
+  refunded: z.number().int(),
+  /** tokens − refunded: what the day's orders still bring in. */
+  net: z.number().int(),
+});
+
+export const tillTakingsSchema = z.object({
+  date: z.iso.date(),
+  /** Every active terminal of the merchant, and any other one that took orders that day. */
+  terminals: z.array(
+    takingsFiguresSchema.extend({
+      terminal_id: z.number().int(),
+      code: z.string(),
+      name: z.string(),
+    }),
+  ),
+  totals: takingsFiguresSchema,
+});
+export type TillTakings = z.infer<typeof tillTakingsSchema>;

@@ -84,6 +84,12 @@ export function localTime(value: string | Date | null | undefined, timeZone: str
   const p = zonedParts(new Date(value), timeZone);
   return `${p.year}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
 }
+/** The programme's local date (`YYYY-MM-DD`) of an instant: "today" of the day-bound rules and reads. */
+export function localDate(instant: Date, timeZone: string): string {
+  const p = zonedParts(instant, timeZone);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
+}
+
 /** The instant of a wall-clock midnight in a time zone (a midnight skipped by DST moves later). */
 export function zonedMidnight(year: number, month: number, day: number, timeZone: string): Date {
   const wall = Date.UTC(year, month - 1, day);

@@ -82,20 +82,35 @@ describe('the sidebar entries', () => {
     }
   });
 
-  it('give merchant supervisors, staff and employees the open entries only', () => {
+  it('give merchant supervisors, staff and employees no entry that is always empty (issue 43)', () => {
+    const children = (role: string) =>
+      navItemsFor(role).flatMap((item) =>
+        'items' in item ? item.items.map((child) => child.titleKey) : [],
+      );
     for (const role of ['merchant_supervisor', 'merchant_staff']) {
       expect(titles(navItemsFor(role))).toEqual([
         'nav.dashboard',
         'nav.till',
         'nav.token_transaction',
-        'nav.summary_report',
       ]);
     }
     expect(titles(navItemsFor('company_employee'))).toEqual([
       'nav.dashboard',
       'nav.token_transaction',
-      'nav.summary_report',
     ]);
+    // No wallet of a company to show them: only their orders' or their own ledger rows.
+    for (const role of [
+      'merchant_admin',
+      'merchant_supervisor',
+      'merchant_staff',
+      'company_employee',
+    ]) {
+      expect(children(role), role).toEqual(['nav.employee_transaction']);
+    }
+    for (const role of ['admin', 'super_hr', 'company_admin']) {
+      expect(children(role), role).toEqual(['nav.company_transaction', 'nav.employee_transaction']);
+      expect(titles(navItemsFor(role)), role).toContain('nav.summary_report');
+    }
   });
 
   it('give the merchant admin the Users entry for its staff', () => {
@@ -104,7 +119,6 @@ describe('the sidebar entries', () => {
       'nav.till',
       'nav.users',
       'nav.token_transaction',
-      'nav.summary_report',
       'nav.settlements',
       'nav.webhooks',
     ]);

@@ -90,7 +90,11 @@ export const NAV_ITEMS: NavItem[] = [
     icon: ArrowLeftRight,
     permission: 'token_transaction.view',
     items: [
-      { titleKey: 'nav.company_transaction', url: paths.companyTransaction.getHref() },
+      {
+        titleKey: 'nav.company_transaction',
+        url: paths.companyTransaction.getHref(),
+        permission: 'company_transaction.view',
+      },
       { titleKey: 'nav.employee_transaction', url: paths.employeeTransaction.getHref() },
     ],
   },

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { SelfUser } from '@app/contract';
@@ -83,13 +83,25 @@ describe('route guards', () => {
   });
 
   it('opens the company transactions for the token-transaction group', async () => {
-    const employee = buildUser('company_employee');
-    server.use(selfInfoAnswers(employee));
-    const { router } = renderApp('/token-transaction', { user: employee });
+    const companyAdmin = buildUser('company_admin');
+    server.use(selfInfoAnswers(companyAdmin));
+    const { router } = renderApp('/token-transaction', { user: companyAdmin });
     expect(
       await screen.findByRole('heading', { name: 'Company Transaction', level: 1 }),
     ).toBeInTheDocument();
     expect(locationOf(router)).toBe('/company-transaction');
+  });
+
+  it('opens the employee transactions for a role without a company wallet to see (issue 43)', async () => {
+    const employee = buildUser('company_employee');
+    server.use(selfInfoAnswers(employee));
+    const { router } = renderApp('/token-transaction', { user: employee });
+    expect(
+      await screen.findByRole('heading', { name: 'Employee Transaction', level: 1 }),
+    ).toBeInTheDocument();
+    expect(locationOf(router)).toBe('/employee-transaction');
+    await act(() => router.navigate('/company-transaction'));
+    await waitFor(() => expect(locationOf(router)).toBe('/error/403'));
   });
 
   it('signs out quietly to /login when the persisted session is no longer valid', async () => {

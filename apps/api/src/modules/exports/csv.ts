@@ -1,7 +1,6 @@
 import { pipeline, Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { stringify } from 'csv-stringify';
-import { localTime } from '../../lib/periods';
 
 /** A CSV column: its header and how a row gives its cell. */
 export interface CsvColumn<T> {
@@ -51,8 +50,7 @@ export function sendCsv(reply: FastifyReply, filename: string, body: Readable): 
 }
 
 /** Today in the programme's time zone, for file names. */
-export const localDate = (now: Date, timeZone: string): string =>
-  localTime(now, timeZone).slice(0, 10);
+export { localDate } from '../../lib/periods';
 
 /**
  * Reads a keyset-paged source batch by batch: `fetch(after)` returns the rows after the given

@@ -2,7 +2,7 @@
 // (sql/keyed-orders.sql, decision 0043), and the till's reads (DESIGN 8). Every other order and
 // refund statement is the ledger's.
 import { sql } from 'drizzle-orm';
-import type { TillTerminal } from '@app/contract';
+import type { TillTakings, TillTerminal } from '@app/contract';
 import { queryRows, type Executor } from '../../db/client';
 import { terminalOrderJson, type TerminalOrderOutcome, type TerminalOrderRow } from '../ledger';
 import type { TerminalKeyCheck } from '../terminals';
@@ -166,4 +166,54 @@ export async function lookupMerchantOrderTerminal(
     sql`SELECT o.terminal_id FROM orders o WHERE o.id = ${orderId} AND o.merchant_id = ${merchantId}`,
   );
   return row ? Number(row.terminal_id) : null;
+}
+
+/**
+ * A local day's takings of a merchant, terminal by terminal (DESIGN 8, the merchant's home): the
+ * orders placed that day, what their wallets paid, and how much of it has been refunded since.
+ * Every active terminal is listed, an idle one with zeros; an inactive one only if it took orders.
+ */
+export async function findTillTakings(
+  executor: Executor,
+  merchantId: number,
+  day: string,
+  timeZone: string,
+): Promise<TillTakings['terminals']> {
+  const rows = await queryRows<{
+    terminal_id: unknown;
+    code: string;
+    name: string;
+    orders: unknown;
+    tokens: unknown;
+    refunded: unknown;
+  }>(
+    executor,
+    sql`WITH day AS (
+          SELECT o.terminal_id, count(*) AS orders, sum(o.subtotal) AS tokens,
+                 sum(o.refunded_amount) AS refunded
+            FROM orders o
+           WHERE o.merchant_id = ${merchantId}
+             AND o.ordered_at >= (${day}::date)::timestamp AT TIME ZONE ${timeZone}
+             AND o.ordered_at < (${day}::date + 1)::timestamp AT TIME ZONE ${timeZone}
+           GROUP BY o.terminal_id)
+        SELECT t.id AS terminal_id, t.code, t.name, coalesce(d.orders, 0) AS orders,
+               coalesce(d.tokens, 0) AS tokens, coalesce(d.refunded, 0) AS refunded
+          FROM terminals t LEFT JOIN day d ON d.terminal_id = t.id
+         WHERE t.merchant_id = ${merchantId}
+           AND (d.terminal_id IS NOT NULL OR (t.status = 'active' AND t.deleted_at IS NULL))
+         ORDER BY t.code, t.id`,
+  );
+  return rows.map((r) => {
+    const tokens = Number(r.tokens);
+    const refunded = Number(r.refunded);
+    return {
+      terminal_id: Number(r.terminal_id),
+      code: r.code,
+      name: r.name,
+      orders: Number(r.orders),
+      tokens,
+      refunded,
+      net: tokens - refunded,
+    };
+  });
 }

@@ -15,6 +15,8 @@ import {
   refundOrderBodySchema,
   refundResultSchema,
   tillOrdersQuerySchema,
+  tillTakingsQuerySchema,
+  tillTakingsSchema,
   tillTerminalParamsSchema,
   tillTerminalSchema,
 } from '@app/contract';
@@ -23,6 +25,7 @@ import { checkIdempotencyKey } from './orders.service';
 import {
   chargeAtTill,
   checkAtTill,
+  getTillTakings,
   listTillOrders,
   listTillTerminals,
   refundAtTill,
@@ -127,6 +130,24 @@ export default async function tillRoutes(app: FastifyInstance) {
     },
     async (request) => ({
       data: (await listTillOrders(app.deps, currentUser(request), request.query)) as never,
+    }),
+  );
+
+  r.get(
+    '/takings',
+    {
+      preHandler: requirePermission('till.charge'),
+      schema: {
+        tags: TAGS,
+        operationId: 'getTillTakings',
+        summary:
+          'A day’s takings (today by default) of the merchant’s terminals, terminal by terminal, and their sum',
+        querystring: tillTakingsQuerySchema,
+        response: { 200: dataOf(tillTakingsSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      data: await getTillTakings(app.deps, currentUser(request), request.query),
     }),
   );
 

@@ -7,13 +7,17 @@ import {
   type OrderCheck,
   type RefundOrderBody,
   type TillOrdersQuery,
+  type TillTakings,
+  type TillTakingsQuery,
   type TillTerminal,
 } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
+import { localDate } from '../../lib/periods';
 import type { AuthUser, TerminalIdentity } from '../../lib/principal';
 import {
   findTillOrders,
+  findTillTakings,
   findTillTerminals,
   lookupMerchantOrderTerminal,
 } from './orders.repository';
@@ -91,15 +95,31 @@ export async function listTillOrders(
   }
   if (query.terminal_id !== undefined) await tillTerminal(deps, user, query.terminal_id);
   const timeZone = deps.config.APP_TIMEZONE;
-  const day =
-    query.date ??
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).format(deps.clock.now());
+  const day = query.date ?? localDate(deps.clock.now(), timeZone);
   return findTillOrders(deps.database.db, merchantId, query.terminal_id ?? null, day, timeZone);
+}
+
+/**
+ * GET /till/takings: a local day's takings (today by default) terminal by terminal, and their
+ * sum, for every merchant role (the merchant's home, DESIGN 8).
+ */
+export async function getTillTakings(
+  deps: ServiceDeps,
+  user: AuthUser,
+  query: TillTakingsQuery,
+): Promise<TillTakings> {
+  const merchantId = merchantOf(user);
+  const timeZone = deps.config.APP_TIMEZONE;
+  const date = query.date ?? localDate(deps.clock.now(), timeZone);
+  const terminals = await findTillTakings(deps.database.db, merchantId, date, timeZone);
+  const totals = { orders: 0, tokens: 0, refunded: 0, net: 0 };
+  for (const row of terminals) {
+    totals.orders += row.orders;
+    totals.tokens += row.tokens;
+    totals.refunded += row.refunded;
+    totals.net += row.net;
+  }
+  return { date, terminals, totals };
 }
 
 /** POST /till/orders/{id}/refund: a supervisor's or an admin's, of an order of its merchant. */

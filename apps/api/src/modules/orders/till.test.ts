@@ -192,4 +192,55 @@ describe.each(await testDatabaseKinds())('the till on %s', (kind) => {
     );
     expect(other.statusCode).toBe(404);
   });
+  it('sums a day’s takings terminal by terminal, idle terminals included', async () => {
+    const db = t.app.deps.database.db;
+    const front = await newTerminal(t.app.deps);
+    const idle = await newTerminal(t.app.deps, front.merchantId);
+    const owner = await signIn(
+      t.app,
+      (await createUser(db, { type: 'merchant_admin', merchantId: front.merchantId })).username,
+    );
+    const url = `/api/v1/till/terminals/${front.identity.id}/orders`;
+    const first = await as(owner, 'POST', url, lunch(30), crypto.randomUUID());
+    const second = await as(owner, 'POST', url, lunch(12), crypto.randomUUID());
+    expect(second.statusCode, second.body).toBe(201);
+    await as(
+      owner,
+      'POST',
+      `/api/v1/till/orders/${second.json().data.id}/refund`,
+      { reason: 'item_removed', amount: 5 },
+      crypto.randomUUID(),
+    );
+    // Another merchant's order of the same day is not theirs.
+    await as(
+      staff,
+      'POST',
+      `/api/v1/till/terminals/${counter.identity.id}/orders`,
+      lunch(7),
+      crypto.randomUUID(),
+    );
+    expect(first.statusCode).toBe(201);
+
+    const res = await as(owner, 'GET', '/api/v1/till/takings');
+    expect(res.statusCode, res.body).toBe(200);
+    const takings = res.json().data;
+    expect(takings.date).toBe(first.json().data.ordered_at.slice(0, 10));
+    // Ordered by terminal code, which newTerminal draws at random.
+    expect(
+      [...takings.terminals].sort(
+        (a: { terminal_id: number }, b: { terminal_id: number }) => a.terminal_id - b.terminal_id,
+      ),
+    ).toEqual(
+      [
+        { terminal_id: front.identity.id, orders: 2, tokens: 42, refunded: 5, net: 37 },
+        { terminal_id: idle.identity.id, orders: 0, tokens: 0, refunded: 0, net: 0 },
+      ].map((row) => expect.objectContaining(row)),
+    );
+    expect(takings.totals).toEqual({ orders: 2, tokens: 42, refunded: 5, net: 37 });
+
+    const before = (await as(owner, 'GET', '/api/v1/till/takings?date=2026-01-14')).json().data;
+    expect(before.totals).toEqual({ orders: 0, tokens: 0, refunded: 0, net: 0 });
+    expect(before.terminals).toHaveLength(2);
+    expect((await as(owner, 'GET', '/api/v1/till/takings?date=2026-13-01')).statusCode).toBe(400);
+  });
 });

@@ -99,12 +99,13 @@ describe.each(await testDatabaseKinds())('summary reports on %s', (kind) => {
     expect(other.json()).toMatchObject({ code: 'RECORD_NOT_FOUND' });
   });
 
-  it('shows employees and merchants no company rows', async () => {
+  it('refuses employees and merchants the report of companies (issue 43: no empty entry)', async () => {
     for (const who of ['a1', 'merchant']) {
-      const report = await summary(who, '?month=2026-01');
-      expect(report.data).toEqual([]);
-      expect(report.total).toBe(0);
-      expect(report.grand_total.tokens_from_admin).toBe(0);
+      const res = await get(who, '/api/v1/reports/summary?month=2026-01');
+      expect(res.statusCode, who).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'PERMISSION_DENIED' });
+      const csv = await get(who, '/api/v1/exports/summary?month=2026-01');
+      expect(csv.statusCode, who).toBe(403);
     }
     expect((await get('anonymous', '/api/v1/reports/summary')).statusCode).toBe(401);
   });

@@ -17,6 +17,7 @@ import { AppError } from '../../lib/app-error';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
+import { localDate } from '../../lib/periods';
 import { inTransaction } from '../../lib/transaction';
 import { getCompany } from '../companies';
 import { getEmployee } from '../employees';
@@ -33,14 +34,6 @@ import {
   upsertRuleVersion,
 } from './spending-rules.repository';
 
-/** The programme's local date (YYYY-MM-DD) of an instant. */
-export const localDate = (at: Date, timeZone: string): string =>
-  new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
 
 /** The version in force on `day`, the later ones and the earlier ones. */
 export function viewOf(versions: SpendingRuleVersion[], day: string): SpendingRulesView {

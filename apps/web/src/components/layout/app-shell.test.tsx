@@ -128,7 +128,7 @@ describe('the sidebar', () => {
   });
 
   it('links the wordmark to the first entry the role may open', () => {
-    renderShell('merchant_staff', '/summary-report');
+    renderShell('merchant_staff', '/employee-transaction');
     expect(screen.getByRole('link', { name: 'Token Back Office, home' })).toHaveAttribute(
       'href',
       '/dashboard',

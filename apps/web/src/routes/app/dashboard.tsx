@@ -23,13 +23,36 @@ const WalletHomePage = lazy(
   ),
 );
 
-/** The landing route: the employee's wallet for company_employee, the dashboard for the others. */
+// The merchant roles' home (DESIGN 8, issue 43): the day's takings by terminal, its own chunk too.
+const MerchantHomePage = lazy(
+  withClassMerge(
+    loadWithQueryClient(
+      () =>
+        import('@/features/merchant-home/pages/merchant-home-page').then((m) => ({
+          default: m.MerchantHomePage,
+        })),
+      'default',
+    ),
+  ),
+);
+
+/**
+ * The landing route: the employee's wallet for company_employee, the day's takings for the
+ * merchant roles, the dashboard for the others.
+ */
 export function Component() {
   const role = useAuthStore((state) => state.user?.type);
   if (can(role, 'wallet.self')) {
     return (
       <Suspense fallback={<Skeleton className="mx-auto h-40 w-full max-w-md" />}>
         <WalletHomePage />
+      </Suspense>
+    );
+  }
+  if (can(role, 'till.view')) {
+    return (
+      <Suspense fallback={<Skeleton className="h-64 w-full" />}>
+        <MerchantHomePage />
       </Suspense>
     );
   }
