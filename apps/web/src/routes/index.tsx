@@ -1,10 +1,8 @@
 import { Navigate, type RouteObject } from 'react-router';
 import type { ScreenPermission } from '@app/contract';
-import { can } from '@app/contract/permissions';
 import { LoadingScreen } from '@/components/layout/loading-screen';
 import { RouteError } from '@/components/errors/route-error';
 import { DEFAULT_HOME, paths } from '@/config/paths';
-import { useAuthStore } from '@/lib/auth-store';
 import { withClassMerge } from '@/lib/class-merge-ready';
 import { loadWithQueryClient } from '@/lib/with-query-client';
 import { RootRoute } from './root';
@@ -20,15 +18,6 @@ const guarded = (permission: ScreenPermission): { handle: RouteHandle } => ({
  * the shell allow by passing no class that overrides another (prerender.test.tsx). Likewise inside
  * TanStack Query's provider, which the dashboard's first load does not have (decision 0060).
  */
-/** The Token Transaction group's own address: its first entry the role may open. */
-function TokenTransactionIndex() {
-  const role = useAuthStore((state) => state.user?.type);
-  const to = can(role, 'company_transaction.view')
-    ? paths.companyTransaction.getHref()
-    : paths.employeeTransaction.getHref();
-  return <Navigate to={to} replace />;
-}
-
 const signedIn = (children: RouteObject[]): RouteObject[] =>
   children.map((route) =>
     typeof route.lazy === 'function' && route.path !== paths.dashboard.path
@@ -123,7 +112,11 @@ export const routes: RouteObject[] = [
           {
             path: paths.tokenTransaction.path,
             ...guarded('token_transaction.view'),
-            element: <TokenTransactionIndex />,
+            // Its first entry the role may open (issue 43), decided in a route chunk, not the entry.
+            lazy: () =>
+              import('./app/employee-transaction').then((m) => ({
+                Component: m.TokenTransactionIndex,
+              })),
           },
           {
             path: paths.companyTransaction.path,
