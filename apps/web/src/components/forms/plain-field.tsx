@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/cn';
 
@@ -32,6 +33,39 @@ export function Field({
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * A whole number typed as text (a limit, say): the Field with its Input, described by its hint
+ * and, when there is one, its error.
+ */
+export function NumberField({
+  id,
+  label,
+  hint,
+  error,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  error?: string;
+  value: string;
+  onChange: (next: string) => void;
+}) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error}>
+      <Input
+        id={id}
+        inputMode="numeric"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+      />
+    </Field>
   );
 }
 

@@ -13,7 +13,7 @@ import {
   type SpendingRulesPreview,
   type SpendingRuleVersion,
 } from '@app/contract';
-import { CheckboxGroup, CheckboxRow, Field } from '@/components/forms/plain-field';
+import { CheckboxGroup, CheckboxRow, Field, NumberField } from '@/components/forms/plain-field';
 import { DateField } from '@/components/date-picker';
 import { Button } from '@/components/ui/button';
 import {
@@ -292,36 +292,22 @@ function RulesEditor({
             aria-describedby={errors.effective_from ? `${id}-from-error` : undefined}
           />
         </Field>
-        <Field
+        <NumberField
           id={`${id}-daily`}
           label={t('spending_rules.editor.daily_limit')}
           hint={t('spending_rules.editor.limit_hint')}
           error={errorOf('daily_limit')}
-        >
-          <Input
-            id={`${id}-daily`}
-            inputMode="numeric"
-            value={values.daily_limit}
-            onChange={(event) => set('daily_limit', event.target.value)}
-            aria-invalid={errors.daily_limit ? true : undefined}
-            aria-describedby={`${id}-daily-hint${errors.daily_limit ? ` ${id}-daily-error` : ''}`}
-          />
-        </Field>
-        <Field
+          value={values.daily_limit}
+          onChange={(next) => set('daily_limit', next)}
+        />
+        <NumberField
           id={`${id}-order`}
           label={t('spending_rules.editor.order_limit')}
           hint={t('spending_rules.editor.limit_hint')}
           error={errorOf('order_limit')}
-        >
-          <Input
-            id={`${id}-order`}
-            inputMode="numeric"
-            value={values.order_limit}
-            onChange={(event) => set('order_limit', event.target.value)}
-            aria-invalid={errors.order_limit ? true : undefined}
-            aria-describedby={`${id}-order-hint${errors.order_limit ? ` ${id}-order-error` : ''}`}
-          />
-        </Field>
+          value={values.order_limit}
+          onChange={(next) => set('order_limit', next)}
+        />
       </div>
       <CheckboxGroup
         legend={t('spending_rules.editor.weekdays')}

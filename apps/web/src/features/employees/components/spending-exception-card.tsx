@@ -8,7 +8,7 @@ import {
   type SpendingException,
   type SpendingExceptionBody,
 } from '@app/contract';
-import { CheckboxGroup, CheckboxRow, Field } from '@/components/forms/plain-field';
+import { CheckboxGroup, CheckboxRow, Field, NumberField } from '@/components/forms/plain-field';
 import { DateField } from '@/components/date-picker';
 import { DetailError } from '@/components/layout/detail-layout';
 import { Button } from '@/components/ui/button';
@@ -21,7 +21,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import {
   Select,
   SelectContent,
@@ -282,21 +281,14 @@ function ExceptionForm({
         </Select>
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
+        <NumberField
           id={`${id}-daily`}
           label={t('spending_rules.exception.daily_limit')}
           hint={t('spending_rules.exception.daily_limit_hint')}
           error={errorOf('daily_limit')}
-        >
-          <Input
-            id={`${id}-daily`}
-            inputMode="numeric"
-            value={values.daily_limit}
-            onChange={(event) => set('daily_limit', event.target.value)}
-            aria-invalid={errors.daily_limit ? true : undefined}
-            aria-describedby={`${id}-daily-hint${errors.daily_limit ? ` ${id}-daily-error` : ''}`}
-          />
-        </Field>
+          value={values.daily_limit}
+          onChange={(next) => set('daily_limit', next)}
+        />
         <Field
           id={`${id}-until`}
           label={t('spending_rules.exception.until_label')}
