@@ -34,7 +34,6 @@ import {
   upsertRuleVersion,
 } from './spending-rules.repository';
 
-
 /** The version in force on `day`, the later ones and the earlier ones. */
 export function viewOf(versions: SpendingRuleVersion[], day: string): SpendingRulesView {
   const past = versions.filter((v) => v.effective_from <= day);
