@@ -102,7 +102,8 @@ describe('settlement statements', () => {
     await session.context.addCookies([{ name: 'lang', value: 'zh', url: session.baseURL }]);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/dashboard');
-    await waitForScreen(page, t('nav.dashboard'));
+    // A merchant's landing route is its takings by terminal (issue 43, decision 0079).
+    await waitForScreen(page, t('merchant_home.title'));
     await page
       .getByRole('button', { name: t('sidebar.toggle') })
       .first()
