@@ -131,6 +131,11 @@ export async function findTillTerminals(
   }));
 }
 
+/** An order placed on a local day (`YYYY-MM-DD` in `timeZone`): the till's reads of a day. */
+const placedOn = (day: string, timeZone: string) =>
+  sql`o.ordered_at >= (${day}::date)::timestamp AT TIME ZONE ${timeZone}
+      AND o.ordered_at < (${day}::date + 1)::timestamp AT TIME ZONE ${timeZone}`;
+
 /**
  * A local day's orders of a merchant (`terminalId` null: all its terminals), newest first, as the
  * terminal API answers them. At most 500: a till's day, not an export.
@@ -147,8 +152,7 @@ export async function findTillOrders(
     sql`SELECT terminal_order_json(o.id) AS body FROM orders o
          WHERE o.merchant_id = ${merchantId}
            ${terminalId === null ? sql`` : sql`AND o.terminal_id = ${terminalId}`}
-           AND o.ordered_at >= (${day}::date)::timestamp AT TIME ZONE ${timeZone}
-           AND o.ordered_at < (${day}::date + 1)::timestamp AT TIME ZONE ${timeZone}
+           AND ${placedOn(day, timeZone)}
          ORDER BY o.ordered_at DESC, o.id DESC
          LIMIT 500`,
   );
@@ -193,8 +197,7 @@ export async function findTillTakings(
                  sum(o.refunded_amount) AS refunded
             FROM orders o
            WHERE o.merchant_id = ${merchantId}
-             AND o.ordered_at >= (${day}::date)::timestamp AT TIME ZONE ${timeZone}
-             AND o.ordered_at < (${day}::date + 1)::timestamp AT TIME ZONE ${timeZone}
+             AND ${placedOn(day, timeZone)}
            GROUP BY o.terminal_id)
         SELECT t.id AS terminal_id, t.code, t.name, coalesce(d.orders, 0) AS orders,
                coalesce(d.tokens, 0) AS tokens, coalesce(d.refunded, 0) AS refunded

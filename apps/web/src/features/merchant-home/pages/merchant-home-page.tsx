@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import dayjs from 'dayjs';
-import { ChevronLeft, ChevronRight, RotateCw } from 'lucide-react';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { can } from '@app/contract/permissions';
+import { DetailError } from '@/components/layout/detail-layout';
 import { PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -19,7 +20,6 @@ import {
 } from '@/components/ui/table';
 import { paths } from '@/config/paths';
 import { useAuthStore } from '@/lib/auth-store';
-import { errorMessageLines } from '@/lib/error-display';
 import { formatDayLong, withThousands } from '@/lib/format';
 import { useTakings } from '../api/get-takings';
 
@@ -31,6 +31,20 @@ const WIDE_ONLY: Record<(typeof FIGURES)[number], string> = {
   refunded: 'hidden sm:table-cell',
   net: '',
 };
+
+/** On a phone, the orders and the refunds under the name, in place of their columns. */
+function PhoneLine({ figures }: { figures: { orders: number; refunded: number } }) {
+  const { t } = useTranslation();
+  return (
+    <span className="block text-xs font-normal text-muted-foreground sm:hidden">
+      {t('merchant_home.phone_line', {
+        count: figures.orders,
+        orders: withThousands(figures.orders),
+        refunded: withThousands(figures.refunded),
+      })}
+    </span>
+  );
+}
 
 /**
  * The merchant roles' home (DESIGN 8, issue 43): a day's takings terminal by terminal (today by
@@ -110,18 +124,11 @@ export function MerchantHomePage() {
         </CardHeader>
         <CardContent>
           {takings.isError ? (
-            <div role="alert" className="grid gap-3 rounded-md border p-6 text-center">
-              <p className="font-medium">{t('merchant_home.load_failed')}</p>
-              <p className="text-sm whitespace-pre-line text-muted-foreground">
-                {errorMessageLines(takings.error).join('\n')}
-              </p>
-              <div>
-                <Button variant="outline" size="sm" onClick={() => void takings.refetch()}>
-                  <RotateCw aria-hidden />
-                  {t('table.retry')}
-                </Button>
-              </div>
-            </div>
+            <DetailError
+              error={takings.error}
+              onRetry={() => void takings.refetch()}
+              title={t('merchant_home.load_failed')}
+            />
           ) : !data ? (
             <div role="status" aria-label={t('merchant_home.loading')} className="grid gap-2">
               <Skeleton className="h-8 w-full" />
@@ -158,13 +165,7 @@ export function MerchantHomePage() {
                         <span className="font-mono text-xs text-muted-foreground">
                           ({row.code})
                         </span>
-                        <span className="block text-xs text-muted-foreground sm:hidden">
-                          {t('merchant_home.phone_line', {
-                            count: row.orders,
-                            orders: withThousands(row.orders),
-                            refunded: withThousands(row.refunded),
-                          })}
-                        </span>
+                        <PhoneLine figures={row} />
                       </TableCell>
                       {FIGURES.map((key) => (
                         <TableCell
@@ -181,13 +182,7 @@ export function MerchantHomePage() {
                   <TableRow data-terminal="total">
                     <TableCell className="font-medium whitespace-normal">
                       {t('merchant_home.total')}
-                      <span className="block text-xs font-normal text-muted-foreground sm:hidden">
-                        {t('merchant_home.phone_line', {
-                          count: data.totals.orders,
-                          orders: withThousands(data.totals.orders),
-                          refunded: withThousands(data.totals.refunded),
-                        })}
-                      </span>
+                      <PhoneLine figures={data.totals} />
                     </TableCell>
                     {FIGURES.map((key) => (
                       <TableCell
