@@ -1,6 +1,7 @@
 /**
  * npm run bench [-- --seconds 15 --read-calls 100 --import-rows 100000 --out bench]
- *               [--scenarios import,reset]
+ *               [--pair-rounds 2 --till-concurrencies 8,32 --till-devices 30000]
+ *               [--scenarios order-rules,till]
  *
  * Runs the scenarios of issue 6 on the programme `npm run bench:data` generated and writes
  * bench/results.json and the figures part of bench/RESULTS.md.
@@ -44,6 +45,9 @@ async function main() {
     warmUpSeconds: Number(argument('warm-up-seconds') ?? 5),
     readCalls: Number(argument('read-calls') ?? 100),
     importRows: Number(argument('import-rows') ?? 100_000),
+    pairRounds: Number(argument('pair-rounds') ?? 2),
+    tillConcurrencies: (argument('till-concurrencies') ?? '8,32').split(',').map(Number),
+    tillDevices: Number(argument('till-devices') ?? 30_000),
     log,
     only: onlyOption(out),
   });

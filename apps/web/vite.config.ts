@@ -7,6 +7,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
 import { contractResources, LANGUAGES } from './src/locales/contract-resources';
 import type * as PrerenderModule from './src/prerender';
 
@@ -30,6 +31,14 @@ const QUERY_LATER =
  * (nothing there is for the browser) and which goes with the build it belongs to.
  */
 const SERVER_OUT_DIR = '.server';
+
+/** The till's own build (its page, till.html, and its Vite manifest): see `tillApp`. */
+export const TILL_PAGE = 'till.html';
+export const TILL_MANIFEST = '.vite/till-manifest.json';
+/** The till's service worker, at the root so that its scope may be the till's path, /till. */
+export const TILL_SERVICE_WORKER = 'till-sw.js';
+/** What both builds define: the build's id busts the browser cache of /locales/*.json. */
+const DEFINE = { __BUILD_ID__: JSON.stringify(Date.now().toString(36)) };
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -241,6 +250,162 @@ function preloadDashboard(): Plugin {
   };
 }
 
+/**
+ * Every text asset also as .br (best quality: compressed once, at build) and .gz; the API serves
+ * the twin the browser accepts (decision 0018).
+ */
+const compressAssets = () =>
+  compression({
+    threshold: 1024,
+    algorithms: [
+      defineAlgorithm('brotliCompress', {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY },
+      }),
+      defineAlgorithm('gzip', { level: 9 }),
+    ],
+    logLevel: 'silent',
+  });
+
+/**
+ * The till's page, dist/till.html, by a build of its own after the back office's (DESIGN 8,
+ * issue 43): its entry src/till-main.tsx shares no chunk with main.tsx, so its first load is the
+ * till alone (React without the router, no shell, no sidebar: first-load.test.ts holds it to
+ * 100 kB of gzip), and the back office's chunks stay as they were. Its files go to dist/assets
+ * beside the back office's (named by their content), its Vite manifest to
+ * dist/.vite/till-manifest.json.
+ *
+ * With it, what makes the till installable (vite-plugin-pwa): its web manifest
+ * (dist/till.webmanifest, start_url /till) and its service worker (dist/till-sw.js, scope /till,
+ * registered by features/till/lib/service-worker.ts), which precaches the till's shell: its page,
+ * the files of this build, the catalogues and the icons. Nothing else, and never an API answer:
+ * no runtime caching; a navigation within its scope gets the cached page.
+ */
+function tillApp(): Plugin {
+  let root = '';
+  let outDir = '';
+  return {
+    name: 'till-app',
+    apply: (config, env) => env.command === 'build' && !config.build?.ssr,
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const { build } = await import('vite');
+      const files = new Set<string>();
+      await build({
+        configFile: false,
+        root,
+        resolve: { alias: ALIASES },
+        define: DEFINE,
+        logLevel: 'warn',
+        plugins: [
+          react(),
+          tailwindcss(),
+          contractCatalogues(),
+          {
+            name: 'till-files',
+            generateBundle(_, bundle) {
+              for (const file of Object.keys(bundle)) files.add(file);
+            },
+          },
+          VitePWA({
+            injectRegister: false,
+            filename: TILL_SERVICE_WORKER,
+            manifestFilename: 'till.webmanifest',
+            scope: '/till',
+            includeManifestIcons: false,
+            manifest: {
+              id: '/till',
+              name: 'Till · Token Back Office',
+              short_name: 'Till',
+              description: 'The point of sale of a merchant of the token programme.',
+              start_url: '/till',
+              scope: '/till',
+              display: 'standalone',
+              orientation: 'any',
+              background_color: '#0f172a',
+              theme_color: '#0f172a',
+              icons: [
+                { src: '/till-icon-192.png', sizes: '192x192', type: 'image/png' },
+                { src: '/till-icon-512.png', sizes: '512x512', type: 'image/png' },
+                {
+                  src: '/till-icon-maskable-512.png',
+                  sizes: '512x512',
+                  type: 'image/png',
+                  purpose: 'maskable',
+                },
+                { src: '/till-icon.svg', sizes: 'any', type: 'image/svg+xml' },
+              ],
+            },
+            workbox: {
+              globDirectory: outDir,
+              globPatterns: [TILL_PAGE, 'till-icon*', 'locales/*/common.json', 'assets/*.{js,css}'],
+              // Of dist/assets, only this build's files: the back office's are not the till's.
+              manifestTransforms: [
+                (entries) => ({
+                  manifest: entries.filter(
+                    (entry) => !entry.url.startsWith('assets/') || files.has(entry.url),
+                  ),
+                  warnings: [],
+                }),
+              ],
+              // The catalogues are asked for with the build's id (`?v=`), cached without it.
+              ignoreURLParametersMatching: [/^v$/],
+              navigateFallback: `/${TILL_PAGE}`,
+              navigateFallbackAllowlist: [/^\/till\/?$/],
+              runtimeCaching: [],
+              cleanupOutdatedCaches: true,
+              inlineWorkboxRuntime: true,
+              sourcemap: false,
+            },
+          }),
+          compressAssets(),
+        ],
+        build: {
+          outDir,
+          emptyOutDir: false,
+          copyPublicDir: false,
+          manifest: TILL_MANIFEST,
+          sourcemap: process.env.TILL_SOURCEMAP === '1',
+          // Terser, two passes: 2 kB of gzip below esbuild's minification over the first load,
+          // which is held to 100 kB (first-load.test.ts); a few seconds more of build.
+          minify: 'terser',
+          terserOptions: { compress: { passes: 2 }, module: true },
+          rollupOptions: {
+            // The entry's chunk is till-app-….js (the back office has a till-….js route chunk).
+            input: { 'till-app': path.join(root, TILL_PAGE) },
+            output: {
+              experimentalMinChunkSize: 4_000,
+              manualChunks: (id) =>
+                /node_modules\/(react|react-dom|scheduler)\//.test(id) ? 'react' : undefined,
+            },
+          },
+        },
+      });
+    },
+  };
+}
+
+/**
+ * `npm run dev`: /till is the till's page (till.html), as the API serves it in production
+ * (apps/api/src/app.ts).
+ */
+function tillDevPage(): Plugin {
+  return {
+    name: 'till-dev-page',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((request, _response, next) => {
+        if (request.url && /^\/till\/?(\?|$)/.test(request.url)) {
+          request.url = request.url.replace(/^\/till\/?/, `/${TILL_PAGE}`);
+        }
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     reactRouterProduction(),
@@ -249,24 +414,13 @@ export default defineConfig({
     contractCatalogues(),
     serverRender(),
     preloadDashboard(),
-    // Every text asset also as .br (best quality: compressed once, at build) and .gz; the API
-    // serves the twin the browser accepts (decision 0018).
-    compression({
-      threshold: 1024,
-      algorithms: [
-        defineAlgorithm('brotliCompress', {
-          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY },
-        }),
-        defineAlgorithm('gzip', { level: 9 }),
-      ],
-      logLevel: 'silent',
-    }),
+    compressAssets(),
+    tillApp(),
+    tillDevPage(),
   ],
   resolve: { alias: ALIASES },
-  define: {
-    // Busts the browser cache of /locales/*.json after each deployment.
-    __BUILD_ID__: JSON.stringify(Date.now().toString(36)),
-  },
+  // The build's id, the same in the till's build (`tillApp`).
+  define: DEFINE,
   server: {
     // `npm run dev -w apps/api` serves the API on 3000 by default (DESIGN 5).
     proxy: { '/api': 'http://127.0.0.1:3000' },

@@ -7,8 +7,10 @@ import { loadProgramme, type SavedProgramme } from './saved-programme';
 import { runImportScenario, type ImportScenario } from './scenarios/employee-import';
 import { runFirstStartScenario, type FirstStartScenario } from './scenarios/first-start';
 import { runResetScenario, type ResetScenario } from './scenarios/monthly-reset';
+import { runOrderRulesScenario, type OrderRulesScenario } from './scenarios/order-rules';
 import { runOrderScenario, type OrderScenario } from './scenarios/orders';
 import { runReadScenario, type ReadResult } from './scenarios/reads';
+import { runTillScenario, type TillScenario } from './scenarios/till';
 import { runWebScenario, type WebScenario } from './scenarios/web-bundle';
 import { startApi } from './server';
 import { mib, round } from './stats';
@@ -20,6 +22,12 @@ export interface BenchOptions {
   warmUpSeconds: number;
   readCalls: number;
   importRows: number;
+  /** ABBA rounds of scenarios 12 and 13 at each concurrency (each round: A B B A). */
+  pairRounds?: number;
+  /** Connections for the till scenario (13): issue 43 asks for 8 and 32. */
+  tillConcurrencies?: number[];
+  /** Pay devices the till scenario gives its payees (three each). */
+  tillDevices?: number;
   log: (message: string) => void;
   /**
    * Only these scenarios (`--scenarios import,reset`); the figures of the others are taken from
@@ -29,7 +37,16 @@ export interface BenchOptions {
 }
 
 /** The scenarios `--scenarios` can name. */
-export const SCENARIO_NAMES = ['orders', 'reads', 'import', 'reset', 'web', 'first-start'] as const;
+export const SCENARIO_NAMES = [
+  'orders',
+  'order-rules',
+  'till',
+  'reads',
+  'import',
+  'reset',
+  'web',
+  'first-start',
+] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface Target {
@@ -53,6 +70,10 @@ export interface BenchResults {
   programme: SavedProgramme;
   scenarios: {
     orders: OrderScenario;
+    /** Scenario 12 (issue 42): absent from results written before it. */
+    orderRules?: OrderRulesScenario;
+    /** Scenario 13 (issue 43): absent from results written before it. */
+    till?: TillScenario;
     reads: ReadResult[];
     employeeImport: ImportScenario;
     monthlyReset: ResetScenario;
@@ -65,8 +86,17 @@ export interface BenchResults {
   };
   invariants: LedgerSummary & { seconds: number };
   targets: Target[];
-  /** Set when only some scenarios ran: those, and the run the others' figures come from. */
-  rerun?: { scenarios: ScenarioName[]; othersFrom: string };
+  /**
+   * Set when only some scenarios ran: those, the run the others' figures come from (whose
+   * programme and database `programme` and `database` still describe), and the programme and
+   * database these ran on, which may be another (a small one, say).
+   */
+  rerun?: {
+    scenarios: ScenarioName[];
+    othersFrom: string;
+    programme?: SavedProgramme;
+    database?: BenchResults['database'];
+  };
 }
 
 const KB = 1000;
@@ -89,6 +119,10 @@ export const TARGETS = {
   /** Issue 6, over scenarios 1-4 (issue 16's 256 MiB is the soak's: lib/separate-runs.ts). */
   peakResidentBytes: 512 * MB,
   firstStartSeconds: 60,
+  /** Issue 42 item 7: orders/s with a full rule set in force ÷ without, at each concurrency. */
+  rulesRatio: 0.9,
+  /** Issue 43 item 5: pay-code orders/s ÷ staff-number orders/s, at 8 and 32 connections. */
+  payCodeRatio: 0.9,
 };
 
 export async function runBench(options: BenchOptions): Promise<BenchResults> {
@@ -105,6 +139,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const previous = options.only?.previous;
   const previousOf: Record<ScenarioName, unknown> = {
     orders: previous?.scenarios.orders,
+    'order-rules': previous?.scenarios.orderRules,
+    till: previous?.scenarios.till,
     reads: previous?.scenarios.reads,
     import: previous?.scenarios.employeeImport,
     reset: previous?.scenarios.monthlyReset,
@@ -116,6 +152,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     !options.only || options.only.scenarios.has(name) || previousOf[name] === undefined;
   const bySection: Record<string, number> = {};
   let orders: OrderScenario;
+  let orderRules: OrderRulesScenario | undefined;
+  let till: TillScenario | undefined;
   let reads: ReadResult[];
   let employeeImport: ImportScenario;
   let monthlyReset: ResetScenario;
@@ -153,6 +191,44 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       });
       bySection.orders = end();
     } else orders = previous!.scenarios.orders;
+
+    if (runs('order-rules')) {
+      log('12. orders with spending rules (ABBA: without, with, with, without)');
+      end = server.memory.section();
+      orderRules = await runOrderRulesScenario({
+        baseUrl: server.baseUrl,
+        databaseUrl,
+        info,
+        admin,
+        concurrencies: options.orderConcurrencies,
+        seconds: options.orderSeconds,
+        warmUpSeconds: options.warmUpSeconds,
+        rounds: options.pairRounds ?? 2,
+        apiPid: server.pid,
+        loadAverage: os.loadavg,
+        log,
+      });
+      bySection.orderRules = end();
+    } else orderRules = previous!.scenarios.orderRules;
+
+    if (runs('till')) {
+      log('13. the till: orders by pay code beside orders by staff number (ABBA)');
+      end = server.memory.section();
+      till = await runTillScenario({
+        baseUrl: server.baseUrl,
+        databaseUrl,
+        info,
+        concurrencies: options.tillConcurrencies ?? [8, 32],
+        seconds: options.orderSeconds,
+        warmUpSeconds: options.warmUpSeconds,
+        rounds: options.pairRounds ?? 2,
+        devices: options.tillDevices ?? 30_000,
+        apiPid: server.pid,
+        loadAverage: os.loadavg,
+        log,
+      });
+      bySection.till = end();
+    } else till = previous!.scenarios.till;
 
     if (runs('reads')) {
       log('2. reads at scale');
@@ -233,6 +309,12 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     `  hold over ${invariants.rows.toLocaleString('en')} rows (${round(invariants.seconds, 1)} s)`,
   );
 
+  const database = {
+    server: `PostgreSQL ${await serverVersion(databaseUrl)}`,
+    settings: await serverSettings(databaseUrl),
+    bytesBefore,
+    bytesAfter: await databaseBytes(databaseUrl),
+  };
   const results: BenchResults = {
     startedAt: startedAt.toISOString(),
     seconds: round((Date.now() - startedAt.getTime()) / 1000, 1),
@@ -243,15 +325,13 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       os: `${os.type()} ${os.release()}`,
       node: process.version,
     },
-    database: {
-      server: `PostgreSQL ${await serverVersion(databaseUrl)}`,
-      settings: await serverSettings(databaseUrl),
-      bytesBefore,
-      bytesAfter: await databaseBytes(databaseUrl),
-    },
-    programme,
+    // A partial run keeps the description of the run whose figures it keeps; its own is in rerun.
+    database: options.only && previous ? previous.database : database,
+    programme: options.only && previous ? previous.programme : programme,
     scenarios: {
       orders,
+      ...(orderRules ? { orderRules } : {}),
+      ...(till ? { till } : {}),
       reads,
       employeeImport,
       monthlyReset,
@@ -262,7 +342,14 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     invariants,
     targets: [],
     ...(options.only && previous
-      ? { rerun: { scenarios: SCENARIO_NAMES.filter(runs), othersFrom: previous.startedAt } }
+      ? {
+          rerun: {
+            scenarios: SCENARIO_NAMES.filter(runs),
+            othersFrom: previous.startedAt,
+            programme,
+            database,
+          },
+        }
       : {}),
   };
   results.targets = evaluate(results);
@@ -283,6 +370,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
 /** The `scenario` of each scenario's rows in the targets table. */
 const TARGET_LABELS: Record<ScenarioName, string> = {
   orders: '1. terminal orders',
+  'order-rules': '12. orders with spending rules',
+  till: '13. till',
   reads: '2. reads',
   import: '3. CSV import',
   reset: '4. monthly reset',
@@ -317,6 +406,66 @@ export function orderTargets(orders: OrderScenario): Target[] {
   }
   return targets;
 }
+
+/** Scenario 12's rows (issue 42 item 7): one per concurrency. */
+export function orderRulesTargets(rules: OrderRulesScenario | undefined): Target[] {
+  const label = TARGET_LABELS['order-rules'];
+  if (!rules) {
+    return [
+      {
+        scenario: label,
+        measure: 'orders/s with a full rule set in force ÷ without',
+        target: `≥ ${TARGETS.rulesRatio}`,
+        value: 'not measured',
+        isMet: false,
+      },
+    ];
+  }
+  return rules.runs.map((run) => {
+    const unexpected = failures(run.a) + failures(run.b);
+    return {
+      scenario: label,
+      measure: `${run.connections} connections: orders/s with rules ÷ without (ABBA ×${run.rounds}, pooled; ${round(run.b.declinedShare * 100, 1)} % declined)`,
+      target: `≥ ${TARGETS.rulesRatio}`,
+      value:
+        `${run.ratio} (${run.b.answeredPerSecond} ÷ ${run.a.answeredPerSecond})` +
+        (unexpected ? `, ${unexpected} unexpected answers` : ''),
+      isMet: run.ratio >= TARGETS.rulesRatio && unexpected === 0,
+    };
+  });
+}
+
+/** Scenario 13's rows (issue 43 item 5): one per concurrency. */
+export function tillTargets(till: TillScenario | undefined): Target[] {
+  const label = TARGET_LABELS.till;
+  if (!till) {
+    return [
+      {
+        scenario: label,
+        measure: 'pay-code orders/s ÷ staff-number orders/s',
+        target: `≥ ${TARGETS.payCodeRatio}`,
+        value: 'not measured',
+        isMet: false,
+      },
+    ];
+  }
+  return till.runs.map((run) => {
+    const unexpected = failures(run.a) + failures(run.b);
+    return {
+      scenario: label,
+      measure: `${run.connections} connections: pay-code ÷ staff-number orders/s (ABBA ×${run.rounds}, pooled)`,
+      target: `≥ ${TARGETS.payCodeRatio}`,
+      value:
+        `${run.okRatio} (${run.b.okPerSecond} ÷ ${run.a.okPerSecond})` +
+        (unexpected ? `, ${unexpected} unexpected answers` : ''),
+      isMet: run.okRatio >= TARGETS.payCodeRatio && unexpected === 0,
+    };
+  });
+}
+
+/** Answers that are neither the expected status nor an expected refusal, and transport failures. */
+const failures = (v: { otherStatuses: Record<string, number>; errors: number; timeouts: number }) =>
+  Object.values(v.otherStatuses).reduce((a, b) => a + b, 0) + v.errors + v.timeouts;
 
 function evaluate(r: BenchResults): Target[] {
   const targets: Target[] = [];
@@ -408,5 +557,7 @@ function evaluate(r: BenchResults): Target[] {
       isMet: false,
     });
   }
+  targets.push(...orderRulesTargets(r.scenarios.orderRules));
+  targets.push(...tillTargets(r.scenarios.till));
   return targets;
 }

@@ -202,3 +202,8 @@ export function startAutovacuumRule(
     return vacuumed;
   };
 }
+
+/** The orders the database holds: a scenario's before and after, for the orders it created. */
+export async function countOrders(client: pg.Client): Promise<number> {
+  return Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM orders')).rows[0]!.n);
+}

@@ -35,6 +35,20 @@ export class Session {
     });
     return answer<T>('POST', path, response, expected);
   }
+
+  /** A PUT or DELETE (settings, not money: no Idempotency-Key). */
+  async send<T>(method: 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      ...(body === undefined
+        ? { headers: this.headers(true) }
+        : {
+            headers: { ...this.headers(true), 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+    });
+    return answer<T>(method, path, response);
+  }
 }
 
 async function answer<T>(method: string, path: string, response: Response, expected = [200]) {

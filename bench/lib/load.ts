@@ -7,8 +7,15 @@ export interface LoadResult {
   requests: number;
   /** Answers with the expected status. */
   ok: number;
-  /** Answers with any other status, by status. */
+  /**
+   * Answers with any other status, by status (`"409 CODE"` for a refusal the load was told to
+   * expect a code of, but of another code).
+   */
   otherStatuses: Record<string, number>;
+  /** The refusals the load expects (`expectedRefusals`, e.g. a spending rule's 409), by code. */
+  declined?: Record<string, number>;
+  /** Answers with the expected status or an expected refusal, a second. */
+  answeredPerSecond?: number;
   errors: number;
   timeouts: number;
   okPerSecond: number;
@@ -33,12 +40,31 @@ export async function runLoad(options: {
   rate?: number;
   /** Stops the load when this settles (instead of after `seconds` or `amount`). */
   until?: Promise<unknown>;
+  /**
+   * Refusals that are an outcome of the load, not a failure (a declined order): answers of this
+   * status with one of these catalogue codes are counted by code in `declined`, any other answer
+   * of the status by `"status code"` in `otherStatuses`. Every answer's body is then read (in
+   * every run given it, even with no code, so that runs compared pay the same).
+   */
+  expectedRefusals?: { status: number; codes: readonly string[] };
 }): Promise<LoadResult> {
   if (!new URL(options.url).hostname.startsWith('127.')) {
     throw new Error(`Load is only sent to 127.0.0.1, not ${options.url}`);
   }
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
+  const refusals = options.expectedRefusals;
+  const declined = new Map<string, number>();
+  const unexpected = new Map<string, number>();
+  const onResponse = refusals
+    ? (status: number, body: string) => {
+        if (status !== refusals.status) return;
+        const code = refusalCode(body);
+        const into = code !== undefined && refusals.codes.includes(code) ? declined : unexpected;
+        const key = into === declined ? code! : `${status} ${code ?? '?'}`;
+        into.set(key, (into.get(key) ?? 0) + 1);
+      }
+    : undefined;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -51,7 +77,15 @@ export async function runLoad(options: {
         ...(options.rate ? { overallRate: options.rate } : {}),
         headers: options.headers,
         timeout: 30,
-        requests: options.setupRequest ? [{ setupRequest: options.setupRequest }] : undefined,
+        requests:
+          options.setupRequest || onResponse
+            ? [
+                {
+                  ...(options.setupRequest ? { setupRequest: options.setupRequest } : {}),
+                  ...(onResponse ? { onResponse } : {}),
+                },
+              ]
+            : undefined,
       },
       (error, done) => (error ? reject(error as Error) : resolve(done)),
     );
@@ -69,7 +103,18 @@ export async function runLoad(options: {
     statuses,
     errors: result.errors,
     timeouts: result.timeouts,
+    ...(refusals ? { refusals: { status: refusals.status, declined, unexpected } } : {}),
   });
+}
+
+/** The catalogue code of an error envelope (`{ code }`), if the body is one. */
+function refusalCode(body: string): string | undefined {
+  try {
+    const code = (JSON.parse(body) as { code?: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A load's answers (every latency, the count of each status) as a `LoadResult`. */
@@ -81,13 +126,25 @@ export function loadResultOf(run: {
   statuses: Map<number, number>;
   errors: number;
   timeouts: number;
+  /** The answers of the expected refusals' status, split: expected codes and the others. */
+  refusals?: { status: number; declined: Map<string, number>; unexpected: Map<string, number> };
 }): LoadResult {
   const ok = run.statuses.get(run.expectedStatus) ?? 0;
+  const refusals = run.refusals;
   const otherStatuses = Object.fromEntries(
     [...run.statuses]
-      .filter(([status]) => status !== run.expectedStatus)
+      .filter(([status]) => status !== run.expectedStatus && status !== refusals?.status)
       .map(([s, n]) => [String(s), n]),
   );
+  let declined = 0;
+  if (refusals) {
+    for (const [key, n] of refusals.unexpected) otherStatuses[key] = n;
+    declined = [...refusals.declined.values()].reduce((a, b) => a + b, 0);
+    // An answer of that status whose body never reached onResponse (none expected) still shows.
+    const seen = declined + [...refusals.unexpected.values()].reduce((a, b) => a + b, 0);
+    const missing = (run.statuses.get(refusals.status) ?? 0) - seen;
+    if (missing > 0) otherStatuses[String(refusals.status)] = missing;
+  }
   return {
     connections: run.connections,
     seconds: run.seconds,
@@ -97,6 +154,12 @@ export function loadResultOf(run: {
     errors: run.errors,
     timeouts: run.timeouts,
     okPerSecond: round(ok / run.seconds, 1),
+    ...(refusals
+      ? {
+          declined: Object.fromEntries([...refusals.declined].sort()),
+          answeredPerSecond: round((ok + declined) / run.seconds, 1),
+        }
+      : {}),
     latencyMs: latencySummary(run.latencies),
   };
 }

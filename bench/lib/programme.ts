@@ -1113,6 +1113,15 @@ export async function generateProgramme(
       log(`  rebuild_ledger_rollups(): ${seconds(performance.now() - t0)} s`);
       // Nor the companies' employee counters (migration 0030).
       await client.query('SELECT refresh_company_employee_counts()');
+      // Nor what each employee spent by quarter-hour (migration 0036, decision 0080), which the
+      // order statement keeps for the daily limit: from the orders, as the migration fills it.
+      await client.query('TRUNCATE spending_quarter_hours');
+      await client.query(
+        `INSERT INTO spending_quarter_hours (employee_id, bucket, spent)
+         SELECT employee_id, date_bin('15 minutes', ordered_at, timestamptz '2000-01-01 00:00:00+00'),
+                sum(subtotal - refunded_amount)
+           FROM orders GROUP BY 1, 2`,
+      );
       for (const table of [
         'users',
         'companies',

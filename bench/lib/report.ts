@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AbbaComparison } from './abba';
 import type { BenchResults } from './bench';
 import type { CpuSeconds } from './cpu';
 import { mib, round } from './stats';
@@ -28,8 +29,15 @@ export function resultsMarkdown(r: BenchResults): string {
   };
   lines.push(`Run of ${r.startedAt} (${r.seconds} s).`, '');
   if (r.rerun) {
+    const on = r.rerun.programme;
     lines.push(
-      `Only ${r.rerun.scenarios.join(', ')} ran then (\`--scenarios\`); the other figures are from the run of ${r.rerun.othersFrom}.`,
+      `Only ${r.rerun.scenarios.join(', ')} ran then (\`--scenarios\`)` +
+        (on
+          ? `, on the programme of seed ${on.info.seed} until ${on.info.until}: ${n(on.rows.companies ?? 0)} companies, ` +
+            `${n(on.rows.employees ?? 0)} employees, ${n(on.rows.terminals ?? 0)} terminals, ${n(on.info.ledgerRows)} ledger rows, ` +
+            `${n(on.info.orders)} orders${r.rerun.database ? ` (${r.rerun.database.server}, ${round(r.rerun.database.bytesBefore / 2 ** 30, 2)} GiB)` : ''}`
+          : '') +
+        `; the other figures, and the database and programme described below, are from the run of ${r.rerun.othersFrom}.`,
       '',
     );
   }
@@ -172,6 +180,71 @@ export function resultsMarkdown(r: BenchResults): string {
     '',
     `\`npm start\` on an empty PGlite data directory with the demo programme (migrations, demo users, three months of history) was ready in ${s.firstStart.seconds} s.`,
     '',
+  );
+  const abbaTable = (runs: AbbaComparison[], names: { a: string; b: string }) =>
+    table(
+      [
+        'connections',
+        `${names.b} orders/s (placed)`,
+        `${names.a} orders/s (placed)`,
+        'ratio (placed)',
+        'declined',
+        'runs (orders/s, in order)',
+        `CPU ms/order API + db, ${names.b} / ${names.a}`,
+        'p50 / p99 ms',
+        'unexpected',
+      ],
+      runs.map((run) => [
+        run.connections,
+        `${run.b.answeredPerSecond} (${run.b.okPerSecond})`,
+        `${run.a.answeredPerSecond} (${run.a.okPerSecond})`,
+        `**${run.ratio}** (${run.okRatio})`,
+        Object.keys(run.b.declined).length
+          ? `${round(run.b.declinedShare * 100, 1)} %: ${Object.entries(run.b.declined)
+              .map(([code, count]) => `${code} ${n(count)}`)
+              .join(', ')}`
+          : '0',
+        `${run.order}: ${run.runs.map((r) => r.load.answeredPerSecond ?? r.load.okPerSecond).join(', ')}`,
+        `${round(run.b.cpuMsPerOrder.api + run.b.cpuMsPerOrder.database, 2)} / ${round(run.a.cpuMsPerOrder.api + run.a.cpuMsPerOrder.database, 2)}`,
+        `${run.b.latencyMs.p50} / ${run.b.latencyMs.p99}; ${run.a.latencyMs.p50} / ${run.a.latencyMs.p99}`,
+        JSON.stringify({ ...run.a.otherStatuses, ...run.b.otherStatuses }) === '{}' &&
+        run.a.errors + run.b.errors + run.a.timeouts + run.b.timeouts === 0
+          ? '0'
+          : `${JSON.stringify({ a: run.a.otherStatuses, b: run.b.otherStatuses })}, ${run.a.errors + run.b.errors} errors, ${run.a.timeouts + run.b.timeouts} timeouts`,
+      ]),
+    );
+  const rules = s.orderRules;
+  lines.push('### 12. Orders with spending rules', '');
+  if (rules) {
+    lines.push(
+      `The orders of scenario 1 for the payees of ${rules.companies.ruled} companies with a full rule set in force ` +
+        `(${JSON.stringify(rules.rules)}) beside those of ${rules.companies.unruled} companies without rules, ` +
+        `${n(rules.payees.perHalf)} payees each (${rules.payees.capped} with an exception's daily limit), the same mix ` +
+        `(per ${rules.mix.of} orders: ${rules.mix.overLimit} over the order limit, ${rules.mix.excludedMerchant} at a grocery, ` +
+        `${rules.mix.capped} by a capped payee). ABBA (A: without, B: with), each run ${rules.runs[0]?.secondsEach ?? '?'} s, pooled; ` +
+        `orders/s counts the placed and the declined (a decline is an answer). Load average ${rules.loadAverage.before.map((x) => round(x, 1)).join(' ')} before, ` +
+        `${rules.loadAverage.after.map((x) => round(x, 1)).join(' ')} after; ${n(rules.ordersCreated)} orders created.`,
+      '',
+    );
+    abbaTable(rules.runs, { a: 'without', b: 'with rules' });
+  } else lines.push('Not measured in this run.', '');
+  const till = s.till;
+  lines.push('### 13. The till: pay codes', '');
+  if (till) {
+    lines.push(
+      `POST /api/v1/orders naming the payee by a fresh pay code (a device's number and its TOTP, computed by the bench as the wallet does) ` +
+        `beside the same payees by company code and staff number: ${n(till.devices.payees)} payees, ${n(till.devices.seeded + till.devices.registered)} devices ` +
+        `(${till.devices.registered} registered through POST /me/pay-devices). ABBA (A: staff number, B: pay code), each run ${till.runs[0]?.secondsEach ?? '?'} s, pooled. ` +
+        `Before the runs each device was shown once by a dry run (POST /orders/check: ${n(till.opened?.devices ?? 0)} devices in ${till.opened?.seconds ?? '?'} s, ${till.opened?.failed ?? '?'} failed), ` +
+        `since the API reads a device and opens its secret once per instance (decision 0082): the runs measure an instance that has seen its employees' phones. ` +
+        `${n(till.payCodeOrders.sent)} pay-code orders sent, ${n(till.payCodeOrders.firstUses)} of them a device's first order. ` +
+        `Devices without a fresh step: ${till.devicesExhausted} times. Load average ${till.loadAverage.before.map((x) => round(x, 1)).join(' ')} before, ` +
+        `${till.loadAverage.after.map((x) => round(x, 1)).join(' ')} after; ${n(till.ordersCreated)} orders created.`,
+      '',
+    );
+    abbaTable(till.runs, { a: 'staff number', b: 'pay code' });
+  } else lines.push('Not measured in this run.', '');
+  lines.push(
     `Invariants after the run: all hold over ${n(r.invariants.rows)} ledger rows and ${n(r.invariants.orders)} orders (checked in ${round(r.invariants.seconds, 1)} s).`,
   );
   return lines.join('\n');

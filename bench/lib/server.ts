@@ -1,7 +1,14 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServerIfStale, startServer } from '@app/api/bench';
+
+/**
+ * The bench API's MFA_ENCRYPTION_KEY (decision 0015), fixed, so that the pay devices the till
+ * scenario seeds are sealed as the API reads them. Bench data only.
+ */
+export const BENCH_MFA_KEY = crypto.createHash('sha256').update('bench:mfa').digest('hex');
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -86,6 +93,8 @@ export async function startApi(options: {
       ADMIN_PASSWORD: options.admin.password,
       // The per-terminal limit guards against a runaway till; a bench terminal sends far more.
       TERMINAL_RATE_LIMIT_PER_MINUTE: '1000000',
+      // Pay devices (the till scenario) are sealed under it, as TOTP secrets are.
+      MFA_ENCRYPTION_KEY: BENCH_MFA_KEY,
       ...options.env,
     },
     { from },

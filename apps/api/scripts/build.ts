@@ -113,7 +113,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const size = fs
     .readdirSync(outdir)
     .filter((file) => file.endsWith('.mjs'))
-    .reduce((sum, file) => sum + fs.statSync(path.join(BUNDLE_DIR, file)).size, 0);
+    .reduce((sum, file) => sum + fs.statSync(path.join(outdir, file)).size, 0);
   console.log(
     `API bundled into ${path.relative(process.cwd(), outdir)} (${Math.round(size / 1024)} KiB) in ${Math.round(performance.now() - started)} ms`,
   );

@@ -27,6 +27,8 @@ import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/app-error';
 import errorsPlugin, { handleClientError, sendError, toEnvelope } from './plugins/errors';
 import inputGuardsPlugin from './plugins/input-guards';
+// Issue 44: every answer carries X-Request-Id, the id every log line of its request carries.
+import requestIdPlugin, { genReqId, setRequestIdHeader } from './plugins/request-id';
 // Operations (issue 15): Prometheus metrics, readiness while shutting down.
 import { createMetrics, type Metrics } from './lib/metrics';
 import type { Mailer } from './lib/mailer';
@@ -149,12 +151,15 @@ export async function buildApp({
             ...(typeof logger === 'object' ? logger : {}),
           },
     trustProxy: config.TRUST_PROXY,
+    // The client's own X-Request-Id when well formed, else a new UUID (plugins/request-id.ts).
+    genReqId,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Raw HTTP that Node cannot parse gets the error envelope with a code (issue 14).
     clientErrorHandler: handleClientError,
     // A URL the router cannot decode gets the error envelope too, not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
+      setRequestIdHeader(request, reply);
       setBareSecurityHeaders(request, reply, config.TRUST_PROXY);
       return sendError(reply, toEnvelope(error, request));
     },
@@ -178,6 +183,8 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // First, so that every answer has its id, even one refused by the hooks after it.
+  await app.register(requestIdPlugin);
   await app.register(errorsPlugin);
   await app.register(inputGuardsPlugin);
   // Graceful shutdown: readiness, refusing new work, counting what is in flight (decision 0019).
@@ -330,20 +337,26 @@ export async function buildApp({
 /** index.html with the dashboard route's chunks preloaded, made by the web build (decision 0049). */
 const DASHBOARD_PAGE = 'dashboard.html';
 
+/** The till's page, made by the web build's own till build (apps/web/vite.config.ts). */
+const TILL_PAGE = 'till.html';
+
 /**
  * The page of a client route (decision 0037): /login's is the sign-in page already rendered in
- * the `lang` cookie's language (as the web app reads it: `zh`, else English), every other
- * route's index.html. A build without those pages gets index.html for all.
+ * the `lang` cookie's language (as the web app reads it: `zh`, else English); /till's the till's
+ * own page (DESIGN 8: its own entry, without the back office's shell); every other route's
+ * index.html. A build without those pages gets index.html for all.
  */
 export function webPageChooser(root: string): (pathname: string, lang?: string) => string {
   const has = (file: string) => fs.existsSync(path.join(root, file));
   const login = { en: has('login.en.html'), zh: has('login.zh.html') };
+  const till = has(TILL_PAGE);
   return (pathname, lang) => {
     const route = pathname.replace(/\/+$/, '') || '/';
     if (route === '/login') {
       const language = lang === 'zh' ? 'zh' : 'en';
       return login[language] ? `login.${language}.html` : 'index.html';
     }
+    if (route === '/till' && till) return TILL_PAGE;
     return 'index.html';
   };
 }

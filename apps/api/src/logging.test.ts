@@ -55,6 +55,34 @@ describe.each(await testDatabaseKinds())('structured logs on %s', (kind) => {
     }
   });
 
+  it('answers every request with an X-Request-Id, the client’s own when well formed, and logs it', async () => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const get = (url: string, requestId?: string) =>
+      t.app.inject({ url, headers: requestId === undefined ? {} : { 'x-request-id': requestId } });
+    // The client's own id comes back on the answer (a refusal here) and is on its log lines.
+    const own = await get('/api/v1/iam/self-info', 'till-7/order-42');
+    expect(own.statusCode).toBe(401);
+    expect(own.headers['x-request-id']).toBe('till-7/order-42');
+    const entries = capture.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const logged = entries.filter((e) => e.reqId === 'till-7/order-42');
+    expect(logged.map((e) => e.msg)).toEqual(
+      expect.arrayContaining(['incoming request', 'request refused', 'request completed']),
+    );
+    // None sent, or one too long or with characters that could forge a log line: a new UUID.
+    const ids = [];
+    for (const sent of [undefined, 'x'.repeat(129), 'two words', 'a"b', '']) {
+      const answer = await get('/api/v1/iam/self-info', sent);
+      expect(answer.headers['x-request-id'], String(sent)).toMatch(UUID);
+      ids.push(answer.headers['x-request-id']);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    const longest = 'A'.repeat(128);
+    expect((await get('/healthz', longest)).headers['x-request-id']).toBe(longest);
+    // Beyond the API too: an unknown route and the document.
+    expect((await get('/api/v1/no-such-route')).headers['x-request-id']).toMatch(UUID);
+    expect((await get('/api/docs/json', 'docs-1')).headers['x-request-id']).toBe('docs-1');
+  });
+
   it('redacts passwords and API keys even in objects logged carelessly', async () => {
     // Fastify's request serializer already drops headers; redaction is the second fence.
     t.app.log.info({ body: { username: 'x', password: 'Careless-Pa55' } }, 'careless body');

@@ -1,10 +1,12 @@
 // Decision 0071: with WEBHOOKS_ALLOW_HTTP=true (development and tests only) the server says so once,
 // as a warning, when it starts; without it, nothing. On the real server process, each database.
+// The same for CLOCK_START (decision 0085), whose clock the server then reads.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../test/databases';
+import { httpAs, signInOverHttp } from '../test/http-session';
 import { startServer, type ServerProcess } from '../test/server-process';
 
 /** The JSON log lines of a server's output (pino writes one object a line). */
@@ -33,9 +35,13 @@ describe.each(await testDatabaseKinds())('the start warning on %s', (kind) => {
     return { DATA_DIR: dir };
   };
 
-  const startedWith = async (env: Record<string, string>): Promise<string> => {
+  const startedWith = async (
+    env: Record<string, string>,
+    meanwhile: (server: ServerProcess) => Promise<void> = async () => undefined,
+  ): Promise<string> => {
     const server: ServerProcess = await startServer({ ...(await databaseEnv()), ...env });
     try {
+      await meanwhile(server);
       return server.output();
     } finally {
       await server.stop();
@@ -53,5 +59,29 @@ describe.each(await testDatabaseKinds())('the start warning on %s', (kind) => {
     expect(off.filter((line) => line.setting === 'WEBHOOKS_ALLOW_HTTP')).toEqual([]);
     // Two real servers, each on a fresh database (PGlite's initdb and every migration): about 10 s
     // on a quiet machine, over 60 s on a busy two-core CI machine. A hang detector, not a measure.
+  }, 240_000);
+
+  it('warns once with CLOCK_START, whose day the server then takes for today', async () => {
+    let month: string | undefined;
+    const lines = logLines(
+      await startedWith(
+        {
+          CLOCK_START: '2025-12-03T10:00:00Z',
+          ADMIN_USERNAME: 'clock.admin',
+          ADMIN_PASSWORD: 'Clock@2025x',
+        },
+        async ({ baseURL }) => {
+          const session = await signInOverHttp(baseURL, 'clock.admin', 'Clock@2025x');
+          const answer = await httpAs(baseURL, session, 'GET', '/api/v1/dashboard');
+          month = (JSON.parse(answer.text) as { data: { month: string } }).data.month;
+        },
+      ),
+    );
+    const warnings = lines.filter((line) => line.setting === 'CLOCK_START');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.msg).toMatch(
+      /^CLOCK_START=2025-12-03T10:00:00Z: .*development and tests only/,
+    );
+    expect(month).toBe('2025-12');
   }, 240_000);
 });

@@ -5,7 +5,7 @@ import { buildApp } from './app';
 import { demoSignInBanner, seedOnFirstStart } from './seed';
 import { createDemoApprovals } from './seed/demo-approvals';
 import { createDemoProgramme, DEMO_TERMINAL_KEY } from './seed/demo-programme';
-import { systemClock } from './lib/clock';
+import { clockStartingAt, ManualClock, systemClock, type Clock } from './lib/clock';
 import { createMailer } from './lib/mailer';
 import { startJobTimer } from './modules/jobs';
 import { startWebhookWorker } from './modules/webhooks';
@@ -27,7 +27,8 @@ export async function main(
   });
   // SMTP_URL / MAIL_FROM (decision 0025); no SMTP_URL, no mailer: links are handed over.
   const mailer = createMailer(config);
-  const app = await buildApp({ config, database, mailer });
+  const clock = clockOf(config);
+  const app = await buildApp({ config, database, mailer, clock });
   warnAboutDevelopmentSettings(config, app.log);
   const applied = await migrate(database);
   app.log.info({ applied, database: database.kind }, 'migrations applied');
@@ -35,9 +36,9 @@ export async function main(
     config,
     database,
     log: app.log,
-    createProgramme: (tx) => createDemoProgramme(tx, { config, clock: systemClock }),
+    createProgramme: (tx) => createDemoProgramme(tx, { config, clock }),
     afterDemoUsers: (tx, { users, tenants }) =>
-      createDemoApprovals(tx, { clock: systemClock, users, companyId: tenants.companyId }),
+      createDemoApprovals(tx, { clock, users, companyId: tenants.companyId }),
   });
 
   let stopJobs: () => Promise<void> = async () => undefined;
@@ -112,15 +113,29 @@ export async function main(
  * should be seen in the first lines of its log.
  */
 export function warnAboutDevelopmentSettings(
-  config: Pick<Config, 'WEBHOOKS_ALLOW_HTTP'>,
+  config: Pick<Config, 'WEBHOOKS_ALLOW_HTTP' | 'CLOCK_START' | 'CLOCK_FROZEN'>,
   log: { warn: (fields: object, message: string) => void },
 ): void {
+  if (config.CLOCK_START) {
+    log.warn(
+      { setting: 'CLOCK_START', start: config.CLOCK_START },
+      `CLOCK_START=${config.CLOCK_START}: the server's clock started at that instant, not now${config.CLOCK_FROZEN ? ', and stays there (CLOCK_FROZEN)' : ''}; for development and tests only`,
+    );
+  }
   if (config.WEBHOOKS_ALLOW_HTTP) {
     log.warn(
       { setting: 'WEBHOOKS_ALLOW_HTTP' },
       'WEBHOOKS_ALLOW_HTTP=true: webhooks may be sent over plain http to this machine (loopback, any port); for development and tests only',
     );
   }
+}
+
+/** The system clock, or CLOCK_START's, running on or frozen (CLOCK_FROZEN; decision 0085). */
+export function clockOf(config: Pick<Config, 'CLOCK_START' | 'CLOCK_FROZEN'>): Clock {
+  if (!config.CLOCK_START) return systemClock;
+  return config.CLOCK_FROZEN
+    ? new ManualClock(config.CLOCK_START)
+    : clockStartingAt(config.CLOCK_START);
 }
 
 /** How the entry point reports a failed start. */

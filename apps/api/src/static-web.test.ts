@@ -18,6 +18,10 @@ const LOGIN = {
 /** index.html with the dashboard route's chunks preloaded (decision 0049). */
 const DASHBOARD =
   '<!doctype html><html><head><link rel="modulepreload" href="/assets/x.js"></head><body><div id="root"></div></body></html>';
+/** The till's own page (DESIGN 8), and the files of its service worker and manifest. */
+const TILL =
+  '<!doctype html><html><body><div id="root"></div><script src="/assets/till-app.js"></script></body></html>';
+const TILL_SW = 'self.addEventListener("fetch", () => {});';
 /** Large enough to be worth compressing, like every real bundle. */
 const BIG_SCRIPT = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ row: i })))};`;
 
@@ -38,6 +42,9 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     fs.writeFileSync(path.join(dist, 'assets', 'big-Ab12Cd.js.gz'), zlib.gzipSync(BIG_SCRIPT));
     fs.writeFileSync(path.join(dist, 'index.html.gz'), zlib.gzipSync(INDEX));
     fs.writeFileSync(path.join(dist, 'dashboard.html'), DASHBOARD);
+    fs.writeFileSync(path.join(dist, 'till.html'), TILL);
+    fs.writeFileSync(path.join(dist, 'till-sw.js'), TILL_SW);
+    fs.writeFileSync(path.join(dist, 'till.webmanifest'), '{"start_url":"/till"}');
     for (const [lng, page] of Object.entries(LOGIN)) {
       fs.writeFileSync(path.join(dist, `login.${lng}.html`), page);
       fs.writeFileSync(path.join(dist, `login.${lng}.html.br`), zlib.brotliCompressSync(page));
@@ -63,6 +70,29 @@ describe.each(await testDatabaseKinds())('the built web app on %s', (kind) => {
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toBe(INDEX);
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it("answers /till with the till's own page, and serves its service worker and manifest fresh", async () => {
+    for (const url of ['/till', '/till/', '/till?terminal=3']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toContain('text/html');
+      expect(res.body, url).toBe(TILL);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+    // Not the paths below it, nor the back office's routes.
+    expect((await t.app.inject({ url: '/till/other' })).body).toBe(INDEX);
+    expect((await t.app.inject({ url: '/tills' })).body).toBe(INDEX);
+    const worker = await t.app.inject({ url: '/till-sw.js' });
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['content-type']).toContain('javascript');
+    expect(worker.body).toBe(TILL_SW);
+    // A new version is seen at the next visit, never a year later.
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    const manifest = await t.app.inject({ url: '/till.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['content-type']).toContain('manifest+json');
+    expect(manifest.headers['cache-control']).toBe('no-cache');
   });
 
   it('serves the root as index.html', async () => {

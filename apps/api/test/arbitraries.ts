@@ -37,7 +37,27 @@ const isZod = (value: unknown): value is z.ZodType =>
 /** The JSON Schema of a route's zod schema as a client sends it (input side); null if none. */
 export function jsonSchemaOf(schema: unknown): JsonSchema | null {
   if (!isZod(schema)) return null;
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  // A schema the document names (src/openapi-schemas.ts) comes as `{ $ref: '#/$defs/<name>' }`,
+  // as do the named schemas inside it: each reference is replaced by what it names, so the tests
+  // read the body's own fields (a bare `$ref` has none, and they made up bodies of any shape).
+  const defs = (json.$defs ?? {}) as Record<string, unknown>;
+  const inline = (node: unknown, depth = 0): unknown => {
+    if (Array.isArray(node)) return node.map((item) => inline(item, depth));
+    if (!node || typeof node !== 'object') return node;
+    const { $ref, $defs: _defs, $schema: _dialect, ...rest } = node as Record<string, unknown>;
+    const named =
+      typeof $ref === 'string' && $ref.startsWith('#/$defs/') && depth < 16
+        ? (inline(defs[$ref.slice('#/$defs/'.length)], depth + 1) as Record<string, unknown>)
+        : {};
+    const out: Record<string, unknown> = { ...named };
+    for (const [key, value] of Object.entries(rest)) out[key] = inline(value, depth);
+    return out;
+  };
+  return inline(json) as JsonSchema;
 }
 
 /**

@@ -24,7 +24,38 @@ interface OpenApiDocument {
 }
 interface OpenApiResponse {
   content?: Record<string, { schema?: unknown }>;
+  headers?: Record<string, unknown>;
 }
+
+/**
+ * The headers an answer may send without the document declaring them: HTTP's own (OpenAPI
+ * ignores Content-Type among a response's headers), and the security policy every answer of the
+ * server carries (plugins/security-headers.ts), which says nothing about the operation. Any other
+ * header an answer sends must be in its response's `headers`.
+ */
+export const HEADERS_NOT_DECLARED = new Set([
+  'cache-control',
+  'connection',
+  'content-encoding',
+  'content-length',
+  'content-type',
+  'date',
+  'keep-alive',
+  'transfer-encoding',
+  'vary',
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+]);
 
 /** `/api/v1/companies/:id` (Fastify) → `/api/v1/companies/{id}` (OpenAPI). */
 export const openApiPathOf = (fastifyUrl: string) => fastifyUrl.replace(/:(\w+)/g, '{$1}');
@@ -119,7 +150,10 @@ export function attachContractValidator(app: FastifyInstance): ContractRecorder 
     if (!validate(body)) {
       recorder.violations.push(
         `${found.name} ${status}: body does not match the document: ` +
-          JSON.stringify(validate.errors?.slice(0, 3)),
+          JSON.stringify(validate.errors?.slice(0, 3)) +
+          ((body as { code?: unknown } | null)?.code
+            ? ` (code ${String((body as { code: unknown }).code)})`
+            : ''),
       );
     }
   };
@@ -137,8 +171,20 @@ export function attachContractValidator(app: FastifyInstance): ContractRecorder 
     const status = reply.statusCode;
     const response = found.operation.responses?.[String(status)];
     if (!response) {
-      recorder.violations.push(`${found.name} ${status}: status not in the document`);
+      recorder.violations.push(
+        `${found.name} ${status}: status not in the document${codeOf(payload)}`,
+      );
       return payload;
+    }
+    const declaredHeaders = new Set(
+      Object.keys(response.headers ?? {}).map((h) => h.toLowerCase()),
+    );
+    for (const header of Object.keys(reply.getHeaders())) {
+      if (!HEADERS_NOT_DECLARED.has(header) && !declaredHeaders.has(header)) {
+        recorder.violations.push(
+          `${found.name} ${status}: sent header ${header}, not in the document`,
+        );
+      }
     }
     const mediaType = String(reply.getHeader('content-type') ?? '')
       .split(';')[0]!
@@ -162,6 +208,17 @@ export function attachContractValidator(app: FastifyInstance): ContractRecorder 
     return payload;
   });
   return recorder;
+}
+
+/** ` (CODE)` of an error envelope sent as text, for the violation's message. */
+function codeOf(payload: unknown): string {
+  if (typeof payload !== 'string') return '';
+  try {
+    const code = (JSON.parse(payload) as { code?: unknown }).code;
+    return typeof code === 'string' ? ` (${code})` : '';
+  } catch {
+    return '';
+  }
 }
 
 /** A schema of the document, its `#/…` references made to point into `openapi.json`. */

@@ -64,6 +64,25 @@ const ENTRY = {
 
 type From = keyof typeof ENTRY | { bundle: string };
 
+/** The servers this process started and has not seen exit. */
+const running = new Set<ChildProcess>();
+let killsOnExit = false;
+
+/**
+ * Kills `child` if this process exits without stopping it: a benchmark that crashed (an exception
+ * in a load generator's callback skips every `finally`) left its API running, and the next run
+ * shared the CPU with it.
+ */
+function killedOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (killsOnExit) return;
+  killsOnExit = true;
+  process.once('exit', () => {
+    for (const server of running) server.kill('SIGKILL');
+  });
+}
+
 /**
  * Starts the server with `env` on top of a clean base (API only, no demo data, no jobs timer,
  * quiet logs, a free port of 127.0.0.1), and waits for /readyz. `from: 'bundle'` runs
@@ -102,6 +121,7 @@ export async function startServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  killedOnExit(child);
   // Only the tail is kept: a long benchmark must not grow the caller's memory.
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS));
   child.stdout?.on('data', keep);

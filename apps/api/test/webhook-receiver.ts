@@ -2,12 +2,63 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { Ajv2020 } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { queryRows, type Executor } from '../src/db/client';
 
 export interface ReceivedWebhook {
   headers: Record<string, string>;
   body: string;
-  json: { id: string; type: string; timestamp: string; data: Record<string, unknown> };
+  json: {
+    id: string;
+    type: string;
+    timestamp: string;
+    sequence: number;
+    test: boolean;
+    data: Record<string, unknown>;
+  };
+}
+
+interface WebhookSection {
+  webhooks: Record<
+    string,
+    { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }
+  >;
+  components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+}
+
+/**
+ * What is wrong with a received body by the app's own OpenAPI document (decision 0084): its type
+ * must be one of the document's `webhooks`, the body valid against that webhook's schema (JSON
+ * Schema 2020-12, formats checked), and neither the body nor its `data` may hold a field the
+ * schema does not name (the schemas allow new fields, so validity alone would not catch one).
+ * Answers the problems, none when the body is as documented.
+ */
+export function webhookDocumentChecker(app: FastifyInstance): (body: ReceivedWebhook) => string[] {
+  const document = app.swagger() as unknown as WebhookSection;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ components: document.components }, 'doc');
+  const componentOf = (ref: string) => ref.replace('#/components/schemas/', '');
+  return (received) => {
+    const webhook = document.webhooks[received.json.type];
+    if (!webhook) return [`${received.json.type}: not in the document's webhooks`];
+    const ref = webhook.post.requestBody.content['application/json'].schema.$ref;
+    const validate = ajv.getSchema(`doc${ref}`)!;
+    const problems: string[] = [];
+    if (!validate(received.json)) problems.push(JSON.stringify(validate.errors));
+    const envelope = document.components.schemas[componentOf(ref)]!;
+    const dataRef = (envelope.properties!.data as { $ref: string }).$ref;
+    const dataFields = Object.keys(document.components.schemas[componentOf(dataRef)]!.properties!);
+    for (const key of Object.keys(received.json)) {
+      if (!(key in envelope.properties!)) problems.push(`undocumented field ${key}`);
+    }
+    for (const key of Object.keys(received.json.data)) {
+      if (!dataFields.includes(key)) problems.push(`undocumented data field ${key}`);
+    }
+    return problems;
+  };
 }
 
 export interface Receiver {

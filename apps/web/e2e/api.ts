@@ -18,10 +18,14 @@ async function read<T>(response: Response): Promise<ApiAnswer<T>> {
 
 /**
  * A signed-in API session from node (cookie and XSRF header), for the setup a journey needs but
- * does not test through the screens: what other journeys already drive through the UI.
+ * does not test through the screens: what other journeys already drive through the UI. `baseURL`:
+ * a server of the journey's own (e2e/step-up.spec.ts), else the shared one.
  */
-export async function apiSession(username: string, password = DEMO_PASSWORD) {
-  const baseURL = inject('baseURL');
+export async function apiSession(
+  username: string,
+  password = DEMO_PASSWORD,
+  baseURL: string = inject('baseURL'),
+) {
   const { cookie, xsrf } = await signInOverHttp(baseURL, username, password);
 
   return async function call<T = unknown>(

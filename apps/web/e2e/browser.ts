@@ -16,7 +16,8 @@ const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 export const CHROMIUM =
   process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
-export function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: flags a journey needs at launch (the till's fake camera, e2e/till-camera.spec.ts). */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -27,6 +28,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
@@ -39,11 +41,23 @@ export interface Session {
   problems: string[];
 }
 
-/** A fresh browser profile (no cookies, no storage) on the app under test. */
-export async function openSession(browser: Browser): Promise<Session> {
-  const baseURL = inject('baseURL');
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+/**
+ * A fresh browser profile (no cookies, no storage) on the app under test: the shared server, or
+ * `baseURL`, a server of the journey's own; with
+ * `fixedTime` the page's clock (Date) stays at that instant, in UTC, as the server's does on a
+ * frozen clock (e2e/visual.ts).
+ */
+export async function openSession(
+  browser: Browser,
+  { baseURL = inject('baseURL'), fixedTime }: { baseURL?: string; fixedTime?: string } = {},
+): Promise<Session> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    ...(fixedTime ? { timezoneId: 'UTC', locale: 'en-US' } : {}),
+  });
   context.setDefaultTimeout(15_000);
+  if (fixedTime) await context.clock.setFixedTime(fixedTime);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -71,7 +85,11 @@ export interface Browsing {
  */
 export function sessionPerTest(
   opened: (browsing: Browsing) => void,
-  options: { allowProblem?: (problem: string) => boolean } = {},
+  options: {
+    allowProblem?: (problem: string) => boolean;
+    /** A server of the journey's own, started in its beforeAll (read before each test). */
+    baseURL?: () => string;
+  } = {},
 ): void {
   let browser: Browser | undefined;
   let session: Session | undefined;
@@ -82,7 +100,7 @@ export function sessionPerTest(
     await browser?.close();
   });
   beforeEach(async () => {
-    session = await openSession(browser!);
+    session = await openSession(browser!, { baseURL: options.baseURL?.() });
     opened({ browser: browser!, session, page: session.page });
   });
   afterEach(async () => {

@@ -25,17 +25,21 @@ function newestMtime(target: string): number {
 
 /** Written by every build (vite.config.ts `manifest`): the build's time stamp. */
 export const MANIFEST = path.join(DIST_DIR, '.vite/manifest.json');
+/** The till's own build's (vite.config.ts `tillApp`), written after the back office's. */
+export const TILL_MANIFEST = path.join(DIST_DIR, '.vite/till-manifest.json');
 
 /**
  * Builds apps/web/dist unless it is newer than every source it is made from; awaited, so a test
  * worker that calls it stays responsive meanwhile.
  */
 export async function buildWebIfNeeded(): Promise<void> {
-  const builtAt = newestMtime(MANIFEST);
+  // Both builds' manifests: the till's build (vite.config.ts `tillApp`) ends after the back office's.
+  const builtAt = Math.min(newestMtime(MANIFEST), newestMtime(TILL_MANIFEST));
   const sources = [
     path.join(WEB_DIR, 'src'),
     path.join(WEB_DIR, 'public'),
     path.join(WEB_DIR, 'index.html'),
+    path.join(WEB_DIR, 'till.html'),
     path.join(WEB_DIR, 'vite.config.ts'),
     path.join(REPO_ROOT, 'packages/contract/src'),
   ];

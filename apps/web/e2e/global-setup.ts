@@ -25,6 +25,20 @@ export default async function setup(project: TestProject) {
     return;
   }
 
+  const server = await startJourneyServer();
+  project.provide('baseURL', server.baseURL);
+
+  return server.stop;
+}
+
+/**
+ * Builds what is stale and starts the API with the demo programme on a fresh embedded database,
+ * with `env` on top of the journeys' settings; `stop` ends it and removes its data. The screens
+ * journey starts one of its own on a frozen clock (e2e/visual.ts).
+ */
+export async function startJourneyServer(
+  env: Record<string, string> = {},
+): Promise<{ baseURL: string; stop: () => Promise<void> }> {
   await buildWebIfNeeded();
   await buildServerIfStale();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'web-e2e-'));
@@ -43,6 +57,7 @@ export default async function setup(project: TestProject) {
         // The webhooks journey's receiver listens on 127.0.0.1 over plain http (decision 0038).
         WEBHOOKS_ALLOW_HTTP: 'true',
         WEBHOOKS_POLL_MS: '300',
+        ...env,
       },
       { from: 'bundle' },
     );
@@ -50,10 +65,19 @@ export default async function setup(project: TestProject) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  project.provide('baseURL', server.baseURL);
-
-  return async () => {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+  let stopping = false;
+  // A server that ends on its own leaves the journeys "connection refused": say why.
+  server.child.once('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`the journeys' server ended (${code ?? signal}):\n${server.output()}`);
+    }
+  });
+  return {
+    baseURL: server.baseURL,
+    stop: async () => {
+      stopping = true;
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

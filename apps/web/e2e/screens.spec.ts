@@ -4,15 +4,23 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openSession, signIn, type Session } from './browser';
+import { startJourneyServer } from './global-setup';
 import { seriousViolations, waitForScreen } from './pages';
+import { matchesReference, PICTURE_SERVER_ENV, PICTURE_TIME } from './visual';
 
 /**
  * Every screen of spec 2 that each role may open, and the main modals: an axe scan (WCAG 2 A and
  * AA, no serious or critical violation) in English at desktop width and in Chinese at mobile
- * width. With SCREENSHOTS=1 (`npm run screenshots`) it also shoots the viewport at 1280×800 and
- * 390×844 in both languages, into apps/web/test-results/screenshots/<role>/<screen>.<lang>.<width>.png
- * (the README's pictures come from there); `npm test` leaves the pictures out, as they assert
- * nothing and cost a third of this file's time. Nothing here writes data.
+ * width; and each screen that looks unlike the others (`shoot`) compared, its viewport and its
+ * chart if it has one, at 1280×800
+ * and 390×844 in both languages with its reference picture in e2e/references/<role>/ (e2e/visual.ts:
+ * the tolerance, `npm run screenshots:update -w apps/web` to renew them on purpose). The journey
+ * has a server of its own whose clock, like the browser's, stays at one instant (PICTURE_TIME), so
+ * the demo programme and every date on screen are the same on any day.
+ *
+ * With SCREENSHOTS=1 (`npm run screenshots`) it also shoots the viewport of each screen and modal
+ * into apps/web/test-results/screenshots/<role>/<screen>.<lang>.<width>.png (the README's
+ * pictures come from there). Nothing here writes data.
  */
 
 const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,6 +78,8 @@ interface Screen {
    */
   shoot?: boolean;
   modals?: Modal[];
+  /** What its pictures paint over: what the clocks do not fix (CSS selectors). */
+  mask?: string[];
 }
 
 const DEMO_COMPANY = 'Acme Corporation';
@@ -226,6 +236,8 @@ const ADMIN_SCREENS: Screen[] = [
     path: '/terminals',
     heading: ['nav.terminals'],
     shoot: true,
+    // Each start draws the terminals' keys anew, but the demo's SHOP/T1.
+    mask: ['[data-column="api_key_prefix"]'],
     modals: [
       {
         name: 'terminal-create',
@@ -248,6 +260,8 @@ const ADMIN_SCREENS: Screen[] = [
     path: '/user',
     heading: ['nav.users'],
     shoot: true,
+    // A user's creation time is the database's (its column default), not the server's clock.
+    mask: ['[data-column="created_at"]'],
     modals: [
       {
         name: 'user-create',
@@ -477,21 +491,42 @@ const PUBLIC_SCREENS: Screen[] = [
 ];
 
 let browser: Browser;
+let server: Awaited<ReturnType<typeof startJourneyServer>> | undefined;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-});
+  server = await startJourneyServer(PICTURE_SERVER_ENV);
+  // The demo programme's first start: three months of it, some 20 s on a busy two-core machine.
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
+  await server?.stop();
 });
 
-/** Lays the page out at `width` and waits two frames for the layout to follow. */
-async function resize(page: Page, width: Width) {
-  await page.setViewportSize(VIEWPORTS[width]);
-  await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-  );
+/** A fresh profile on the journey's own server, its clock at the server's instant. */
+const pictureSession = () =>
+  openSession(browser, { baseURL: server!.baseURL, fixedTime: PICTURE_TIME });
+
+/**
+ * Ways today's real date could be written on a screen (English and Chinese, numeric and in
+ * words): none may show, as a picture with it would differ tomorrow.
+ */
+function realToday(): string[] {
+  const now = new Date();
+  const [y, m, d] = [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const words = (month: 'long' | 'short') =>
+    new Intl.DateTimeFormat('en', { month, timeZone: 'UTC' }).format(now);
+  return [
+    `${y}-${pad(m)}-${pad(d)}`,
+    `${y}/${pad(m)}/${pad(d)}`,
+    `${pad(d)}/${pad(m)}/${y}`,
+    `${y}年${m}月${d}日`,
+    `${d} ${words('long')} ${y}`,
+    `${d} ${words('short')} ${y}`,
+    `${words('short')} ${d}, ${y}`,
+  ];
 }
 
 async function shoot(page: Page, role: string, name: string, lng: Language, width: Width) {
@@ -503,6 +538,57 @@ async function shoot(page: Page, role: string, name: string, lng: Language, widt
     animations: 'disabled',
     caret: 'hide',
   });
+}
+
+/**
+ * The screen as it is now against its reference picture (e2e/visual.ts), with the pointer out of
+ * the way and the fonts loaded; and no real date on it. With SCREENSHOTS=1, also its viewport.
+ */
+async function picture(
+  page: Page,
+  role: string,
+  { name, mask = [] }: Screen,
+  lng: Language,
+  width: Width,
+): Promise<string[]> {
+  await page.mouse.move(0, 0);
+  // Whatever the screen asks for after its first paint (a badge's count, a deferred list) has
+  // answered, and the progress bar is gone.
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(
+    () =>
+      !document.querySelector(
+        '[data-testid="navigation-progress"], [data-slot="skeleton"], [aria-busy="true"]',
+      ),
+  );
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+  const found: string[] = [];
+  const masked = mask.map((selector) => page.locator(selector));
+  const shown = await page.evaluate((selectors) => {
+    const copy = document.body.cloneNode(true) as HTMLElement;
+    for (const selector of selectors)
+      copy.querySelectorAll(selector).forEach((node) => node.remove());
+    return copy.textContent ?? '';
+  }, mask);
+  for (const date of realToday()) {
+    if (shown.includes(date))
+      found.push(`${role}/${name}.${lng}.${width}: shows today's date ${date}`);
+  }
+  found.push(
+    ...(await matchesReference(page, `${role}/${name}.${lng}.${width}`, { mask: masked })),
+  );
+  // A chart below the fold (on a phone) is pictured on its own, whole.
+  const chart = page.locator('figure:has([data-testid="chart-drawing"])');
+  if ((await chart.count()) > 0) {
+    found.push(
+      ...(await matchesReference(page, `${role}/${name}.chart.${lng}.${width}`, { part: chart })),
+    );
+  }
+  await shoot(page, role, name, lng, width);
+  return found;
 }
 
 /** Opens `screen` in `lng` (the `lang` cookie) at `width` and waits until it has loaded. */
@@ -523,59 +609,58 @@ async function closeModal(page: Page, found: Locator) {
 }
 
 /**
- * One screen: English at desktop (scan, screenshot, each modal scanned and shot) and at mobile
- * (screenshot), then Chinese at mobile (scan, screenshot, the sidebar sheet on the dashboard) and
- * at desktop (screenshot, each modal shot); the screenshots only with SCREENSHOTS=1. A screen that looks like one already shot for another
- * role gets the English desktop scan only. Answers what the scans found.
+ * One screen: English at desktop (scan, picture, each modal scanned and, with SCREENSHOTS=1,
+ * shot), then English at mobile (picture), Chinese at mobile (scan, picture, the sidebar sheet on
+ * the admin's dashboard) and Chinese at desktop (picture, each modal shot with SCREENSHOTS=1),
+ * each opened afresh at its width. A screen that looks like one already pictured for another role
+ * gets the English desktop scan only. Answers what the scans and the pictures found.
  */
 async function checkScreen(session: Session, role: string, screen: Screen): Promise<string[]> {
-  const violations: string[] = [];
+  const problems: string[] = [];
   const scan = async (page: Page, where: string) => {
-    for (const line of await seriousViolations(page)) violations.push(`${where}: ${line}`);
+    for (const line of await seriousViolations(page)) problems.push(`${where}: ${line}`);
   };
 
   let ui = await open(session, screen, 'en', 'desktop');
   const { page } = ui;
   await scan(page, `${screen.name} en desktop`);
-  if (screen.shoot !== true) return violations;
+  if (screen.shoot !== true) return problems;
 
-  await shoot(page, role, screen.name, 'en', 'desktop');
+  problems.push(...(await picture(page, role, screen, 'en', 'desktop')));
   for (const modal of screen.modals ?? []) {
     const found = await modal.open(ui);
     await scan(page, `${screen.name} ${modal.name} en desktop`);
     await shoot(page, role, `${screen.name}.${modal.name}`, 'en', 'desktop');
     await closeModal(page, found);
   }
-  if (SCREENSHOTS) {
-    await resize(page, 'mobile');
-    await shoot(page, role, screen.name, 'en', 'mobile');
-  }
+  await open(session, screen, 'en', 'mobile');
+  problems.push(...(await picture(page, role, screen, 'en', 'mobile')));
 
   ui = await open(session, screen, 'zh', 'mobile');
   await scan(page, `${screen.name} zh mobile`);
-  await shoot(page, role, screen.name, 'zh', 'mobile');
+  problems.push(...(await picture(page, role, screen, 'zh', 'mobile')));
   if (screen.name === 'dashboard' && role === 'admin') {
     const sheet = await MOBILE_SIDEBAR.open(ui);
     await scan(page, `${screen.name} ${MOBILE_SIDEBAR.name} zh mobile`);
     await shoot(page, role, `${screen.name}.${MOBILE_SIDEBAR.name}`, 'zh', 'mobile');
     await closeModal(page, sheet);
   }
-  if (!SCREENSHOTS) return violations;
-  await resize(page, 'desktop');
-  await shoot(page, role, screen.name, 'zh', 'desktop');
+  ui = await open(session, screen, 'zh', 'desktop');
+  problems.push(...(await picture(page, role, screen, 'zh', 'desktop')));
+  if (!SCREENSHOTS) return problems;
   for (const modal of screen.modals ?? []) {
     const found = await modal.open(ui);
     await shoot(page, role, `${screen.name}.${modal.name}`, 'zh', 'desktop');
     await closeModal(page, found);
   }
-  return violations;
+  return problems;
 }
 
 describe('every screen, in English and Chinese, at desktop and mobile width', () => {
   describe('before signing in', () => {
     let session: Session;
     beforeAll(async () => {
-      session = await openSession(browser);
+      session = await pictureSession();
     });
     afterAll(async () => {
       await session?.context.close();
@@ -583,7 +668,7 @@ describe('every screen, in English and Chinese, at desktop and mobile width', ()
     });
 
     it.each(PUBLIC_SCREENS.map((screen) => [screen.name, screen] as const))(
-      '%s has no serious accessibility violation',
+      '%s has no serious accessibility violation and looks as its reference pictures',
       async (_, screen) => {
         expect(await checkScreen(session, 'public', screen)).toEqual([]);
       },
@@ -593,7 +678,7 @@ describe('every screen, in English and Chinese, at desktop and mobile width', ()
   describe.each(ROLES.map((entry) => [entry.role, entry] as const))('%s', (role, entry) => {
     let session: Session;
     beforeAll(async () => {
-      session = await openSession(browser);
+      session = await pictureSession();
       await signIn(session.page, entry.username);
       if (!demoCompanyId) {
         demoCompanyId = await session.page.evaluate(async (name) => {
@@ -609,7 +694,7 @@ describe('every screen, in English and Chinese, at desktop and mobile width', ()
     });
 
     it.each(entry.screens.map((screen) => [screen.name, screen] as const))(
-      '%s has no serious accessibility violation',
+      '%s has no serious accessibility violation and looks as its reference pictures',
       async (_, screen) => {
         expect(await checkScreen(session, role, screen)).toEqual([]);
       },

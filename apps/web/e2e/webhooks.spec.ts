@@ -2,7 +2,7 @@
 // 127.0.0.1: the admin, in English at 1280 wide, adds an endpoint (the secret shown once), an
 // order at the demo terminal arrives signed so that `standardwebhooks` verifies it, and the
 // delivery log shows it delivered; ACME's company admin, in Chinese at 390 wide, gets its role's
-// five events, rotates a secret and disables the endpoint, each behind a confirmation. Axe clean,
+// ten events, rotates a secret and disables the endpoint, each behind a confirmation. Axe clean,
 // no console error.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -155,7 +155,7 @@ describe('webhooks', () => {
     await page.getByRole('button', { name: t('webhooks.add') }).click();
     const form = page.getByRole('dialog', { name: t('webhooks.create_title') });
     const events = form.getByRole('group', { name: t('webhooks.events') }).getByRole('checkbox');
-    await expect(events.count()).resolves.toBe(5);
+    await expect(events.count()).resolves.toBe(10);
     await form.getByLabel(t('webhooks.url')).fill(receiverUrl);
     await form.getByRole('checkbox', { name: /tokens\.distributed/ }).click();
     expect(await seriousViolations(page), 'add endpoint zh mobile').toEqual([]);

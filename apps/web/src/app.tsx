@@ -59,14 +59,23 @@ export function AppFrame({ children }: { children: ReactNode }) {
   );
 }
 
-/** The app: its router in the frame. */
-export function App({ router }: { router: AppRouter }) {
-  return (
-    <AppFrame>
-      {/* TanStack Query's provider is the set-password page's and, around each signed-in screen
-          but the dashboard, `signedIn`'s (routes/index.tsx): the sign-in page and the dashboard
-          load no query library before their first paint (decisions 0044, 0060). */}
-      <RouterProvider router={router} />
-    </AppFrame>
-  );
+/** Calls `onCommit` once its children are on screen: inside a Suspense boundary, once it is. */
+function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
+  useEffect(() => {
+    onCommit();
+  }, [onCommit]);
+  return children;
+}
+
+/**
+ * The app: its router in the frame. `onShown` is called once the router's page is on screen: for
+ * a hydration, once the frame's boundary around it is hydrated, which is after the root's first
+ * commit (the boundaries hydrate in turns): a press on the header before then could be lost.
+ */
+export function App({ router, onShown }: { router: AppRouter; onShown?: () => void }) {
+  // TanStack Query's provider is the set-password page's and, around each signed-in screen but
+  // the dashboard, `signedIn`'s (routes/index.tsx): the sign-in page and the dashboard load no
+  // query library before their first paint (decisions 0044, 0060).
+  const page = <RouterProvider router={router} />;
+  return <AppFrame>{onShown ? <Committed onCommit={onShown}>{page}</Committed> : page}</AppFrame>;
 }

@@ -1,7 +1,7 @@
-import { StrictMode, startTransition, useEffect, type ReactNode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
-import { findDrawnPage, openDrawnPage, setDrawnPage } from './lib/drawn-page';
+import { findDrawnPage, keepEarlyPress, openDrawnPage, setDrawnPage } from './lib/drawn-page';
 import { keepPrerenderedInput } from './lib/prerendered';
 import { createBrowserAppRouter } from './lib/router';
 import { hasTakenServerQueries } from './lib/server-queries';
@@ -20,16 +20,10 @@ if (!container) throw new Error('The #root element is missing from index.html.')
  */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** Calls `onCommit` once its children are on screen: for a hydration, once it is done. */
-function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
-  useEffect(() => {
-    onCommit();
-  }, [onCommit]);
-  return children;
-}
-
 async function start(root: HTMLElement) {
   const drawn = findDrawnPage(root);
+  // A press on the drawn page before it takes one is made again once it does (issue 41 item 6).
+  const pressAgain = drawn ? keepEarlyPress(drawn.wrapper) : undefined;
   // The catalogues' requests first: on the dashboard the route's chunks, preloaded beside the
   // entry, keep the main thread busy (compiled as they arrive), and the requests waited behind them.
   const i18nReady = initI18n();
@@ -66,19 +60,21 @@ async function start(root: HTMLElement) {
         stop();
         setDrawnPage(null);
       });
-      const ready = () => openDrawnPage(drawn.wrapper);
+      const shown = () => {
+        openDrawnPage(drawn.wrapper);
+        pressAgain?.();
+      };
       startTransition(() => {
         hydrateRoot(
           drawn.wrapper,
           <StrictMode>
-            <Committed onCommit={ready}>
-              <App router={router} />
-            </Committed>
+            <App router={router} onShown={shown} />
           </StrictMode>,
         );
       });
       return;
     }
+    pressAgain?.(false);
     // Otherwise the app replaces it, with whatever was typed into it meanwhile.
     keepPrerenderedInput(root);
   }

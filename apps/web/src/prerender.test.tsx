@@ -185,7 +185,7 @@ describe("a signed-in user's dashboard rendered by the API (decision 0050)", () 
     expect(root.querySelector('[data-slot=sidebar]')).toBeNull();
     expect(root.querySelector('[data-sidebar=trigger]')).not.toBeNull();
     // The chart of a month that moved tokens.
-    expect(root.querySelector('figure svg')).not.toBeNull();
+    expect(root.querySelector('[data-testid=chart-drawing]')).not.toBeNull();
     // Nothing of the phone stays for the next render.
     expect(drawnPage()).toBeNull();
   });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CpuSampler } from '../cpu';
-import { databaseName, vacuumRollupQueue, withClient } from '../database';
+import { countOrders, databaseName, vacuumRollupQueue, withClient } from '../database';
 import { loadResultOf, runLoad, type LoadResult } from '../load';
 import { runPacedLoad } from '../paced-load';
 import { terminalKey, type ProgrammeInfo } from '../programme';
@@ -57,14 +57,23 @@ export interface OrderScenario {
 }
 
 /** Each order costs this many tokens, so a run never empties a wallet. */
-const SUBTOTAL = 2;
-const ELIGIBLE_BALANCE = 100;
+export const SUBTOTAL = 2;
+
+/** An employee an order names, as the scenarios read it from the programme. */
+export interface Payee {
+  id: string;
+  company_code: string;
+  employee_id: string;
+}
+
+export const ELIGIBLE_BALANCE = 100;
 
 /**
  * The statements of POST /orders minus the HTTP and application layers: lock the employee's
- * wallet, insert the order, insert its order_purchased row (the ledger trigger applies it to the
- * balance, as for the API), store the idempotency key with its answer. The API additionally looks
- * up the terminal by key hash and the company by code, and reads the order back for the answer.
+ * wallet, insert the order, add it to the employee's quarter-hour of spending (decision 0080),
+ * insert its order_purchased row (the ledger trigger applies it to the balance, as for the API),
+ * store the idempotency key with its answer. The API additionally looks up the terminal by key
+ * hash and the company by code, and reads the order back for the answer.
  */
 const PGBENCH_SCRIPT = `
 \\set r random(:idmin, :idmax)
@@ -78,6 +87,9 @@ INSERT INTO orders (company_id, employee_id, merchant_id, terminal_id, order_typ
 VALUES (:cid, :eid, :mid, :tid, 'drink', '[{"name":"Coffee","quantity":1,"unit_tokens":${SUBTOTAL}}]', ${SUBTOTAL},
         date_trunc('milliseconds', clock_timestamp()))
 RETURNING id AS oid, ordered_at AS at \\gset
+INSERT INTO spending_quarter_hours AS s (employee_id, bucket, spent)
+VALUES (:eid, date_bin('15 minutes', :at::timestamptz, timestamptz '2000-01-01 00:00:00+00'), ${SUBTOTAL})
+ON CONFLICT (employee_id, bucket) DO UPDATE SET spent = s.spent + EXCLUDED.spent;
 INSERT INTO token_transactions (occurred_at, event, company_id, employee_id, direction, amount,
                                 balance_before, balance_after, period, order_id, terminal_id, merchant_id)
 VALUES (:at, 'order_purchased', :cid, :eid, 'sent', ${SUBTOTAL}, :bal, :bal - ${SUBTOTAL}, :tm, :oid, :tid, :mid);
@@ -212,19 +224,22 @@ export async function runOrderScenario(options: {
   const { info, databaseUrl, log } = options;
   const { candidates, range, ordersBefore } = await withClient(databaseUrl, async (c) => {
     const eligible = `e.status = 'active' AND e.deleted_at IS NULL AND e.available_tokens >= ${ELIGIBLE_BALANCE}`;
+    // Scenario 1 is the order path without spending rules: not the companies scenario 12 gave
+    // rules to in an earlier run on this database, nor the payees it gave an exception.
+    const unruled = `NOT EXISTS (SELECT 1 FROM spending_rule_versions v WHERE v.company_id = e.company_id)
+      AND NOT EXISTS (SELECT 1 FROM spending_exceptions x WHERE x.employee_id = e.id)`;
     const picked = await c.query<Candidate>(
       `SELECT co.code AS company_code, e.employee_id FROM employees e
          JOIN companies co ON co.id = e.company_id AND co.status = 'active'
-        WHERE ${eligible} ORDER BY md5(e.id::text) LIMIT 20000`,
+        WHERE ${eligible} AND ${unruled} ORDER BY md5(e.id::text) LIMIT 20000`,
     );
     const bounds = await c.query<{ min: string; max: string }>(
       `SELECT min(id) AS min, max(id) AS max FROM employees e WHERE ${eligible}`,
     );
-    const orders = await c.query<{ n: string }>('SELECT count(*) AS n FROM orders');
     return {
       candidates: picked.rows,
       range: { min: Number(bounds.rows[0]!.min), max: Number(bounds.rows[0]!.max) },
-      ordersBefore: Number(orders.rows[0]!.n),
+      ordersBefore: await countOrders(c),
     };
   });
   if (candidates.length === 0) throw new Error('No employee can pay for an order');
@@ -369,9 +384,7 @@ export async function runOrderScenario(options: {
     );
     underLoad = { ordersPerSecondAsked: rate, orders: background, reads };
   }
-  const ordersAfter = await withClient(databaseUrl, async (c) =>
-    Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM orders')).rows[0]!.n),
-  );
+  const ordersAfter = await withClient(databaseUrl, countOrders);
   return {
     subtotal: SUBTOTAL,
     runs,

@@ -8,9 +8,9 @@
 //     body: { company_code: 'C001', employee_id: 'E0001', order_type: 'dine_in', items },
 //   });
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from './schema';
+import type { paths } from './schema.js';
 
-export type { components, operations, paths } from './schema';
+export type { components, operations, paths, webhooks } from './schema.js';
 export type ApiClient = Client<paths>;
 
 /** A signed-in browser's credentials outside a browser: its cookies and its CSRF token. */

@@ -145,7 +145,12 @@ export const approvalListQuerySchema = pageQuerySchema.extend({
         value === undefined ||
         value.split(',').every((s) => (APPROVAL_STATUSES as readonly string[]).includes(s)),
       'v.invalid',
-    ),
+    )
+    .meta({
+      description: `One status or several, comma-separated: ${APPROVAL_STATUSES.join(', ')}`,
+      pattern: `^(${APPROVAL_STATUSES.join('|')})(,(${APPROVAL_STATUSES.join('|')}))*$`,
+      example: 'pending',
+    }),
   kind: z.enum(APPROVAL_KINDS).optional(),
   /** `true`: only the requests the caller may decide itself (the sidebar's count). */
   to_decide: z

@@ -74,6 +74,8 @@ export const AUDIT_ACTIONS = [
   'holidays_set',
   'pay_device_register',
   'pay_device_remove',
+  // Step-up (DESIGN 9): a session's user proved who it is again.
+  'reauthenticate',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -59,7 +59,7 @@ export const daySchema = checked(
     .string({ error: (iss) => (iss.input === undefined ? 'v.required' : 'v.date_invalid') })
     .regex(DAY_PATTERN, 'v.date_invalid'),
   (text) => dayProblem(text),
-);
+).meta({ format: 'date', example: '2025-03-14' });
 
 /**
  * A month, YYYY-MM, in YEAR_MIN to YEAR_MAX: a token month (the ledger's `period`, DESIGN 3.2 and
@@ -70,7 +70,7 @@ export const monthSchema = checked(
     .string({ error: (iss) => (iss.input === undefined ? 'v.required' : 'v.month_invalid') })
     .regex(MONTH_PATTERN, 'v.month_invalid'),
   (text) => monthProblem(text),
-);
+).meta({ example: '2025-03' });
 
 /** `date_to` not before `date_from`, reported on `date_to`; for a query or body with both. */
 export const datesInOrder: [
@@ -113,7 +113,11 @@ export interface OpaqueCursor<T> {
  * A page position handed to clients as base64url of a JSON array, read back only when it has
  * exactly the shape `position` describes; anything else is `v.cursor_invalid`.
  */
-export function opaqueCursor<T extends unknown[]>(position: z.ZodType<T>): OpaqueCursor<T> {
+export function opaqueCursor<T extends unknown[]>(
+  position: z.ZodType<T>,
+  /** A position to show in the document: its cursor is the field's example. */
+  example: T,
+): OpaqueCursor<T> {
   const decode = (text: string): T | null => {
     const json = text.length <= CURSOR_MAX_LENGTH ? fromBase64Url(text) : null;
     if (json === null) return null;
@@ -126,27 +130,32 @@ export function opaqueCursor<T extends unknown[]>(position: z.ZodType<T>): Opaqu
     const parsed = position.safeParse(value);
     return parsed.success ? parsed.data : null;
   };
+  const encode = (value: T) => toBase64Url(JSON.stringify(value));
   return {
-    encode: (value) => toBase64Url(JSON.stringify(value)),
+    encode,
     decode,
     schema: checked(
       z.string({ error: 'v.cursor_invalid' }).regex(CURSOR_PATTERN, 'v.cursor_invalid'),
       (text) => (decode(text) === null ? 'v.cursor_invalid' : null),
-    ),
+    ).meta({
+      description: 'Opaque: the `next_cursor` of the previous page, as it came',
+      example: encode(example),
+    }),
   };
 }
 
 const positiveId = z.number().int().min(1);
 
 /** GET /tokens/transactions: `[seq]`, the ledger position of the last row shown. */
-export const transactionCursor = opaqueCursor<[number]>(z.tuple([positiveId]));
+export const transactionCursor = opaqueCursor<[number]>(z.tuple([positiveId]), [1042]);
 
 /** GET /webhooks/{id}/deliveries: `[id]`, the last delivery shown (decision 0038). */
-export const webhookDeliveryCursor = opaqueCursor<[number]>(z.tuple([positiveId]));
+export const webhookDeliveryCursor = opaqueCursor<[number]>(z.tuple([positiveId]), [88]);
 
 /** GET /orders/admin: `[ordered_at to the microsecond, id]`, the last order shown. */
 export const orderCursor = opaqueCursor<[string, number]>(
   z.tuple([z.string().refine(isCursorInstant), positiveId]),
+  ['2025-03-14T04:12:09.123456Z', 1042],
 );
 
 /**
@@ -160,6 +169,7 @@ export const orderSortedCursor = opaqueCursor<[OrderSort, SortOrder, string | nu
     z.union([z.string().max(64), z.number().int()]),
     positiveId,
   ]),
+  ['subtotal', 'desc', 65, 1042],
 );
 
 /** The `cursor` of GET /orders/admin: either the default order's or a sorted one's. */
@@ -169,4 +179,8 @@ export const orderHistoryCursorSchema = checked(
     orderCursor.decode(text) === null && orderSortedCursor.decode(text) === null
       ? 'v.cursor_invalid'
       : null,
-);
+).meta({
+  description:
+    'Opaque: the `next_cursor` of the previous page, as it came; valid only under the `sort` and `order` it was made for',
+  example: orderSortedCursor.encode(['ordered_at', 'asc', '2025-03-14T04:12:09.123456Z', 1042]),
+});

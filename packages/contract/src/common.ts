@@ -8,17 +8,26 @@ export const pageQuerySchema = z.object({
     z
       .number()
       .int()
-      .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), 'v.invalid')
+      // A type predicate: the type is `10 | 20 | 50`, as the document's enum below says, so the
+      // web's queries and a generated client's are held to the same sizes (issue 44).
+      .refine(
+        (n): n is (typeof PAGE_SIZES)[number] => (PAGE_SIZES as readonly number[]).includes(n),
+        'v.invalid',
+      )
+      // The rule above, said in the document: generated clients accept only these (issue 44).
+      .meta({ enum: [...PAGE_SIZES] })
       .default(10),
   ),
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
 export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });
+// The examples are the document's (a list of one, its last page): an answer's example is made of
+// its parts' (apps/api/src/openapi.ts).
 export const listOf = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), total: z.number().int() });
+  z.object({ data: z.array(item), total: z.number().int().meta({ example: 1 }) });
 export const cursorListOf = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+  z.object({ data: z.array(item), next_cursor: z.string().nullable().meta({ example: null }) });
 
 export const okSchema = z.object({ data: z.object({ ok: z.literal(true) }) });
 

@@ -172,6 +172,10 @@ export const VALIDATION_MESSAGES = {
     en: 'This value must appear only once in the file',
     zh: '该值在文件中只能出现一次',
   },
+  'v.template_example': {
+    en: "Remove the template's example row, or replace it with an employee",
+    zh: '请删除模板中的示例行，或将其替换为员工信息',
+  },
   // Issue 14: messages that say what is wrong with a date, a cursor, a number or an upload.
   'v.date_not_in_calendar': {
     en: 'Enter a day that exists in the calendar',

@@ -383,6 +383,12 @@ export const ERROR_CATALOGUE = {
     en: 'Your role cannot receive one of these events.',
     zh: '您的角色无法接收其中某些事件。',
   },
+  // Issue 44: a test event to a disabled endpoint would wait, unsent (decision 0084).
+  WEBHOOK_DISABLED: {
+    status: 409,
+    en: 'This endpoint is disabled: enable it before sending a test event.',
+    zh: '此端点已停用：请先启用，再发送测试事件。',
+  },
   // Issue 39: re-authentication for one's own security (decision 0070).
   CURRENT_PASSWORD_REQUIRED: {
     status: 400,
@@ -393,6 +399,12 @@ export const ERROR_CATALOGUE = {
     status: 400,
     en: 'Your current password is not correct.',
     zh: '当前密码不正确。',
+  },
+  // Step-up (DESIGN 9, issue 45): a money decision or a rules change asks for a fresh proof.
+  REAUTHENTICATION_REQUIRED: {
+    status: 401,
+    en: 'Confirm it is you: enter your password or code again to continue.',
+    zh: '请确认是您本人：再次输入密码或验证码后继续。',
   },
   MFA_RESET_OWN: {
     status: 403,

@@ -32,6 +32,7 @@ export * from './exports';
 export * from './self-service';
 export * from './approvals';
 export * from './webhooks';
+export * from './webhook-events';
 export * from './settlements';
 export * from './spending-rules';
 export * from './pay-codes';

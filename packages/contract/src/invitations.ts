@@ -35,6 +35,16 @@ export const inviteUserBodySchema = z
     if (!isMerchant && body.merchant_id !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['merchant_id'], message: 'v.merchant_not_allowed' });
     }
+  })
+  // `merchant_id` goes with the merchant roles, and only with them.
+  .meta({
+    example: {
+      username: 'ana.lim',
+      email: 'ana.lim@example.com',
+      type: 'merchant_admin',
+      status: 'active',
+      merchant_id: 3,
+    },
   });
 export type InviteUserBody = z.input<typeof inviteUserBodySchema>;
 

@@ -8,7 +8,8 @@ export const RECOVERY_CODE_COUNT = 10;
 export const totpCodeSchema = z
   .string('v.mfa_code_format')
   .transform((value) => value.replace(/\s+/g, ''))
-  .pipe(z.string().regex(/^\d{6}$/, 'v.mfa_code_format'));
+  .pipe(z.string().regex(/^\d{6}$/, 'v.mfa_code_format'))
+  .meta({ example: '492039' });
 
 /** A recovery code as shown (`abcde-fghij`); case, spaces and dashes do not matter. */
 export const recoveryCodeSchema = z
@@ -42,6 +43,11 @@ export const mfaCodeBodySchema = z
   .refine((body) => (body.code === undefined) !== (body.recovery_code === undefined), {
     message: 'v.mfa_one_code',
     path: ['code'],
+  })
+  // One of the two, never both.
+  .meta({
+    oneOf: [{ required: ['code'] }, { required: ['recovery_code'] }],
+    example: { code: '492039' },
   });
 export type MfaCodeBody = z.input<typeof mfaCodeBodySchema>;
 
@@ -58,3 +64,22 @@ export const mfaStatusResponseSchema = z.object({ data: mfaStatusSchema });
 
 /** POST /iam/login with TOTP on: the password was right, a second step is pending. */
 export const mfaRequiredSchema = z.object({ mfa_required: z.literal(true) });
+
+/**
+ * POST /iam/reauthenticate (step-up, DESIGN 9): the password again, or for a user with two-factor
+ * sign-in its code (or a recovery code) instead.
+ */
+export const reauthenticateBodySchema = z.strictObject({
+  password: z.string().min(1, 'v.required').max(1024).optional(),
+  code: z.string('v.mfa_code_format').trim().min(1, 'v.mfa_code_format').max(64).optional(),
+  recovery_code: recoveryCodeSchema.optional(),
+});
+export type ReauthenticateBody = z.input<typeof reauthenticateBodySchema>;
+
+export const reauthenticatedSchema = z.object({
+  /** When the session proved who it is; a step-up is good for STEP_UP_WINDOW_SECONDS from then. */
+  authenticated_at: z.iso.datetime(),
+  /** Which proof the user gives: its password, or its second factor (`totp`). */
+  factor: z.enum(['password', 'totp']),
+});
+export type Reauthenticated = z.infer<typeof reauthenticatedSchema>;

@@ -108,6 +108,9 @@ export const orderHistoryQuerySchema = z
     ...filterShape,
     ...pageQuerySchema.shape,
     ...sortQueryShape(ORDER_SORTS),
+    // The document's examples agree with the cursor's (a cursor is valid only under its sort).
+    sort: sortQueryShape(ORDER_SORTS).sort.meta({ example: 'ordered_at' }),
+    order: sortQueryShape(ORDER_SORTS).order.meta({ example: 'asc' }),
     cursor: orderHistoryCursorSchema.optional(),
   })
   .refine(...datesInOrder)

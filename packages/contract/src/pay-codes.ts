@@ -26,7 +26,8 @@ export const PAY_CODE_LENGTH = PAY_CODE.deviceDigits + PAY_CODE.totpDigits;
 export const payCodeSchema = z
   .string('v.required')
   .transform((s) => s.replace(/[\s-]/g, ''))
-  .pipe(z.string().regex(/^\d{18}$/, 'v.pay_code_format'));
+  .pipe(z.string().regex(/^\d{18}$/, 'v.pay_code_format'))
+  .meta({ example: '402913775108839204' });
 
 /** POST /me/pay-devices: the phone's name as the employee sees it in its list. */
 export const registerPayDeviceBodySchema = z.strictObject({
@@ -54,8 +55,10 @@ export const registeredPayDeviceSchema = payDeviceSchema.extend({
 });
 export type RegisteredPayDevice = z.infer<typeof registeredPayDeviceSchema>;
 
-export const payDeviceParamsSchema = z.object({ device_id: z.string().regex(/^\d{12}$/) });
-export const employeePayDeviceParamsSchema = z.object({
-  id: idSchema,
-  device_id: z.string().regex(/^\d{12}$/),
-});
+/** A device's 12-digit number in a path. */
+const deviceIdSchema = z
+  .string()
+  .regex(/^\d{12}$/)
+  .meta({ example: '402913775108' });
+export const payDeviceParamsSchema = z.object({ device_id: deviceIdSchema });
+export const employeePayDeviceParamsSchema = z.object({ id: idSchema, device_id: deviceIdSchema });

@@ -129,10 +129,9 @@ export const settlementExportQuerySchema = rangeRules(z.object(rangeShape));
 export type SettlementExportQuery = z.infer<typeof settlementExportQuerySchema>;
 
 /** The 1st or the 16th of a month. */
-export const settlementPeriodStartSchema = daySchema.refine(
-  (day) => day.endsWith('-01') || day.endsWith('-16'),
-  'v.settlement_period_start',
-);
+export const settlementPeriodStartSchema = daySchema
+  .refine((day) => day.endsWith('-01') || day.endsWith('-16'), 'v.settlement_period_start')
+  .meta({ description: 'The 1st or the 16th of a month', example: '2025-03-01' });
 
 export const settlementParamsSchema = z.object({
   merchant_id: idSchema,

@@ -166,7 +166,9 @@ export const putHolidaysBodySchema = z
       }
       seen.add(day.date);
     });
-  });
+  })
+  // Each day of the year the body names, once.
+  .meta({ example: { year: 2025, days: [{ date: '2025-05-01', name: 'Labour Day' }] } });
 export type PutHolidaysBody = z.infer<typeof putHolidaysBodySchema>;
 export const holidaysViewSchema = z.object({
   year: z.number().int(),

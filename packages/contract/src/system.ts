@@ -40,5 +40,8 @@ export const systemResetDateSchema = z.object({
 export type SystemResetDate = z.infer<typeof systemResetDateSchema>;
 
 /** PUT /sys/reset-date: a day after today in the programme's time zone. */
-export const systemResetDateBodySchema = z.strictObject({ reset_date: calendarDaySchema });
+export const systemResetDateBodySchema = z.strictObject({ reset_date: calendarDaySchema }).meta({
+  description: 'The next reset, a day after today',
+  example: { reset_date: '2027-02-01' },
+});
 export type SystemResetDateBody = z.infer<typeof systemResetDateBodySchema>;

@@ -82,7 +82,14 @@ export const tokenConfigurationSchema = z.object({
 });
 export type TokenConfiguration = z.infer<typeof tokenConfigurationSchema>;
 
-export const tokenConfigurationQuerySchema = z.object({ company_id: idSchema.optional() });
+/** Whose configuration: a platform role names the company; a company admin's is its own. */
+const configurationCompanySchema = idSchema.meta({
+  description:
+    'The company: required for the platform roles (admin, super_hr), left out by a company admin (its own company)',
+});
+export const tokenConfigurationQuerySchema = z.object({
+  company_id: configurationCompanySchema.optional(),
+});
 export type TokenConfigurationQuery = z.infer<typeof tokenConfigurationQuerySchema>;
 
 /**
@@ -91,7 +98,15 @@ export type TokenConfigurationQuery = z.infer<typeof tokenConfigurationQuerySche
  * employees' monthly amount.
  */
 export const updateTokenConfigurationBodySchema = z.strictObject({
-  company_id: z.number().int().positive().optional(),
+  company_id: z
+    .number()
+    .int()
+    .positive()
+    .meta({
+      description:
+        'The company: required for the platform roles (admin, super_hr), left out by a company admin (its own company)',
+    })
+    .optional(),
   monthly_reset_day: resetDaySchema.optional(),
   init_token: initialTokenSchema.optional(),
   init_token_next_month: initialTokenSchema.nullable().optional(),

@@ -83,6 +83,7 @@ export const optionalPasswordSchema = z
     const message = parsed.success ? undefined : parsed.error.issues[0]?.message;
     if (message) ctx.addIssue({ code: 'custom', message });
   })
+  .meta({ example: 'Str0ng!Pass' })
   .transform((value) => value || undefined);
 
 /**
@@ -109,6 +110,18 @@ export const createUserBodySchema = z
     if (!isMerchant && body.merchant_id !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['merchant_id'], message: 'v.merchant_not_allowed' });
     }
+  })
+  // `merchant_id` goes with the merchant roles, and only with them.
+  .meta({
+    example: {
+      username: 'ana.lim',
+      email: 'ana.lim@example.com',
+      password: 'Str0ng!Pass',
+      confirm_password: 'Str0ng!Pass',
+      type: 'merchant_admin',
+      status: 'active',
+      merchant_id: 3,
+    },
   });
 export type CreateUserBody = z.input<typeof createUserBodySchema>;
 

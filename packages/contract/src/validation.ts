@@ -53,7 +53,8 @@ export const passwordSchema = z
   .regex(/[A-Z]/, 'v.password_upper')
   .regex(/[a-z]/, 'v.password_lower')
   .regex(/\d/, 'v.password_digit')
-  .regex(/[\W_]/, 'v.password_special');
+  .regex(/[\W_]/, 'v.password_special')
+  .meta({ example: 'Str0ng!Pass' });
 
 export const usernameSchema = identifierText('v.username_required')
   .min(1, 'v.username_required')
@@ -66,7 +67,8 @@ export const emailSchema = z
   .trim()
   .min(1, 'v.email_required')
   .max(254, 'v.email_invalid')
-  .pipe(z.email('v.email_invalid'));
+  .pipe(z.email('v.email_invalid'))
+  .meta({ format: 'email', example: 'ana.lim@example.com' });
 
 /** Company and merchant codes: 3 to 12 letters and digits. */
 export const codeSchema = identifierText('v.code_required')

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Role } from './constants';
 import { idSchema } from './validation';
 import { webhookDeliveryCursor } from './calendar';
+import type { orderEventDataSchema } from './webhook-events';
 
 /**
  * Webhooks (DESIGN 6 "Integrations", decision 0038): the events an endpoint can receive, an
@@ -14,21 +15,36 @@ export const WEBHOOK_EVENT_TYPES = [
   'tokens.issued',
   'tokens.distributed',
   'reset.completed',
+  // Issue 44 (decision 0084).
+  'approval.requested',
+  'approval.decided',
+  'employee.created',
+  'employee.updated',
+  'employee.deactivated',
+  'settlement.closed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The events an endpoint created by each role may receive (its creator's scope). */
 export const WEBHOOK_EVENTS_BY_ROLE: Partial<Record<Role, readonly WebhookEventType[]>> = {
   admin: WEBHOOK_EVENT_TYPES,
-  merchant_admin: ['order.created', 'order.refunded'],
+  merchant_admin: ['order.created', 'order.refunded', 'settlement.closed'],
   company_admin: [
     'tokens.issued',
     'tokens.distributed',
     'order.created',
     'order.refunded',
     'reset.completed',
+    'approval.requested',
+    'approval.decided',
+    'employee.created',
+    'employee.updated',
+    'employee.deactivated',
   ],
 };
+
+/** A rotated secret keeps signing beside the new one this long (decision 0084). */
+export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
 
 export const webhookEventsOf = (role: string | null | undefined): readonly WebhookEventType[] =>
   (role && WEBHOOK_EVENTS_BY_ROLE[role as Role]) || [];
@@ -53,7 +69,8 @@ const urlSchema = z
     } catch {
       return false;
     }
-  }, 'v.url');
+  }, 'v.url')
+  .meta({ format: 'uri', example: 'https://hooks.example.com/token-programme' });
 const eventsSchema = z
   .array(z.enum(WEBHOOK_EVENT_TYPES))
   .min(1)
@@ -87,6 +104,11 @@ export const webhookSchema = z.object({
   scope: z.enum(['all', 'merchant', 'company']),
   merchant_id: z.number().int().nullable(),
   company_id: z.number().int().nullable(),
+  /**
+   * Until when the secret the last rotation replaced still signs beside the current one (24 hours
+   * after the rotation); null before any rotation. A time past means it no longer signs.
+   */
+  previous_secret_expires_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -98,6 +120,11 @@ export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>;
 
 export const webhookDeliverySchema = z.object({
   id: z.number().int(),
+  /**
+   * Its number among the endpoint's deliveries (1, 2, 3, … without gaps, decision 0084), the body's
+   * `sequence`; null for the moment between the event's commit and the worker's next pass.
+   */
+  sequence: z.number().int().nullable(),
   /** The event's Standard Webhooks message id (the `webhook-id` header). */
   event_id: z.string(),
   event_type: z.enum(WEBHOOK_EVENT_TYPES),
@@ -121,16 +148,9 @@ export const webhookDeliveriesQuerySchema = z.strictObject({
 export type WebhookDeliveriesQuery = z.infer<typeof webhookDeliveriesQuerySchema>;
 export const webhookDeliveryParamsSchema = z.object({ id: idSchema, did: idSchema });
 
+/** POST /webhooks/{id}/test: a signed test event of one of the endpoint's scope's types. */
+export const webhookTestBodySchema = z.strictObject({ type: z.enum(WEBHOOK_EVENT_TYPES) });
+export type WebhookTestBody = z.infer<typeof webhookTestBodySchema>;
+
 /** An order as its events show it (DESIGN 6): never a wallet balance. */
-export interface WebhookOrderData {
-  order_id: number;
-  order_no: string;
-  merchant_code: string | null;
-  terminal_code: string | null;
-  company_code: string;
-  employee_id: string;
-  subtotal: number;
-  refunded_amount: number;
-  status: string;
-  ordered_at: string;
-}
+export type WebhookOrderData = z.infer<typeof orderEventDataSchema>;

@@ -119,6 +119,12 @@ const envSchema = z
     SIGN_IN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
     /** Failures are forgotten after this many minutes without one. */
     SIGN_IN_FAILURE_MEMORY_MINUTES: z.coerce.number().int().min(1).max(43_200).default(60),
+    /**
+     * Step-up (DESIGN 9, decision 0083): approving a money request, making one that reaches the
+     * approval threshold and changing spending rules need a sign-in or a re-authentication from
+     * within this many seconds (else 401 REAUTHENTICATION_REQUIRED).
+     */
+    STEP_UP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
     /** Requests one terminal key may make per minute (orders and refunds together). */
     TERMINAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     /**
@@ -152,6 +158,15 @@ const envSchema = z
      */
     WEBHOOKS_ALLOWED_PORTS: portList.default([443, 8443]),
     WEBHOOKS_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /**
+     * Development and tests only (decision 0085): the server's clock reads this instant when the
+     * process starts and runs on from it at the real pace, so the demo programme and every "today"
+     * fall on the same days whenever it runs (the browser journeys' reference pictures); unset:
+     * the system clock.
+     */
+    CLOCK_START: z.iso.datetime({ offset: true }).optional(),
+    /** With CLOCK_START: the clock stays at that instant (every "now" the same; tests only). */
+    CLOCK_FROZEN: bool.default(false),
     /** Refund orders still `ordered` after this many hours (reason auto_archived); 0: off. */
     AUTO_ARCHIVE_AFTER_HOURS: z.coerce
       .number()
@@ -212,6 +227,13 @@ const envSchema = z
         code: 'custom',
         path: ['DATABASE_READ_URL'],
         message: 'needs DATABASE_URL (the embedded database has no replicas)',
+      });
+    }
+    if (env.CLOCK_FROZEN && !env.CLOCK_START) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CLOCK_FROZEN'],
+        message: 'needs CLOCK_START (the instant the clock stays at)',
       });
     }
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {

@@ -48,7 +48,8 @@ async function installed(test: TestDatabase) {
       WHERE n.nspname = 'public' AND p.prolang = (SELECT oid FROM pg_language WHERE lanname IN ('plpgsql'))
          OR (n.nspname = 'public' AND p.proname IN ('terminal_key_answer', 'terminal_order_json',
                                                          'webhook_order_data', 'webhook_endpoints_for',
-                                                         'spending_rules_for', 'spending_remaining_today'))`,
+                                                         'spending_rules_for', 'spending_remaining_today',
+                                                         'spending_spent_during', 'spending_judge'))`,
   );
   return { triggers, functions: new Map(functions.map((f) => [f.name, f.source])) };
 }

@@ -29,6 +29,8 @@ export const sessions = pgTable('sessions', {
   expiresAt: ts().notNull(),
   ip: text(),
   userAgent: text(),
+  // Step-up (migration 0037): the last POST /iam/reauthenticate of this session.
+  reauthenticatedAt: ts(),
 });
 
 // Two-factor sign-in (migration 0015).

@@ -5,6 +5,15 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * The system clock moved to read `start` now, running on from it at the real pace (CLOCK_START,
+ * decision 0085).
+ */
+export function clockStartingAt(start: Date | string, real: Clock = systemClock): Clock {
+  const offset = new Date(start).getTime() - real.now().getTime();
+  return { now: () => new Date(real.now().getTime() + offset) };
+}
+
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
   private current: Date;

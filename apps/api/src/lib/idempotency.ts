@@ -41,17 +41,22 @@ export function checkIdempotencyKey(value: unknown): string {
 }
 
 /**
- * The header of a back-office money route, required (the OpenAPI document says so). A request
- * without it is refused by the validation as 400 IDEMPOTENCY_KEY_REQUIRED, the terminal's answer
- * (plugins/errors.ts); the other headers are kept as they came (the session, the CSRF token,
- * the audit row's user agent). The handler's `checkIdempotencyKey` refuses a blank or too long key alike.
+ * The header of every money route, required (the OpenAPI document says so): the terminal's orders
+ * and refunds, the till's, and the back-office's issue, distribute, approve and reject. A request
+ * without it, or with a blank or too long one, is refused by the validation as 400
+ * IDEMPOTENCY_KEY_REQUIRED (plugins/errors.ts); the other headers are kept as they came (the
+ * session, the CSRF token, the audit row's user agent). The handler's `checkIdempotencyKey` is
+ * the second fence.
  */
 export const requiredIdempotencyKeyHeaders = z.looseObject({
   [IDEMPOTENCY_KEY_HEADER]: z
     .string()
+    .min(1)
+    .max(IDEMPOTENCY_KEY_MAX)
     .describe(
-      'Required: a key made for this action (a UUID); a repeat with the same key and body gets the first answer, the same key with another body 422 IDEMPOTENCY_KEY_REUSED',
-    ),
+      `Required: a key the client makes for this one action (a UUID), 1 to ${IDEMPOTENCY_KEY_MAX} characters, kept until a definite answer. A repeat with the same key and body gets the first answer (money moves once); the same key with another body is 422 IDEMPOTENCY_KEY_REUSED. Keys are per terminal (per user in the back office); a refused request keeps no key, so it may be sent again with the same one.`,
+    )
+    .meta({ example: '3f1c9f4e-8d2a-4c7e-9b1a-2e5d7c6a9b10' }),
 });
 
 /** An answer as it went out: the status and the body the route sends. */

@@ -16,10 +16,20 @@ export interface AuthUser {
   /** The company's own staff number, for employees. */
   employeeId: string | null;
   status: 'active' | 'inactive';
+  /**
+   * A session's user: when it last proved who it is (its sign-in, or its last step-up through
+   * POST /iam/reauthenticate). Absent for a user not behind a session.
+   */
+  authenticatedAt?: Date;
 }
 
 /** The terminal behind a terminal-key request. */
 export interface TerminalIdentity {
   id: number;
   merchantId: number;
+  /**
+   * Where the key stands against its requests per minute, when this request counted one: sent
+   * as the RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers (plugins/terminal-auth.ts).
+   */
+  rateLimit?: { limit: number; remaining: number; resetSeconds: number };
 }

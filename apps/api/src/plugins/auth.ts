@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { can, type Permission } from '@app/contract';
+import { assertRecentAuthentication } from '../lib/step-up';
 import { AppError } from '../lib/app-error';
 import type { Config } from '../config';
 import type { Executor } from '../db/client';
@@ -155,6 +156,15 @@ export default fp<{ sessions: CookieSessions }>(
   },
   { name: 'auth', dependencies: ['errors'] },
 );
+
+/**
+ * A route's second preHandler, after its permission: the caller signed in or proved who it is
+ * again within the last STEP_UP_WINDOW_SECONDS (lib/step-up.ts, DESIGN 9).
+ */
+export async function requireRecentSignIn(request: FastifyRequest): Promise<void> {
+  const { clock, config } = request.server.deps;
+  assertRecentAuthentication(currentUser(request), clock.now(), config);
+}
 
 /** The signed-in user of a guarded route (throws 401 if a route forgot its guard). */
 export function currentUser(request: FastifyRequest): AuthUser {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -220,6 +221,8 @@ export function clientErrorResponse(error: { code?: unknown }): string {
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
+    // No request could be read, so no id of the client's either: a new one, as for any answer.
+    `X-Request-Id: ${crypto.randomUUID()}`,
     'X-Content-Type-Options: nosniff',
     'Cache-Control: no-store',
     'Connection: close',

@@ -51,6 +51,17 @@ export default fp(
       const key = await gate.present(request.headers.authorization, request.ip, clock.now());
       request.terminal = await gate.check(key);
     });
+    // The key's standing against its limit on every answer it got through to (issue 44): a till
+    // can slow down before it is refused 429 (whose Retry-After says when to come back).
+    app.addHook('onSend', async (request, reply, payload) => {
+      const limit = request.terminal?.rateLimit;
+      if (limit) {
+        reply.header('ratelimit-limit', String(limit.limit));
+        reply.header('ratelimit-remaining', String(limit.remaining));
+        reply.header('ratelimit-reset', String(limit.resetSeconds));
+      }
+      return payload;
+    });
   },
   { name: 'terminal-auth', dependencies: ['errors'] },
 );

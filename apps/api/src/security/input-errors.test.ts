@@ -424,6 +424,8 @@ describe.each(await testDatabaseKinds())('input errors on %s', (kind) => {
       const [head, body] = answer.split('\r\n\r\n');
       expect(head, request.slice(0, 30)).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
       expect(head).toMatch(/content-type: application\/json/i);
+      // Even an unreadable request's answer has its id (issue 44).
+      expect(head).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
       expect(JSON.parse(body!), request.slice(0, 30)).toMatchObject({ statusCode: status, code });
       expect(body).not.toContain('Client Error');
     }

@@ -127,7 +127,13 @@ describe.each(await testDatabaseKinds())('terminal key limits on %s', (kind) => 
 
   it('holds each key to its requests per minute, from any address, charging nothing past it', async () => {
     for (let i = 0; i < PER_KEY; i += 1) {
-      expect((await order(terminal.key, `10.3.0.${i + 1}`)).statusCode).toBe(201);
+      const placed = await order(terminal.key, `10.3.0.${i + 1}`);
+      expect(placed.statusCode).toBe(201);
+      // Each answer says where the key stands (issue 44): the limit, what is left, when it resets.
+      expect(placed.headers['ratelimit-limit']).toBe(String(PER_KEY));
+      expect(placed.headers['ratelimit-remaining']).toBe(String(PER_KEY - i - 1));
+      expect(Number(placed.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+      expect(Number(placed.headers['ratelimit-reset'])).toBeLessThanOrEqual(60);
     }
     const before = await balance();
     const limited = await order(terminal.key, '10.3.0.99');

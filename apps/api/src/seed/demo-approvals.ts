@@ -44,5 +44,7 @@ export async function createDemoApprovals(
     note: 'Quarterly team bonus',
     items: ids.map((id) => ({ employee_id: id, amount })),
     at,
+    // Seeded on first start, not typed by anyone: there is no sign-in to be recent (decision 0083).
+    stepUp: null,
   });
 }

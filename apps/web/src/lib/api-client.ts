@@ -49,18 +49,23 @@ type ParamsOption<O> =
 
 type RequestBody<O> = O extends { requestBody?: infer B } ? NonNullable<B> : never;
 /**
- * The JSON body the document declares; an operation that declares none may take a FormData
- * (the document does not describe the multipart uploads: the CSV imports read a `file` part).
+ * The JSON body the document declares; a multipart upload (the CSV imports' `file` part and the
+ * fields beside it, as the document describes the form) is sent as a FormData, as is the body of
+ * an operation that declares none.
  */
 type BodyOption<O> = [RequestBody<O>] extends [never]
   ? { body?: FormData }
-  : 'requestBody' extends RequiredKeysOf<O>
-    ? // A route's `nullish()` body is in the document as a required body that may be null: the
-      // server takes it left out too (approving without `confirm_payees` sends none).
-      null extends OperationRequestBodyContent<O>
-      ? { body?: OperationRequestBodyContent<O> }
-      : { body: OperationRequestBodyContent<O> }
-    : { body?: OperationRequestBodyContent<O> };
+  : RequestBody<O> extends { content: { 'multipart/form-data': unknown } }
+    ? 'requestBody' extends RequiredKeysOf<O>
+      ? { body: FormData }
+      : { body?: FormData }
+    : 'requestBody' extends RequiredKeysOf<O>
+      ? // A route's `nullish()` body is in the document as a required body that may be null: the
+        // server takes it left out too (approving without `confirm_payees` sends none).
+        null extends OperationRequestBodyContent<O>
+        ? { body?: OperationRequestBodyContent<O> }
+        : { body: OperationRequestBodyContent<O> }
+      : { body?: OperationRequestBodyContent<O> };
 
 /** The parameters of a call: `{ path, query, header }` as the operation declares them. */
 export type ApiParams<P extends ApiPath<M>, M extends Method = 'get'> = Parameters<

@@ -47,3 +47,53 @@ export function findDrawnPage(root: HTMLElement): { wrapper: HTMLElement; page: 
 export function openDrawnPage(wrapper: HTMLElement): void {
   wrapper.style.removeProperty('pointer-events');
 }
+
+/**
+ * Keeps the last press made on the drawn page while it takes none (issue 41 item 6: on a busy
+ * machine the first press on the user menu or a sidebar group was lost), from now until the
+ * returned function is called, once the app has hydrated the page and opened it to the pointer:
+ * the press is then made again on what is at its point, as the browser sends one, so that a Radix
+ * trigger (opened on pointer down), a collapsible (on click) and a link (its click) each answer
+ * it. A pointer down whose default was prevented (a Radix trigger's when it opens) is followed by
+ * no mouse events and moves no focus, as in the browser. Nothing is made again if the page has
+ * scrolled since, if the point is not on the drawn page, or when called with `false` (the drawn
+ * page is replaced, not hydrated). Small: it is in every page's first load.
+ */
+export function keepEarlyPress(wrapper: HTMLElement): (again?: boolean) => void {
+  let press: MouseEvent | null = null;
+  let scrolled = '';
+  const onClick = (event: MouseEvent) => {
+    if (!event.isTrusted || event.button !== 0) return;
+    press = event;
+    scrolled = `${scrollX},${scrollY}`;
+  };
+  addEventListener('click', onClick, true);
+  return (again = true) => {
+    removeEventListener('click', onClick, true);
+    const at = press;
+    const target =
+      again && at && scrolled === `${scrollX},${scrollY}`
+        ? document.elementFromPoint(at.clientX, at.clientY)
+        : null;
+    if (!at || !target || !wrapper.contains(target)) return;
+    const init: PointerEventInit = {
+      ...pointAt(at),
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      button: 0,
+      isPrimary: true,
+      pointerType: 'mouse',
+    };
+    const send = (type: string, Kind: typeof MouseEvent = MouseEvent) =>
+      target.dispatchEvent(new Kind(type, init));
+    const mouseToo = send('pointerdown', PointerEvent);
+    if (mouseToo && send('mousedown'))
+      target.closest<HTMLElement>('button,a,input,[tabindex]')?.focus();
+    send('pointerup', PointerEvent);
+    if (mouseToo) send('mouseup');
+    send('click');
+  };
+}
+
+const pointAt = ({ clientX, clientY }: MouseEvent) => ({ clientX, clientY });

@@ -10,6 +10,7 @@ import {
 } from './api-error';
 import { readCookie } from './cookies';
 import { clearSession, endExpiredSession } from './session';
+import type { StepUpCalls } from './step-up-calls';
 
 // The sign-in steps answer 401 for a wrong password or a dead second step, not an expired session.
 const SESSION_CALLS: readonly (keyof paths)[] = [
@@ -90,9 +91,13 @@ const isSessionCall = (url: string): boolean => {
   return SESSION_CALLS.some((call) => path === call || path.endsWith(call));
 };
 
+/** Step-up (DESIGN 9): the session is fine, the action wants a fresh proof of who is there. */
+const STEP_UP_CODE = 'REAUTHENTICATION_REQUIRED';
+
 /** Spec 8, transport behaviour: expired session, server errors, one ApiError for the rest. */
 function failure(url: string, response: FailedResponse, options: RequestOptions): ApiError {
-  if (response.status === 401 && !isSessionCall(url)) {
+  const isStepUp = (response.data as { code?: unknown } | null)?.code === STEP_UP_CODE;
+  if (response.status === 401 && !isSessionCall(url) && !isStepUp) {
     if (options.quietUnauthorized) {
       clearSession();
     } else {
@@ -174,6 +179,16 @@ async function send<T>(
   return { data: data as T, status: response.status, headers: response.headers };
 }
 
+/** The step-up dialog's two calls, made here and handed to it (lib/step-up-calls.ts). */
+const STEP_UP_CALLS: StepUpCalls = {
+  hasSecondFactor: () =>
+    request<{ data: { mfa_enabled: boolean } }>('GET', '/api/v1/iam/mfa', undefined, {}).then(
+      (response) => response.data.data.mfa_enabled,
+    ),
+  reauthenticate: (proof) =>
+    request('POST', '/api/v1/iam/reauthenticate', proof, {}).then(() => undefined),
+};
+
 /** Every failure is an ApiError: anything that is not an HTTP failure is `Unknown error`. */
 export async function request<T>(
   method: string,
@@ -184,7 +199,14 @@ export async function request<T>(
   try {
     return await send<T>(method, url, body, options);
   } catch (cause) {
-    throw toApiError(cause);
+    const error = toApiError(cause);
+    if (error.status === 401 && error.code === STEP_UP_CODE) {
+      // Asked in place; the same request (body, Idempotency-Key) goes again once confirmed, so
+      // the form that sent it keeps what was typed and waits (lib/step-up.tsx).
+      const { confirmIdentity } = await import('./step-up');
+      if (await confirmIdentity(STEP_UP_CALLS)) return request<T>(method, url, body, options);
+    }
+    throw error;
   }
 }
 

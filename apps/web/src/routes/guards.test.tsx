@@ -67,10 +67,11 @@ describe('route guards', () => {
     expect(locationOf(router)).toBe('/employees?status=active');
   });
 
-  it('sends unknown paths to /error/404, which links to the homepage', async () => {
-    const { router } = renderApp('/no/such/page');
+  it('answers an unknown address in place, keeping and showing it, with a link home', async () => {
+    const { router } = renderApp('/no/such/page?from=mail');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
-    expect(locationOf(router)).toBe('/error/404');
+    expect(locationOf(router)).toBe('/no/such/page?from=mail');
+    expect(screen.getByTestId('not-found-address')).toHaveTextContent('/no/such/page?from=mail');
     expect(screen.getByRole('link', { name: 'Go to homepage' })).toHaveAttribute('href', '/');
   });
 

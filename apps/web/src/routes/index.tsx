@@ -172,7 +172,8 @@ export const routes: RouteObject[] = [
           { path: paths.twoFactor.path, lazy: () => import('./app/two-factor') },
         ]),
       },
-      { path: '*', element: <Navigate to={paths.errors.notFound.getHref()} replace /> },
+      // Drawn in place: the address typed stays in the bar and on the page (issue 41 item 8).
+      { path: '*', lazy: () => import('./errors/not-found') },
     ],
   },
 ];

@@ -15,7 +15,7 @@ import {
 import { auditActorOf } from '../../lib/audit';
 import { answerOnce, requiredIdempotencyKeyHeaders } from '../../lib/idempotency';
 import { within } from '../../lib/transaction';
-import { currentUser, requirePermission } from '../../plugins/auth';
+import { currentUser, requirePermission, requireRecentSignIn } from '../../plugins/auth';
 import {
   approveApproval,
   getApprovalPolicy,
@@ -50,7 +50,8 @@ export default async function approvalsRoutes(app: FastifyInstance) {
   r.post(
     '/:id/approve',
     {
-      preHandler: requirePermission('approvals.decide'),
+      // Step-up (DESIGN 9): approving moves the money.
+      preHandler: [requirePermission('approvals.decide'), requireRecentSignIn],
       schema: {
         tags,
         operationId: 'approveApproval',
@@ -168,7 +169,9 @@ export async function approvalPolicyRoutes(app: FastifyInstance) {
   r.put(
     '/approval-policy',
     {
-      preHandler: requirePermission('sys.manage'),
+      // Step-up too (decision 0083): a session left open could otherwise turn four-eyes off,
+      // and then move any amount without approval and without a step-up.
+      preHandler: [requirePermission('sys.manage'), requireRecentSignIn],
       schema: {
         tags,
         operationId: 'setApprovalPolicy',

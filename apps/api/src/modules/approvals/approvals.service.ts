@@ -15,6 +15,7 @@ import {
 } from '@app/contract';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { assertRecentAuthentication, type StepUpConfig } from '../../lib/step-up';
 import { recordAudit, type AuditActor } from '../../lib/audit';
 import type { ServiceDeps } from '../../lib/deps';
 import { iso, isoOrNull } from '../../lib/numbers';
@@ -24,6 +25,7 @@ import { inTransaction, transactionOf, type TransactionRunner } from '../../lib/
 import { applyDistribution, applyTopUp } from '../ledger';
 import { lockCompany } from '../ledger';
 import { findUserLink, linkedAmong, linkWindowStart } from '../iam';
+import { recordEvent } from '../webhooks';
 import {
   countApprovalRows,
   countOtherDeciders,
@@ -143,6 +145,39 @@ function payeeChangesOf(
   return changes;
 }
 
+/**
+ * A request's webhook event (decision 0084), in the transaction that made or decided it: a
+ * distribution's go to its company's endpoints too, a top-up's to the admin's only (a company
+ * admin does not see top-up requests, lib/scope approvalScopeOf). No payee list: a count.
+ */
+function recordApprovalEvent(
+  tx: Tx,
+  type: 'approval.requested' | 'approval.decided',
+  row: ApprovalRow,
+  at: Date,
+) {
+  return recordEvent(tx, {
+    type,
+    companyId: row.companyId,
+    toCompany: row.kind === 'distribution',
+    data: {
+      approval_id: row.id,
+      kind: row.kind,
+      status: row.status,
+      total: row.total,
+      employees: row.kind === 'distribution' ? (row.payload.items?.length ?? 0) : null,
+      note: row.payload.note,
+      requested_by: row.requestedByUsername,
+      requested_at: iso(row.createdAt),
+      expires_at: iso(row.expiresAt),
+      decided_by: row.decidedByUsername,
+      decided_at: isoOrNull(row.decidedAt),
+      reason: row.reason,
+    },
+    at,
+  });
+}
+
 /** The payee changes of each pending distribution among `rows`, with one query. */
 async function payeeChangesByRow(
   executor: Parameters<typeof findCurrentPayees>[0],
@@ -210,6 +245,11 @@ export interface ApprovalRequest {
   /** A distribution's lines. */
   items?: { employee_id: number; amount: number }[];
   at: Date;
+  /**
+   * Step-up (DESIGN 9): a request reaching the threshold needs its requester's sign-in or
+   * re-authentication from within this window. Null only for the demo seed, which no one types.
+   */
+  stepUp: StepUpConfig | null;
 }
 
 /**
@@ -242,6 +282,8 @@ export async function requestApprovalIfDue(
     if (request.total + applied < threshold) return null;
   }
 
+  // Step-up (DESIGN 9): a request at or over the threshold is money on this person's word.
+  if (request.stepUp) assertRecentAuthentication(request.requester, request.at, request.stepUp);
   const companyName = await lookupCompanyName(tx, request.companyId);
   if (companyName === undefined) throw new AppError('RECORD_NOT_FOUND');
   let items: Approval['payload']['items'];
@@ -289,6 +331,7 @@ export async function requestApprovalIfDue(
     after: auditView(row),
     at: request.at,
   });
+  await recordApprovalEvent(tx, 'approval.requested', row, request.at);
   return toApproval(row, request.requester);
 }
 
@@ -445,6 +488,7 @@ export async function approveApproval(
       },
       at,
     });
+    await recordApprovalEvent(tx, 'approval.decided', after, at);
     return toApproval(after, user, { payeeChanges: changes });
   });
 }
@@ -489,6 +533,7 @@ export async function rejectApproval(
       after: auditView(after),
       at,
     });
+    await recordApprovalEvent(tx, 'approval.decided', after, at);
     return toApproval(after, user);
   });
 }
@@ -520,6 +565,7 @@ export async function expireApprovals({ database, clock }: ServiceDeps): Promise
           after: auditView(after),
           at,
         });
+        await recordApprovalEvent(tx, 'approval.decided', after, at);
       }
       return ids;
     });

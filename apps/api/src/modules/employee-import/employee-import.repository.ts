@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Status } from '@app/contract';
 import { queryRows, type Executor, type Tx } from '../../db/client';
 import { toInt } from '../../lib/numbers';
@@ -111,8 +111,39 @@ export interface NewImportedEmployee {
 }
 
 /**
+ * An employee row's webhook data (decision 0084), from the columns of `alias`, as the employees
+ * module's single changes write it (`eventData` in employees.service.ts): never a balance.
+ */
+const employeeEventData = (alias: 'i' | 'u', companyCode: SQL): SQL => {
+  const a = sql.raw(alias);
+  return sql`jsonb_build_object('id', ${a}.id, 'employee_id', ${a}.employee_id,
+               'name', ${a}.name, 'email', ${a}.email, 'status', ${a}.status,
+               'monthly_tokens', ${a}.monthly_tokens,
+               'updated_at', to_char(${a}.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'company_code', ${companyCode})`;
+};
+
+const companyCodeOf = (companyId: number) =>
+  sql`(SELECT c.code FROM companies c WHERE c.id = ${companyId})`;
+
+/** Which of an import's webhook events some endpoint takes (asked once per import). */
+export interface ImportEvents {
+  created: boolean;
+  updated: boolean;
+  deactivated: boolean;
+}
+
+export const NO_IMPORT_EVENTS: ImportEvents = {
+  created: false,
+  updated: false,
+  deactivated: false,
+};
+
+/**
  * Inserts the new employees, into the company's current token month, with one statement per
- * IMPORT_SLICE_ROWS rows; answers how many were inserted.
+ * IMPORT_SLICE_ROWS rows; answers how many were inserted. When an endpoint takes
+ * `employee.created`, the same statement writes one event per employee (`webhook_enqueue_each`,
+ * decision 0084), in the import's transaction.
  */
 export async function insertImportedEmployees(
   tx: Tx,
@@ -120,8 +151,10 @@ export async function insertImportedEmployees(
   tokenMonth: string,
   rows: NewImportedEmployee[],
   at: Date,
+  events: ImportEvents = NO_IMPORT_EVENTS,
 ): Promise<number> {
   let inserted = 0;
+  const atText = at.toISOString();
   for (const slice of slices(rows)) {
     // Counted in the database: the driver does not build a result row per employee.
     const [counted] = await queryRows<{ n: unknown }>(
@@ -130,11 +163,18 @@ export async function insertImportedEmployees(
             INSERT INTO employees (company_id, employee_id, name, email, status, token_month,
                                    created_at, updated_at)
             SELECT ${companyId}, x.employee_id, x.name, x.email, x.status, ${tokenMonth},
-                   ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
+                   ${atText}::timestamptz, ${atText}::timestamptz
               FROM jsonb_to_recordset(${JSON.stringify(slice)}::jsonb)
                    AS x(employee_id text, name text, email text, status text)
-            RETURNING 1)
-          SELECT count(*) AS n FROM inserted`,
+            RETURNING id, employee_id, name, email, status, monthly_tokens, updated_at)
+          SELECT count(*) AS n${
+            events.created
+              ? sql`, webhook_enqueue_each('employee.created', ${companyId}, NULL,
+                       (SELECT jsonb_agg(${employeeEventData('i', companyCodeOf(companyId))} ORDER BY i.id)
+                          FROM inserted i),
+                       ${atText}::timestamptz) AS events`
+              : sql``
+          } FROM inserted`,
     );
     inserted += toInt(counted!.n);
   }
@@ -151,25 +191,60 @@ export interface ImportedEmployeeChange {
 
 /**
  * Applies the changes, one statement per IMPORT_SLICE_ROWS rows; rows whose values are already
- * those are left alone.
+ * those are left alone. When endpoints take them, the same statement writes each changed
+ * employee's `employee.deactivated` (active to inactive) or `employee.updated` event (decision
+ * 0084), with the fields it changed (read from the row before the update, `old`).
  */
 export async function updateImportedEmployees(
   tx: Tx,
   companyId: number,
   rows: ImportedEmployeeChange[],
   at: Date,
+  events: ImportEvents = NO_IMPORT_EVENTS,
 ): Promise<void> {
+  const atText = at.toISOString();
+  const wantsEvents = events.updated || events.deactivated;
+  const eventsOf = (type: 'employee.updated' | 'employee.deactivated', wanted: boolean) =>
+    wanted
+      ? sql`, webhook_enqueue_each(${type}, ${companyId}, NULL,
+               (SELECT jsonb_agg(${employeeEventData('u', companyCodeOf(companyId))}
+                                 || jsonb_build_object('changed', u.changed)
+                                 ${type === 'employee.deactivated' ? sql`|| '{"deleted": false}'::jsonb` : sql``}
+                                 ORDER BY u.id)
+                  FROM updated u
+                 WHERE u.deactivated = ${type === 'employee.deactivated'}),
+               ${atText}::timestamptz)`
+      : sql``;
   for (const slice of slices(rows)) {
     await queryRows(
       tx,
-      sql`UPDATE employees e
-             SET name = coalesce(x.name, e.name), email = coalesce(x.email, e.email),
-                 status = x.status, updated_at = ${at.toISOString()}::timestamptz
-            FROM jsonb_to_recordset(${JSON.stringify(slice)}::jsonb)
-                 AS x(id bigint, name text, email text, status text)
-           WHERE e.id = x.id AND e.company_id = ${companyId} AND e.deleted_at IS NULL
-             AND (e.name, e.email, e.status) IS DISTINCT FROM
-                 (coalesce(x.name, e.name), coalesce(x.email, e.email), x.status)`,
+      sql`WITH updated AS (
+            UPDATE employees e
+               SET name = coalesce(x.name, e.name), email = coalesce(x.email, e.email),
+                   status = x.status, updated_at = ${atText}::timestamptz
+              FROM jsonb_to_recordset(${JSON.stringify(slice)}::jsonb)
+                   AS x(id bigint, name text, email text, status text),
+                   employees old
+             WHERE e.id = x.id AND e.company_id = ${companyId} AND e.deleted_at IS NULL
+               AND old.id = e.id
+               AND (e.name, e.email, e.status) IS DISTINCT FROM
+                   (coalesce(x.name, e.name), coalesce(x.email, e.email), x.status)
+            RETURNING e.id, e.employee_id, e.name, e.email, e.status, e.monthly_tokens,
+                      e.updated_at,
+                      old.status = 'active' AND e.status = 'inactive' AS deactivated,
+                      ${
+                        wantsEvents
+                          ? sql`to_jsonb(array_remove(ARRAY[
+                              CASE WHEN e.name IS DISTINCT FROM old.name THEN 'name' END,
+                              CASE WHEN e.email IS DISTINCT FROM old.email THEN 'email' END,
+                              CASE WHEN e.status IS DISTINCT FROM old.status THEN 'status' END],
+                              NULL))`
+                          : sql`NULL::jsonb`
+                      } AS changed)
+          SELECT count(*) AS n${eventsOf('employee.updated', events.updated)}${eventsOf(
+            'employee.deactivated',
+            events.deactivated,
+          )} FROM updated`,
     );
   }
 }

@@ -19,7 +19,11 @@ import { auditActorOf } from '../../lib/audit';
 import { readCsvUpload } from '../../lib/csv-upload';
 import { scopeOf } from '../../lib/scope';
 import { currentUser, requirePermission } from '../../plugins/auth';
-import { importEmployees, previewEmployeeImport } from './employee-import.service';
+import {
+  importEmployees,
+  previewEmployeeImport,
+  TEMPLATE_EXAMPLE_STAFF_NUMBER,
+} from './employee-import.service';
 import { csvFileSchema } from '../../openapi';
 
 const errors = {
@@ -30,9 +34,16 @@ const errors = {
   415: errorEnvelopeSchema,
 };
 
-/** The header row and one example row (decision 0008). */
+/**
+ * The header row and one example row (decision 0008), which is nobody's: left in a file, it is
+ * refused (`TEMPLATE_EXAMPLE_STAFF_NUMBER`), never a new employee nor a change to one (issue 41
+ * item 7: the example was E0001, and a file that kept it renamed the demo's Ava Chen).
+ */
 export const EMPLOYEE_CSV_TEMPLATE = stringify(
-  [[...EMPLOYEE_CSV_COLUMNS], ['E0001', 'jane.doe@example.com', 'Jane Doe', 'active']],
+  [
+    [...EMPLOYEE_CSV_COLUMNS],
+    [TEMPLATE_EXAMPLE_STAFF_NUMBER, 'jane.doe@example.com', 'Jane Doe', 'active'],
+  ],
   { record_delimiter: 'windows' },
 );
 
@@ -50,6 +61,18 @@ async function readUpload(
   }
   return { buffer, name, options: options.data };
 }
+
+/** The form of a preview or an import, for the document (the route reads its parts itself). */
+const EMPLOYEE_UPLOAD = {
+  file: 'The employees CSV (see the template), at most 10 MB',
+  fields: {
+    deactivate_missing: {
+      type: 'string',
+      enum: ['true', 'false'],
+      description: '`true`: employees of the company missing from the file are deactivated',
+    },
+  },
+};
 
 /** Rows per chunk of the streamed preview answer. */
 export const PREVIEW_CHUNK_ROWS = 1_000;
@@ -108,6 +131,7 @@ export default async function employeeImportRoutes(app: FastifyInstance) {
       schema: {
         tags: ['employees'],
         operationId: 'previewEmployeeImport',
+        upload: EMPLOYEE_UPLOAD,
         summary:
           'Classify each row of an employee CSV (multipart `file`, optional `deactivate_missing=true`); nothing is written',
         consumes: ['multipart/form-data'],
@@ -135,6 +159,7 @@ export default async function employeeImportRoutes(app: FastifyInstance) {
       schema: {
         tags: ['employees'],
         operationId: 'importEmployees',
+        upload: EMPLOYEE_UPLOAD,
         summary:
           'Import an employee CSV in one transaction (employees missing from it are deactivated only with `deactivate_missing=true`); invalid rows are skipped and counted',
         consumes: ['multipart/form-data'],

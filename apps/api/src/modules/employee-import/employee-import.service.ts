@@ -19,6 +19,7 @@ import type { TenantScope } from '../../lib/scope';
 import { inTransaction } from '../../lib/transaction';
 import { shareLockCompany } from '../companies';
 import { emailDuplicateError } from '../employees';
+import { isEventWanted } from '../webhooks';
 import { parseEmployeeCsv, type ParsedEmployeeRow } from './employee-import.csv';
 import {
   deferSearchIndexMerge,
@@ -81,9 +82,13 @@ function importCompany(scope: TenantScope): number {
   return scope.companyId;
 }
 
+/** The staff number of the template's example row: a row that names it is refused. */
+export const TEMPLATE_EXAMPLE_STAFF_NUMBER = 'EXAMPLE-DELETE-ME';
+
 /**
  * Decides what each row does (decision 0008), checking the file against itself and the database:
- * a staff number or email seen on an earlier line is `v.duplicate_in_file`; a staff number of a
+ * a staff number or email seen on an earlier line is `v.duplicate_in_file`; the template's example
+ * row is `v.template_example`, whatever a company's staff numbers are; a staff number of a
  * deleted employee, or an email of another employee of this company or of another company, is
  * invalid with the duplicate code the create form would get. A row naming an existing employee
  * is `unchanged` when applying it would change nothing (an empty cell keeps the current value),
@@ -119,6 +124,8 @@ export function classifyRows(
       seenStaffNumbers.add(row.employee_id);
     }
     if (current?.deleted) fail('employee_id', 'EMPLOYEE_ID_EXISTING_IN_THIS_COMPANY');
+    if (row.employee_id === TEMPLATE_EXAMPLE_STAFF_NUMBER)
+      fail('employee_id', 'v.template_example');
     if (row.email && !row.errors.email) {
       const email = row.email.toLowerCase();
       const holder = liveByEmail.get(email);
@@ -249,6 +256,13 @@ export async function importEmployees(
     await deferSearchIndexMerge(tx);
     const rows = await classifyFile(tx, companyId, parsed, options.deactivate_missing);
     const at = deps.clock.now();
+    // Each employee created, changed or deactivated is one webhook event (decision 0084), written
+    // by the statements below when some endpoint takes that type.
+    const events = {
+      created: await isEventWanted(tx, 'employee.created', companyId),
+      updated: await isEventWanted(tx, 'employee.updated', companyId),
+      deactivated: await isEventWanted(tx, 'employee.deactivated', companyId),
+    };
     const status = (row: EmployeeImportRow) => row.status as Status;
     const created = await insertImportedEmployees(
       tx,
@@ -263,6 +277,7 @@ export async function importEmployees(
           status: status(r),
         })),
       at,
+      events,
     );
     const changes = rows.filter((r) => r.action === 'override' || r.action === 'deactivate');
     await updateImportedEmployees(
@@ -276,6 +291,7 @@ export async function importEmployees(
         status: status(r),
       })),
       at,
+      events,
     );
     const rejected = rows.filter((r) => r.action === 'invalid');
     const counts = summarise(rows);

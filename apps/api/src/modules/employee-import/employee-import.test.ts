@@ -127,26 +127,36 @@ describe.each(await testDatabaseKinds())('employee CSV import on %s', (kind) => 
     return { company, as, elsewhere, keep, same, off, gone, idle, file, tag };
   }
 
-  it('serves a template with the header row and one example row, which previews as one creation', async () => {
-    const { as } = await companyWithAdmin();
+  it("serves a template whose example row is nobody's: refused if left in, never applied", async () => {
+    const { as, company } = await companyWithAdmin();
     const res = await injectAs(t.app, as.session, { url: '/api/v1/employees/import/template' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toContain('employees-template.csv');
     expect(res.body.split('\r\n')).toEqual([
       'employee_id,email,name,status',
-      'E0001,jane.doe@example.com,Jane Doe,active',
+      'EXAMPLE-DELETE-ME,jane.doe@example.com,Jane Doe,active',
       '',
     ]);
-    const preview = await upload(as, '/preview', res.body);
-    expect(preview.json().data.summary).toEqual({
-      create: 1,
-      override: 0,
-      unchanged: 0,
-      deactivate: 0,
-      keep: 0,
-      invalid: 0,
+    // Issue 41 item 7: even in a company where an employee holds the example's staff number, the
+    // row is the template's, refused, and changes no one.
+    await createEmployee(as, { employee_id: 'EXAMPLE-DELETE-ME', name: 'Kept Name' });
+    const withOne = `${res.body}E0100,new.one@example.com,New One,active\r\n`;
+    const preview = await upload(as, '/preview', withOne);
+    expect(preview.json().data.summary).toMatchObject({ create: 1, override: 0, invalid: 1 });
+    expect(preview.json().data.rows[0]).toMatchObject({
+      line: 2,
+      action: 'invalid',
+      errors: { employee_id: 'v.template_example' },
     });
+    const applied = await upload(as, '', withOne);
+    expect(applied.statusCode).toBe(200);
+    expect(applied.json().data).toMatchObject({ created: 1, updated: 0, rejected: 1 });
+    const employees = await employeesOf(company.id);
+    expect(employees.map((e) => [e.employee_id, e.name])).toEqual([
+      ['EXAMPLE-DELETE-ME', 'Kept Name'],
+      ['E0100', 'New One'],
+    ]);
   });
 
   it("imports a previewed file from the preview's parse, classified again against the database of the moment", async () => {

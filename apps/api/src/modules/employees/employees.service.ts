@@ -2,11 +2,16 @@ import { LRUCache } from 'lru-cache';
 import type {
   CreateEmployeeBody,
   Employee,
+  EmployeeEventField,
   EmployeeListQuery,
   Status,
   UpdateEmployeeBody,
 } from '@app/contract';
-import { createEmployeeBodySchema, updateEmployeeBodySchema } from '@app/contract';
+import {
+  createEmployeeBodySchema,
+  EMPLOYEE_EVENT_FIELDS,
+  updateEmployeeBodySchema,
+} from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import { stateSlot } from '../../lib/app-state';
 import { pagedFilterOf } from '../../lib/sql';
@@ -18,6 +23,7 @@ import { inTransaction, sqlState, violatedConstraint } from '../../lib/transacti
 import { shareLockCompany } from '../companies';
 import { renewEmployee as renewInLedger } from '../ledger';
 import { revokeUserSessions } from '../iam';
+import { recordEvent } from '../webhooks';
 import {
   deleteEmployeeAccount,
   findEmailCompanies,
@@ -36,6 +42,36 @@ import {
 // The employees export reads the list through these (one scope rule for both).
 
 const ENTITY = 'employee';
+
+/** An employee as its webhook events show it (decision 0084): never a balance. */
+const eventData = (employee: Employee) => ({
+  id: employee.id,
+  employee_id: employee.employee_id,
+  name: employee.name,
+  email: employee.email,
+  status: employee.status,
+  monthly_tokens: employee.monthly_tokens,
+  updated_at: employee.updated_at,
+});
+
+/**
+ * The webhook event of a change from `before` to `after`, in the change's transaction (decision
+ * 0084): `employee.deactivated` when it went from active to inactive, `employee.updated` when any
+ * other event field changed, nothing when none did.
+ */
+async function recordEmployeeChange(tx: Tx, before: Employee, after: Employee, at: Date) {
+  const changed: EmployeeEventField[] = EMPLOYEE_EVENT_FIELDS.filter(
+    (field) => before[field] !== after[field],
+  );
+  if (changed.length === 0) return;
+  const deactivated = before.status === 'active' && after.status === 'inactive';
+  await recordEvent(tx, {
+    type: deactivated ? 'employee.deactivated' : 'employee.updated',
+    companyId: after.company_id,
+    data: { ...eventData(after), changed, ...(deactivated ? { deleted: false } : {}) },
+    at,
+  });
+}
 
 /** The company an employee request acts on: the caller's own, or the one admin and HR name. */
 function targetCompany(scope: TenantScope, companyId: number | undefined): number {
@@ -132,6 +168,12 @@ export async function createEmployeeIn(
       entityType: ENTITY,
       entityId: row.id,
       after,
+      at,
+    });
+    await recordEvent(tx, {
+      type: 'employee.created',
+      companyId: companyId,
+      data: eventData(after),
       at,
     });
     return after;
@@ -239,6 +281,7 @@ export async function updateEmployee(
         after,
         at,
       });
+      await recordEmployeeChange(tx, before, after, at);
       return after;
     } catch (error) {
       throw duplicateError(error) ?? error;
@@ -272,6 +315,19 @@ export async function deleteEmployee(
       before,
       at,
     });
+    // Deleted is inactive for good: its integrators hear it as a deactivation (decision 0084).
+    await recordEvent(tx, {
+      type: 'employee.deactivated',
+      companyId: before.company_id,
+      data: {
+        ...eventData(before),
+        status: 'inactive',
+        updated_at: at.toISOString(),
+        changed: before.status === 'active' ? ['status'] : [],
+        deleted: true,
+      },
+      at,
+    });
   });
 }
 
@@ -300,6 +356,7 @@ export async function setEmployeeStatus(
       after,
       at,
     });
+    await recordEmployeeChange(tx, before, after, at);
     return after;
   });
 }

@@ -1,17 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  dataOf,
   errorEnvelopeSchema,
   loginBodySchema,
   loginResponseSchema,
   mfaCodeBodySchema,
   okSchema,
+  reauthenticateBodySchema,
+  reauthenticatedSchema,
   selfInfoResponseSchema,
   signedInResponseSchema,
 } from '@app/contract';
+import { AppError } from '../../lib/app-error';
+import { auditActorOf } from '../../lib/audit';
 import { currentUser, requirePermission } from '../../plugins/auth';
-import { signIn, signOut } from './iam.service';
-import { completeMfaSignIn, sessionUserOf } from './mfa.service';
+import { confirmCurrentPassword, signIn, signOut } from './iam.service';
+import { completeMfaSignIn, reauthenticate, sessionUserOf } from './mfa.service';
 import {
   clearMfaChallengeCookie,
   clearSessionCookies,
@@ -39,6 +44,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       schema: {
         tags: ['iam'],
         operationId: 'login',
+        responseHeaders: { 200: ['Set-Cookie'] },
         summary: 'Sign in with username or email; sets the session and XSRF-TOKEN cookies',
         description:
           'A wrong username and a wrong password answer alike (401). Past the free failures of a ' +
@@ -88,6 +94,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       schema: {
         tags: ['iam'],
         operationId: 'loginSecondStep',
+        responseHeaders: { 200: ['Set-Cookie'], 401: ['Set-Cookie'] },
         summary:
           'Second step of a sign-in with TOTP on: a code or a recovery code; sets the session cookies',
         body: mfaCodeBodySchema,
@@ -132,6 +139,7 @@ export default async function iamRoutes(app: FastifyInstance) {
       schema: {
         tags: ['iam'],
         operationId: 'logout',
+        responseHeaders: { 200: ['Set-Cookie'] },
         summary: 'Sign out: ends the session server-side and clears the cookies',
         response: { 200: okSchema, 403: errorEnvelopeSchema },
       },
@@ -146,6 +154,48 @@ export default async function iamRoutes(app: FastifyInstance) {
     },
   );
 
+  r.post(
+    '/reauthenticate',
+    {
+      preHandler: requirePermission('iam.self'),
+      schema: {
+        tags: ['iam'],
+        operationId: 'reauthenticate',
+        summary:
+          'Step-up: prove who you are again (password, or the second factor when on); the actions that answer 401 REAUTHENTICATION_REQUIRED then go through for details.within_seconds (STEP_UP_WINDOW_SECONDS, 300 by default)',
+        body: reauthenticateBodySchema,
+        response: {
+          200: dataOf(reauthenticatedSchema),
+          400: errorEnvelopeSchema,
+          401: errorEnvelopeSchema,
+          403: errorEnvelopeSchema,
+          429: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const data = await reauthenticate(
+        app.deps,
+        user,
+        request.authSession!.idHash,
+        request.body,
+        auditActorOf(request),
+        async (password) => {
+          if (!password) {
+            throw new AppError('BODY_INVALID', { metadata: { password: 'v.required' } });
+          }
+          await confirmCurrentPassword(app.deps, {
+            userId: user.id,
+            currentPassword: password,
+            ip: request.ip,
+          });
+        },
+      );
+      return { data };
+    },
+  );
+
   r.get(
     '/self-info',
     {
@@ -154,8 +204,8 @@ export default async function iamRoutes(app: FastifyInstance) {
       schema: {
         tags: ['iam'],
         operationId: 'getSelfInfo',
+        responseHeaders: { 200: ['Set-Cookie'] },
         summary: 'The signed-in user',
-        security: [{ session: [] }],
         response: { 200: selfInfoResponseSchema, 401: errorEnvelopeSchema },
       },
     },

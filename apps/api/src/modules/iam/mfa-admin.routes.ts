@@ -16,7 +16,6 @@ export default async function mfaAdminRoutes(app: FastifyInstance) {
         tags: ['users'],
         operationId: 'resetUserMfa',
         summary: 'Reset a user’s two-factor sign-in (audited)',
-        security: [{ session: [] }],
         params: userIdParamsSchema,
         response: {
           200: okSchema,

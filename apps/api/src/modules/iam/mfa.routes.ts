@@ -26,7 +26,6 @@ export default async function mfaRoutes(app: FastifyInstance) {
         tags: ['iam'],
         operationId: 'getMfaStatus',
         summary: 'The signed-in user’s two-factor state',
-        security: [{ session: [] }],
         response: { 200: mfaStatusResponseSchema, 401: errorEnvelopeSchema },
       },
     },
@@ -42,7 +41,6 @@ export default async function mfaRoutes(app: FastifyInstance) {
         tags: ['iam'],
         operationId: 'startTotpEnrolment',
         summary: 'Start TOTP enrolment: a new pending secret and its otpauth:// URL',
-        security: [{ session: [] }],
         response: {
           200: totpEnrolmentResponseSchema,
           401: errorEnvelopeSchema,
@@ -65,7 +63,6 @@ export default async function mfaRoutes(app: FastifyInstance) {
         tags: ['iam'],
         operationId: 'verifyTotpEnrolment',
         summary: 'Confirm TOTP enrolment with a code: turns it on, returns ten recovery codes once',
-        security: [{ session: [] }],
         body: totpVerifyBodySchema,
         response: {
           200: recoveryCodesResponseSchema,
@@ -96,7 +93,6 @@ export default async function mfaRoutes(app: FastifyInstance) {
         tags: ['iam'],
         operationId: 'disableTotp',
         summary: 'Turn TOTP off with a code or a recovery code',
-        security: [{ session: [] }],
         body: mfaCodeBodySchema,
         response: {
           200: okSchema,

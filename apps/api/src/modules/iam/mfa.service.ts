@@ -5,6 +5,8 @@ import {
   TOTP_PARAMS,
   type MfaCodeBody,
   type MfaStatus,
+  type ReauthenticateBody,
+  type Reauthenticated,
   type SelfUser,
   type TotpEnrolment,
 } from '@app/contract';
@@ -34,6 +36,7 @@ import {
   useRecoveryCode,
   type TotpRow,
 } from './mfa.repository';
+import { markSessionReauthenticated } from './sessions.repository';
 import { openSession, type IssuedSession } from './sessions.service';
 import { hashToken, isTokenShaped, newToken } from './session-tokens';
 import { recordUserLink } from './user-links';
@@ -534,4 +537,51 @@ export async function completeMfaSignIn(
   }
   if (outcome.kind === 'wrong') throw new AppError('MFA_CODE_INVALID');
   return { user: outcome.user, session: outcome.session };
+}
+
+/**
+ * POST /iam/reauthenticate (step-up, DESIGN 9): the signed-in user proves who it is again, with
+ * its second factor when it has one (its password is then not enough), else its password; both
+ * throttled as at sign-in. The session's step-up time moves to now and is audited.
+ */
+export async function reauthenticate(
+  deps: MfaDeps,
+  user: AuthUser,
+  sessionIdHash: string,
+  body: ReauthenticateBody,
+  actor: AuditActor,
+  confirmPassword: (password: string | undefined) => Promise<void>,
+): Promise<Reauthenticated> {
+  const db = deps.database.db;
+  const now = deps.clock.now();
+  const hasSecondFactor = await isTotpEnabled(db, user.id);
+  if (hasSecondFactor) {
+    if (body.code === undefined && body.recovery_code === undefined) {
+      throw new AppError('BODY_INVALID', { metadata: { code: 'v.mfa_code_format' } });
+    }
+    const keyring = await requireMfaKeyring(deps);
+    await throttledCodeCheck(deps, user.id, actor.ip, async () => {
+      const right = await db.transaction(async (tx) => {
+        const row = await lookupTotpForUpdate(tx, user.id);
+        if (!row?.enabledAt) return false;
+        const factor = { code: body.code, recovery_code: body.recovery_code };
+        return (await useSecondFactor(tx, keyring, row, factor, now, deps.config.MFA_ISSUER)).ok;
+      });
+      if (!right) throw new AppError('MFA_CODE_INVALID');
+    });
+  } else {
+    await confirmPassword(body.password);
+  }
+  await db.transaction(async (tx) => {
+    await markSessionReauthenticated(tx, sessionIdHash, now);
+    await recordAudit(tx, {
+      actor,
+      action: 'reauthenticate',
+      entityType: 'user',
+      entityId: user.id,
+      after: { factor: hasSecondFactor ? 'totp' : 'password' },
+      at: now,
+    });
+  });
+  return { authenticated_at: now.toISOString(), factor: hasSecondFactor ? 'totp' : 'password' };
 }

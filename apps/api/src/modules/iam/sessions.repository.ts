@@ -73,3 +73,12 @@ export async function revokeUserSessions(executor: Executor, userId: number): Pr
     .returning({ idHash: sessions.idHash });
   return deleted.length;
 }
+
+/** Step-up (DESIGN 9): the session's user proved who it is again at `at`. */
+export async function markSessionReauthenticated(
+  executor: Executor,
+  idHash: string,
+  at: Date,
+): Promise<void> {
+  await executor.update(sessions).set({ reauthenticatedAt: at }).where(eq(sessions.idHash, idHash));
+}

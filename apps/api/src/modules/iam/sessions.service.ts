@@ -99,5 +99,9 @@ export async function resolveSession(
   if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
     await touchSession(executor, idHash, now);
   }
-  return { idHash, csrfToken: csrfTokenFor(token), user: toAuthUser(user) };
+  const authenticatedAt =
+    session.reauthenticatedAt && session.reauthenticatedAt > session.createdAt
+      ? session.reauthenticatedAt
+      : session.createdAt;
+  return { idHash, csrfToken: csrfTokenFor(token), user: { ...toAuthUser(user), authenticatedAt } };
 }

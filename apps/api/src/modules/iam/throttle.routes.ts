@@ -22,7 +22,6 @@ export default async function signInThrottleRoutes(app: FastifyInstance) {
         tags: ['users'],
         operationId: 'clearSignInThrottle',
         summary: "Clear a user's sign-in throttle (its username and email, from every address)",
-        security: [{ session: [] }],
         params: userIdParamsSchema,
         response: {
           200: clearSignInThrottleResponseSchema,

@@ -9,6 +9,7 @@ import { lookupCompany } from '../companies';
 import { findCompaniesDueForReset, findOpenOrdersBefore } from '../ledger';
 import { sweepSignInThrottles } from '../iam';
 import { expireApprovals } from '../approvals';
+import { announceClosedSettlements } from '../settlements';
 import { refundOrder, resetCompany, type ResetHooks } from '../ledger';
 
 /** A server down for longer than this many months catches up over several runs. */
@@ -141,4 +142,12 @@ export function sweepExpiredCounters({
  */
 export function runApprovalExpiry(deps: ServiceDeps): Promise<number[]> {
   return countedJob(deps.metrics, 'approval_expiry', () => expireApprovals(deps));
+}
+
+/**
+ * Announces the settlement periods that have ended (decision 0084): one `settlement.closed` event
+ * per merchant and period, written once whatever the number of instances running it.
+ */
+export function runSettlementClosings(deps: ServiceDeps): Promise<string[]> {
+  return countedJob(deps.metrics, 'settlement_closing', () => announceClosedSettlements(deps));
 }

@@ -4,14 +4,16 @@ import {
   runApprovalExpiry,
   runAutoArchive,
   runMonthlyResets,
+  runSettlementClosings,
   sweepExpiredCounters,
 } from './jobs.service';
 
 /**
  * Runs the scheduled jobs every JOBS_INTERVAL_SECONDS in this instance (0: never): monthly resets,
  * the system period's reset (decision 0006: reads advance it too, the timer opens it on time when
- * nobody reads), auto-archive, the expiry of approvals pending for 7 days, and the sweep of
- * expired rate-limit and sign-in counters. Every instance
+ * nobody reads), auto-archive, the expiry of approvals pending for 7 days, the announcement of
+ * closed settlement periods (decision 0084), and the sweep of expired rate-limit and sign-in
+ * counters. Every instance
  * runs them; the jobs themselves make that harmless (DESIGN 3.6). A run still going when the next
  * tick comes is not doubled. Started by server.ts, never by buildApp, so tests drive jobs by hand.
  */
@@ -39,6 +41,8 @@ export function startJobTimer(app: FastifyInstance): () => Promise<void> {
       }
       const expired = await runApprovalExpiry(app.deps);
       if (expired.length > 0) app.log.info({ approvals: expired }, 'approvals expired');
+      const closed = await runSettlementClosings(app.deps);
+      if (closed.length > 0) app.log.info({ periods: closed }, 'settlement periods announced');
       await sweepExpiredCounters(app.deps);
     } catch (error) {
       app.log.error({ err: error }, 'scheduled job failed');

@@ -84,7 +84,8 @@ const ROLLUPS_DIFFER = sql.raw(`
  *    transfer is one company debit and one employee credit of the same amount;
  * 4. an order's refunds add up to its refunded amount, never past its subtotal, its status is
  *    `refunded` exactly when they reach it, and it was paid by exactly one purchase row of its
- *    subtotal by the same employee;
+ *    subtotal by the same employee; what an employee spent in each quarter-hour, as kept for the
+ *    daily limit (decision 0080), is what its orders of that quarter-hour paid less their refunds;
  * 5. an idempotency key stands for at most one order, and every order for exactly one key;
  * 6. one reset per company and period, one allocation and one company expiry per company and
  *    period, one renewal per employee and period, and each company is in the month of its last reset;
@@ -200,6 +201,19 @@ export async function assertLedgerInvariants(executor: Executor): Promise<Ledger
          GROUP BY o.id
         HAVING count(t.id) <> 1
             OR bool_or(t.amount <> o.subtotal OR t.employee_id <> o.employee_id)`,
+  );
+  await none(
+    executor,
+    "4: each employee's quarter-hour of spending (spending_quarter_hours) is what its orders of that quarter-hour paid less their refunds",
+    sql`SELECT coalesce(k.employee_id, o.employee_id) AS employee_id,
+               coalesce(k.bucket, o.bucket) AS bucket, k.spent AS kept, o.spent AS orders
+          FROM spending_quarter_hours k
+          FULL JOIN (SELECT employee_id,
+                            date_bin('15 minutes', ordered_at, timestamptz '2000-01-01 00:00:00+00') AS bucket,
+                            sum(subtotal - refunded_amount) AS spent
+                       FROM orders GROUP BY 1, 2) o
+            ON o.employee_id = k.employee_id AND o.bucket = k.bucket
+         WHERE k.spent IS DISTINCT FROM o.spent`,
   );
   await none(
     executor,

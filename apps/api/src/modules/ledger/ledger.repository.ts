@@ -399,6 +399,8 @@ export interface TerminalOrderRow {
   partial?: boolean;
   /** Named by a pay code (DESIGN 8): a company with `pay_code_required` refuses any other order. */
   byPayCode?: boolean;
+  /** A pay code's step for the statement to spend with the order (decision 0082). */
+  payCodeStep?: { deviceId: number; step: number } | undefined;
   /** The programme's time zone, whose local day and hours the spending rules read (UTC if absent). */
   timeZone?: string;
   at: Date;
@@ -416,6 +418,7 @@ export function terminalOrderJson(o: Omit<TerminalOrderRow, 'terminalId' | 'merc
     subtotal: o.subtotal,
     partial: o.partial ?? false,
     by_pay_code: o.byPayCode ?? false,
+    ...(o.payCodeStep && { pay_device_id: o.payCodeStep.deviceId, pay_step: o.payCodeStep.step }),
     tz: o.timeZone ?? 'UTC',
     at: o.at.toISOString(),
   };

@@ -31,6 +31,8 @@ const ORDER_REFUSALS = new Set<ErrorCode>([
   'INSUFFICIENT_TOKENS',
   // DESIGN 8: a company that takes pay codes only.
   'PAY_CODE_REQUIRED',
+  // A pay code spent by the order's own statement (decision 0082) that was used already.
+  'PAY_CODE_INVALID',
   // The spending rules' refusals (DESIGN 7), each with its figures as the envelope's `details`.
   ...SPENDING_REFUSALS,
 ]);
@@ -49,6 +51,12 @@ export interface OrderRequest {
   partial?: boolean;
   /** The payee was named by a pay code (DESIGN 8), which a company may require. */
   byPayCode?: boolean;
+  /**
+   * The pay code's step the order's statement spends with it (decision 0082): the order is
+   * refused with PAY_CODE_INVALID when the device has paid with that step or a later one already,
+   * is gone, or is not the payee's.
+   */
+  payCodeStep?: { deviceId: number; step: number } | undefined;
   /** The programme's time zone (APP_TIMEZONE): the spending rules' local day and hours. */
   timeZone?: string;
   at: Date;
@@ -79,6 +87,7 @@ export function terminalOrderRow(input: OrderRequest): TerminalOrderRow {
     subtotal,
     partial: input.partial ?? false,
     byPayCode: input.byPayCode ?? false,
+    payCodeStep: input.payCodeStep,
     timeZone: input.timeZone ?? 'UTC',
     at: input.at,
   };

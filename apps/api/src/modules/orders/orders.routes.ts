@@ -13,6 +13,7 @@ import {
   refundOrderBodySchema,
   refundResultSchema,
 } from '@app/contract';
+import { requiredIdempotencyKeyHeaders } from '../../lib/idempotency';
 import { currentTerminal } from '../../plugins/terminal-auth';
 import {
   authenticateOrderTerminal,
@@ -24,24 +25,7 @@ import {
   settleOrderTerminal,
 } from './orders.service';
 
-const headers = z.object({
-  [IDEMPOTENCY_KEY_HEADER]: z
-    .string()
-    .optional()
-    .describe('Required: the same key on a retry returns the first answer'),
-});
-/** What a till sends (the document's examples): a lunch for staff number E0001 of company C001. */
-const ORDER_EXAMPLE = {
-  company_code: 'C001',
-  employee_id: 'E0001',
-  order_type: 'dine_in',
-  items: [
-    { name: 'Chicken rice', quantity: 1, unit_tokens: 45 },
-    { name: 'Iced tea', quantity: 2, unit_tokens: 10 },
-  ],
-};
-/** A partial refund: one iced tea taken off the order. */
-const REFUND_EXAMPLE = { reason: 'item_removed', amount: 10 };
+const headers = requiredIdempotencyKeyHeaders;
 
 const errors = {
   400: errorEnvelopeSchema,
@@ -76,10 +60,12 @@ export default async function ordersRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminal'],
         operationId: 'placeOrder',
+        description:
+          "Charges the employee's wallet for the order and answers 201 with the order and the balance left. The employee is named by `company_code` and `employee_id` (the staff number), or by the `pay_code` their wallet shows (18 digits, good once for about 30 seconds). The order passes the company's spending rules (hours, days, merchants, daily and per-order limits); with `partial: true`, where the rules allow it, an order the balance or the day's limit covers only in part is accepted for what is covered (`paid_tokens`, `to_pay_otherwise`).\n\nSend a new `Idempotency-Key` per order and keep it until you have a definite answer: a retry with the same key and body answers the first order again (money moves once), the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`. A refused order (4xx) keeps no key. After a lost answer (a timeout, a dropped connection), retry with the same key, or find the order with `GET /api/v1/orders?idempotency_key=`. Keys are per terminal. 5xx and 429 are safe to retry with the same key.",
         summary: 'Place an order for an employee, paid from its wallet',
         security: [{ terminalKey: [] }],
         headers,
-        body: createOrderBodySchema.meta({ example: ORDER_EXAMPLE }),
+        body: createOrderBodySchema,
         response: { 201: dataOf(placedOrderSchema), ...errors },
       },
     },
@@ -97,10 +83,12 @@ export default async function ordersRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminal'],
         operationId: 'checkOrder',
+        description:
+          "A dry run of `POST /api/v1/orders` with the same body: answers whether the order would be accepted now (`allowed`), for how much (`payable_tokens`), the day's remaining limit and the balance, and, when refused, the refusal's `code` and `details` as the order would get them. Nothing is written, no pay code is spent, and no Idempotency-Key is needed.",
         summary:
           'Dry run: whether an order would be accepted, and for how much, under the balance and the spending rules; writes nothing',
         security: [{ terminalKey: [] }],
-        body: createOrderBodySchema.meta({ example: ORDER_EXAMPLE }),
+        body: createOrderBodySchema,
         response: { 200: dataOf(orderCheckSchema), ...errors },
       },
     },
@@ -116,6 +104,8 @@ export default async function ordersRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminal'],
         operationId: 'findOrderByIdempotencyKey',
+        description:
+          "Finds this terminal's order placed with the given `Idempotency-Key`: the way to recover a lost answer (404 `ORDER_NOT_FOUND` when no order was placed with it, so the order may be sent again with the same key). Another terminal's keys find nothing.",
         summary: 'This terminal’s order placed with an Idempotency-Key: a lost answer found again',
         security: [{ terminalKey: [] }],
         querystring: z.object({ idempotency_key: z.string().min(1).max(200) }),
@@ -136,6 +126,8 @@ export default async function ordersRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminal'],
         operationId: 'getTerminalOrder',
+        description:
+          "One of this terminal's orders by id, with its refunded amount so far. Another terminal's order is 404 `ORDER_NOT_FOUND`, as is an unknown id.",
         summary: 'One of this terminal’s orders (another terminal’s is not found)',
         security: [{ terminalKey: [] }],
         params: orderIdParamsSchema,
@@ -156,11 +148,13 @@ export default async function ordersRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminal'],
         operationId: 'refundOrder',
+        description:
+          "Refunds an order of this terminal's merchant to the employee's wallet. `cancelled`, `rejected` and `auto_archived` refund what is left of the order and carry no `amount`; `item_removed` refunds `amount` tokens (at most what is left: 409 `REFUND_EXCEEDS_SUBTOTAL`). An order refunded in full is 409 `ORDER_ALREADY_REFUNDED`. Refunds take an `Idempotency-Key` as orders do: a retry with the same key and body answers the first refund again.",
         summary: 'Refund an order of this terminal’s merchant, fully or (item_removed) in part',
         security: [{ terminalKey: [] }],
         headers,
         params: orderIdParamsSchema,
-        body: refundOrderBodySchema.meta({ example: REFUND_EXAMPLE }),
+        body: refundOrderBodySchema,
         response: { 200: dataOf(refundResultSchema), ...errors },
       },
     },

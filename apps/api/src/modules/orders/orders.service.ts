@@ -27,7 +27,7 @@ import {
 } from '../ledger';
 import type { PresentedTerminalKey, TerminalKeyCheck, TerminalKeyGate } from '../terminals';
 import { remainingToday } from '../spending-judge';
-import { redeemPayCode } from '../pay-codes';
+import { forgetPayDevice, redeemPayCode, type PayCodeStep } from '../pay-codes';
 import { lookupTerminalOrder, placeKeyedTerminalOrderRows } from './orders.repository';
 import { AppError } from '../../lib/app-error';
 
@@ -40,15 +40,20 @@ type OrderDeps = Pick<ServiceDeps, 'clock'> & {
 
 export { checkIdempotencyKey };
 
+/** An order's body with its payee named, and how (DESIGN 8): what an order's statement takes. */
+export type NamedPayeeBody = PayeeOrderBody & { byPayCode?: boolean; payCodeStep?: PayCodeStep };
+
 /**
  * An order's body with its payee named by company code and staff number: a pay code (DESIGN 8)
- * redeemed for the order of `idempotencyKey` (null: a dry run, which spends no code).
+ * redeemed for the order of `idempotencyKey` (null: a dry run, which spends no code). With
+ * `inStatement`, a code may be left for the order's own statement to spend (decision 0082).
  */
 export async function payeeBodyOf(
   deps: ServiceDeps,
   body: CreateOrderBody,
   idempotencyKey: string | null,
-): Promise<PayeeOrderBody & { byPayCode: boolean }> {
+  { inStatement = false }: { inStatement?: boolean } = {},
+): Promise<NamedPayeeBody & { byPayCode: boolean }> {
   const { pay_code, company_code, employee_id, ...rest } = body;
   if (pay_code === undefined) {
     if (company_code === undefined || employee_id === undefined) {
@@ -60,23 +65,51 @@ export async function payeeBodyOf(
     }
     return { ...rest, company_code, employee_id, byPayCode: false };
   }
-  const payee = await redeemPayCode(deps, pay_code, idempotencyKey, {
-    companyCode: company_code,
-    staffNumber: employee_id,
-  });
+  const payee = await redeemPayCode(
+    deps,
+    pay_code,
+    idempotencyKey,
+    { companyCode: company_code, staffNumber: employee_id },
+    { inStatement },
+  );
   return {
     ...rest,
     company_code: payee.companyCode,
     employee_id: payee.staffNumber,
     byPayCode: true,
+    ...(payee.step && { payCodeStep: payee.step }),
   };
+}
+
+/**
+ * An order placed by `place` with its payee named by `body` (payeeBodyOf), its pay code spent by
+ * the order's own statement where this instance can (decision 0082). When that statement refuses
+ * the code, the order is decided again from the database as it is now, the code spent by a
+ * statement of its own: the device this instance remembered may have another payee since, and
+ * the refused order wrote nothing.
+ */
+export async function placeNamedOrder<T>(
+  deps: ServiceDeps,
+  body: CreateOrderBody,
+  idempotencyKey: string,
+  place: (payee: NamedPayeeBody) => Promise<T>,
+): Promise<T> {
+  const payee = await payeeBodyOf(deps, body, idempotencyKey, { inStatement: true });
+  if (!payee.payCodeStep) return place(payee);
+  try {
+    return await place(payee);
+  } catch (error) {
+    if (!isAppError(error) || error.code !== 'PAY_CODE_INVALID') throw error;
+    forgetPayDevice(deps, body.pay_code!);
+    return place(await payeeBodyOf(deps, body, idempotencyKey));
+  }
 }
 
 function orderRequest(
   deps: OrderDeps,
   terminal: TerminalIdentity,
   idempotencyKey: string,
-  body: PayeeOrderBody & { byPayCode?: boolean },
+  body: NamedPayeeBody,
 ): OrderRequest {
   return { terminal, ...orderOf(deps, idempotencyKey, body) };
 }
@@ -84,10 +117,11 @@ function orderRequest(
 function orderOf(
   { clock, config }: OrderDeps,
   idempotencyKey: string,
-  { byPayCode = false, ...body }: PayeeOrderBody & { byPayCode?: boolean },
+  { byPayCode = false, payCodeStep, ...body }: NamedPayeeBody,
 ): Omit<OrderRequest, 'terminal'> {
   return {
     idempotencyKey,
+    payCodeStep,
     // A pay code's order hashes as its payee's: a retry with the code the first try spent matches.
     requestHash: hashRequest('/orders', body),
     byPayCode,
@@ -110,7 +144,7 @@ export function placeTerminalOrderIn(
   deps: OrderDeps,
   terminal: TerminalIdentity,
   idempotencyKey: string,
-  body: PayeeOrderBody & { byPayCode?: boolean },
+  body: NamedPayeeBody,
 ): Promise<TerminalAnswer> {
   return placeOrder(executor, orderRequest(deps, terminal, idempotencyKey, body));
 }
@@ -169,7 +203,7 @@ export async function placeTerminalOrder(
   deps: ServiceDeps,
   terminal: TerminalIdentity,
   idempotencyKey: string,
-  body: PayeeOrderBody & { byPayCode?: boolean },
+  body: NamedPayeeBody,
 ): Promise<TerminalAnswer> {
   const answer = await orderGroupCommit(deps).submit(
     orderRequest(deps, terminal, idempotencyKey, body),
@@ -290,7 +324,7 @@ export async function placeTerminalOrderWithKey(
   key: OrderKey,
   limits: { maxWrongKeys: number; maxPerKey: number },
   idempotencyKey: string,
-  body: PayeeOrderBody & { byPayCode?: boolean },
+  body: NamedPayeeBody,
 ): Promise<KeyedOrderResult> {
   const result = await keyedGroupCommit(deps, { ...limits, windowMs: key.windowMs }).submit({
     key: { hash: key.hash, wrongKeysKey: key.wrongKeysKey, now: key.now },
@@ -350,25 +384,26 @@ export async function placeOrderFor(
   idempotencyKey: string,
   body: CreateOrderBody,
 ): Promise<TerminalAnswer> {
-  const payee = await payeeBodyOf(deps, body, idempotencyKey);
-  const key = at.terminalKeyPending;
-  if (!key) {
-    if (!at.terminal) throw new Error('POST /orders reached its handler unauthenticated');
-    return placeTerminalOrder(deps, at.terminal, idempotencyKey, payee);
-  }
-  const { check, order } = await placeTerminalOrderWithKey(
-    deps,
-    key,
-    gate.limits,
-    idempotencyKey,
-    payee,
-  );
-  // Judged here, so not again by the route's error handler (settleOrderTerminal).
-  at.terminalKeyPending = null;
-  at.terminal = await gate.judge(key, check);
-  if (!order) throw new Error('an order let through by its key check was not placed');
-  if (!order.ok) throw order.error;
-  return order.value;
+  return placeNamedOrder(deps, body, idempotencyKey, async (payee) => {
+    const key = at.terminalKeyPending;
+    if (!key) {
+      if (!at.terminal) throw new Error('POST /orders reached its handler unauthenticated');
+      return placeTerminalOrder(deps, at.terminal, idempotencyKey, payee);
+    }
+    const { check, order } = await placeTerminalOrderWithKey(
+      deps,
+      key,
+      gate.limits,
+      idempotencyKey,
+      payee,
+    );
+    // Judged here, so not again by the route's error handler (settleOrderTerminal).
+    at.terminalKeyPending = null;
+    at.terminal = await gate.judge(key, check);
+    if (!order) throw new Error('an order let through by its key check was not placed');
+    if (!order.ok) throw order.error;
+    return order.value;
+  });
 }
 
 /** Thrown to roll a dry run's transaction back once its answer is known. */

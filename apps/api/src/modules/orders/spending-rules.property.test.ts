@@ -376,7 +376,7 @@ describe.each((await testDatabaseKinds()).filter((k) => k === 'postgres'))(
               for (const day of new Set(model.orders.map((o) => o.day))) {
                 const [row] = await queryRows<{ spent: string }>(
                   db,
-                  sql`SELECT spending_spent_on(${staff[i]!.id}, ${day}::date, 'UTC') AS spent`,
+                  sql`SELECT spent FROM spending_spent_during(${staff[i]!.id}, ${day}::date, 'UTC')`,
                 );
                 expect(Number(row!.spent)).toBe(model.spent(i, day));
               }

@@ -20,6 +20,7 @@ import {
   tillTerminalParamsSchema,
   tillTerminalSchema,
 } from '@app/contract';
+import { requiredIdempotencyKeyHeaders } from '../../lib/idempotency';
 import { currentUser, requirePermission } from '../../plugins/auth';
 import { checkIdempotencyKey } from './orders.service';
 import {
@@ -31,12 +32,7 @@ import {
   refundAtTill,
 } from './till.service';
 
-const headers = z.object({
-  [IDEMPOTENCY_KEY_HEADER]: z
-    .string()
-    .optional()
-    .describe('Required: kept by the till until a definite answer; a retry returns the first'),
-});
+const headers = requiredIdempotencyKeyHeaders;
 const errors = {
   400: errorEnvelopeSchema,
   401: errorEnvelopeSchema,
@@ -62,6 +58,8 @@ export default async function tillRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'listTillTerminals',
+        description:
+          "The active terminals of the signed-in user's merchant, one of which the till charges through.",
         summary: 'The active terminals of the signed-in user’s merchant, for its till',
         response: { 200: dataOf(z.array(tillTerminalSchema)), ...errors },
       },
@@ -76,6 +74,8 @@ export default async function tillRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'chargeAtTill',
+        description:
+          "The till's charge, for a signed-in merchant user: the same order as `POST /api/v1/orders` through one of the merchant's terminals, the employee named by the pay code their wallet shows or by company code and staff number. Takes an `Idempotency-Key` kept by the till until a definite answer, as a terminal's order does.",
         summary:
           'Charge an employee (pay code or staff number) through one of the merchant’s terminals',
         headers,
@@ -104,6 +104,8 @@ export default async function tillRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'checkAtTill',
+        description:
+          "A dry run of the till's charge: whether it would pass and for how much, writing nothing and spending no pay code.",
         summary: 'Dry run at the till: whether a charge would pass, and for how much',
         params: tillTerminalParamsSchema,
         body: createOrderBodySchema.meta({ example: CHARGE_EXAMPLE }),
@@ -122,6 +124,8 @@ export default async function tillRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'listTillOrders',
+        description:
+          "The orders of the merchant's terminals on a day (today by default), newest first, for the till's list.",
         summary:
           'A day’s orders (today by default): staff its terminal’s, a supervisor or admin every terminal’s',
         querystring: tillOrdersQuerySchema,
@@ -140,6 +144,8 @@ export default async function tillRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'getTillTakings',
+        description:
+          "A local day's takings (today by default, in the server's time zone) of the merchant's terminals, terminal by terminal and summed: the orders placed that day, the tokens the wallets paid for them, how much of them has been refunded since, and the net. Every active terminal is listed, and any other one that took orders that day.",
         summary:
           'A day’s takings (today by default) of the merchant’s terminals, terminal by terminal, and their sum',
         querystring: tillTakingsQuerySchema,
@@ -158,6 +164,8 @@ export default async function tillRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'refundAtTill',
+        description:
+          "Refunds an order of the merchant from the till, fully or (`item_removed`, with `amount`) in part; for merchant supervisors and admins. Takes an `Idempotency-Key`, as the terminal's refund does.",
         summary: 'Refund an order of the merchant, fully or in part (supervisor and admin)',
         headers,
         params: orderIdParamsSchema,

@@ -23,7 +23,7 @@ import {
 } from './orders.repository';
 import {
   checkTerminalOrder,
-  payeeBodyOf,
+  placeNamedOrder,
   placeTerminalOrder,
   refundTerminalOrder,
   type TerminalAnswer,
@@ -61,13 +61,9 @@ export async function chargeAtTill(
   body: CreateOrderBody,
 ): Promise<TerminalAnswer> {
   const terminal = await tillTerminal(deps, user, terminalId);
-  const answer = await placeTerminalOrder(
-    deps,
-    terminal,
-    idempotencyKey,
-    await payeeBodyOf(deps, body, idempotencyKey),
+  return placeNamedOrder(deps, body, idempotencyKey, (payee) =>
+    placeTerminalOrder(deps, terminal, idempotencyKey, payee),
   );
-  return answer;
 }
 
 /** POST /till/terminals/{id}/check: the dry run, before the amount is charged. */

@@ -188,28 +188,50 @@ export interface PayCodePayee {
 }
 
 /**
- * The app's devices' opened secrets, by device number: what never changes of a device row (its id
- * and its secret), so that a code is checked without reading the database, and spent by one
- * statement (`claimPayCodeStep`, which also finds a removed device gone). Bounded: the oldest
- * entry leaves first.
+ * A code's step left for the order's own statement to spend (decision 0082): the ledger's
+ * `place_terminal_orders` spends it under the payee's wallet lock, in the order's transaction,
+ * or refuses the order with PAY_CODE_INVALID.
  */
-const OPENED_SECRETS = stateSlot<Map<string, { id: number; secret: string }>>('pay code secrets');
+export interface PayCodeStep {
+  deviceId: number;
+  step: number;
+}
+
+/**
+ * The app's devices' opened secrets, by device number, with the payee each named when it was read:
+ * a code is checked without reading the database, and spent by the order's own statement, which
+ * finds a removed device gone and a payee that is no longer the device's (renumbered, say); such
+ * an order is then decided again from the database as it is now (`forgetPayDevice`). Bounded: the
+ * oldest entry leaves first.
+ */
+const OPENED_SECRETS =
+  stateSlot<Map<string, { id: number; secret: string } & PayCodePayee>>('pay code secrets');
 const OPENED_SECRETS_MAX = 50_000;
 
 async function openedDevice(
   deps: ServiceDeps,
   deviceNo: string,
-): Promise<{ id: number; secret: string } | null> {
+): Promise<({ id: number; secret: string } & PayCodePayee) | null> {
   const opened = deps.state.of(OPENED_SECRETS, () => new Map());
   const known = opened.get(deviceNo);
   if (known) return known;
   const row = await lookupPayDevicePayee(deps.database.db, deviceNo);
   if (!row) return null;
   const keyring = await requireMfaKeyring(deps);
-  const device = { id: row.id, secret: keyring.decrypt(row.secretEncrypted) };
+  const device = {
+    id: row.id,
+    secret: keyring.decrypt(row.secretEncrypted),
+    companyCode: row.companyCode,
+    staffNumber: row.staffNumber,
+  };
   if (opened.size >= OPENED_SECRETS_MAX) opened.delete(opened.keys().next().value!);
   opened.set(deviceNo, device);
   return device;
+}
+
+/** Forgets what this instance remembers of a code's device: the next code reads it again. */
+export function forgetPayDevice(deps: ServiceDeps, code: string): void {
+  deps.state.of(OPENED_SECRETS, () => new Map()).delete(code.slice(0, PAY_CODE.deviceDigits));
 }
 
 /**
@@ -219,13 +241,19 @@ async function openedDevice(
  * the order that spent it (same key) is let through, even once the code has expired, so that it
  * reaches its first answer. A company code or staff number sent beside the code must be the code's
  * own payee's. Reused, expired and unknown codes are one answer: 409 PAY_CODE_INVALID.
+ *
+ * With `inStatement` (decision 0082), a code within the window, of a device this instance has
+ * opened, naming its remembered payee, is not spent here: its step is answered for the order's
+ * own statement to spend (one commit for the code and its order, in the group commit). Every other
+ * code is spent here, by a statement of its own, from the database as it is now.
  */
 export async function redeemPayCode(
   deps: ServiceDeps,
   code: string,
   idempotencyKey: string | null,
   named: { companyCode?: string | undefined; staffNumber?: string | undefined } = {},
-): Promise<PayCodePayee> {
+  { inStatement = false }: { inStatement?: boolean } = {},
+): Promise<PayCodePayee & { step?: PayCodeStep }> {
   const invalid = () => new AppError('PAY_CODE_INVALID');
   const parsed = payCodeSchema.safeParse(code);
   if (!parsed.success) throw invalid();
@@ -236,16 +264,23 @@ export async function redeemPayCode(
   const totp = payCodeTotp(device.secret);
   const now = deps.clock.now();
   const delta = totp.validate({ token, timestamp: now.getTime(), window: PAY_CODE.window });
+  const names = (p: PayCodePayee) =>
+    (named.companyCode === undefined ||
+      named.companyCode.toUpperCase() === p.companyCode.toUpperCase()) &&
+    (named.staffNumber === undefined || named.staffNumber === p.staffNumber);
 
+  if (delta !== null && idempotencyKey !== null && inStatement && names(device)) {
+    return {
+      companyCode: device.companyCode,
+      staffNumber: device.staffNumber,
+      step: { deviceId: device.id, step: payCodeStepAt(now) + delta },
+    };
+  }
   if (delta === null || idempotencyKey === null) {
     // The slow paths read the device as it is now: a dry run, or a code outside the window,
     // which is still this order's if it is the code its first try spent (a late retry).
     const row = await lookupPayDevicePayee(deps.database.db, deviceNo);
     const payee = row && { companyCode: row.companyCode, staffNumber: row.staffNumber };
-    const names = (p: PayCodePayee) =>
-      (named.companyCode === undefined ||
-        named.companyCode.toUpperCase() === p.companyCode.toUpperCase()) &&
-      (named.staffNumber === undefined || named.staffNumber === p.staffNumber);
     if (!row || !payee || !names(payee)) throw invalid();
     if (delta === null) {
       const retried =

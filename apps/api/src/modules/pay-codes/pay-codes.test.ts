@@ -188,6 +188,36 @@ describe.each(await testDatabaseKinds())('pay codes on %s', (kind) => {
     );
   });
 
+  it('pays for whom the device names now: renumbered since this instance opened it, and declined', async () => {
+    const { employee, codeNow, device } = await employeeWithPhone();
+    expect((await pay({ pay_code: codeNow() })).statusCode).toBe(201);
+    // Renumbered behind this instance's back (another instance, a migration): the payee it
+    // remembers for the device is gone, so the order's statement refuses the code and the order is
+    // decided again from the database, for the same employee under its new number.
+    const renumbered = `R${employee.employee_id}`;
+    await queryRows(
+      t.app.deps.database.db,
+      `UPDATE employees SET employee_id = '${renumbered}' WHERE id = ${employee.id}`,
+    );
+    t.clock.advance(30_000);
+    const key = crypto.randomUUID();
+    const paid = await pay({ pay_code: codeNow() }, key);
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(paid.json().data).toMatchObject({ employee_id: renumbered, available_tokens: 80 });
+    const [spent] = await queryRows<{ last_used_key: string; last_used_step: unknown }>(
+      t.app.deps.database.db,
+      `SELECT last_used_key, last_used_step FROM pay_devices WHERE device_no = ${device.device_id}`,
+    );
+    expect(spent).toMatchObject({ last_used_key: key });
+    expect(Number(spent!.last_used_step)).toBe(payCodeStepAt(t.clock.now()));
+    // A declined order spends its code too, in the same statement: the code does not pay again.
+    t.clock.advance(30_000);
+    const code = codeNow();
+    const tooMuch = { pay_code: code, items: [{ name: 'Feast', quantity: 1, unit_tokens: 500 }] };
+    expect((await pay(tooMuch)).json().code).toBe('INSUFFICIENT_TOKENS');
+    expect((await pay({ pay_code: code })).json().code).toBe('PAY_CODE_INVALID');
+  });
+
   it('keeps another company’s admin out of an employee’s devices', async () => {
     const a = await employeeWithPhone();
     const other = await newCompany(t.app.deps);

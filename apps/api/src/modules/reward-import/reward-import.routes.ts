@@ -63,6 +63,7 @@ export default async function rewardImportRoutes(app: FastifyInstance) {
       schema: {
         tags: ['tokens'],
         operationId: 'previewRewardImport',
+        upload: { file: 'The rewards CSV (see the template), at most 1 MB' },
         summary:
           'Read a reward CSV (multipart `file`: employee_id,amount) and say who gets what against the company balance; nothing is written',
         consumes: ['multipart/form-data'],

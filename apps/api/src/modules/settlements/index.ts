@@ -2,6 +2,7 @@
 // the module may import (decision 0075).
 export { default as settlementsRoutes } from './settlements.routes';
 export {
+  announceClosedSettlements,
   findAllStatementOrders,
   findSettlementsForExport,
   getStatementHead,

@@ -28,13 +28,23 @@ export function halfMonthOf(day: string, timeZone: string): HalfMonth {
 }
 
 /** The half-month after this one. */
-function nextHalfMonth(period: HalfMonth, timeZone: string): HalfMonth {
+export function nextHalfMonth(period: HalfMonth, timeZone: string): HalfMonth {
   const year = Number(period.end.slice(0, 4));
   const month = Number(period.end.slice(5, 7));
   if (period.start.endsWith('-01')) return halfMonthOf(dayText(year, month, 16), timeZone);
   return month === 12
     ? halfMonthOf(dayText(year + 1, 1, 1), timeZone)
     : halfMonthOf(dayText(year, month + 1, 1), timeZone);
+}
+
+/** The half-month before this one. */
+export function previousHalfMonth(period: HalfMonth, timeZone: string): HalfMonth {
+  const year = Number(period.start.slice(0, 4));
+  const month = Number(period.start.slice(5, 7));
+  if (period.start.endsWith('-16')) return halfMonthOf(dayText(year, month, 1), timeZone);
+  return month === 1
+    ? halfMonthOf(dayText(year - 1, 12, 16), timeZone)
+    : halfMonthOf(dayText(year, month - 1, 16), timeZone);
 }
 
 /** Every half-month that overlaps the days `from` to `to` (both included), oldest first. */

@@ -240,3 +240,31 @@ export async function findStatementOrders(
     };
   });
 }
+
+/** The last half-month whose close was announced (settlement_closings), or undefined. */
+export async function lookupLastClosing(executor: Executor): Promise<string | undefined> {
+  const [row] = await queryRows<{ period_start: string | null }>(
+    executor,
+    sql`SELECT max(period_start)::text AS period_start FROM settlement_closings`,
+  );
+  return row?.period_start ?? undefined;
+}
+
+/**
+ * Records that a period's close is being announced; false when another instance did it first
+ * (its row exists), and then this transaction must write nothing.
+ */
+export async function insertClosing(
+  executor: Executor,
+  period: HalfMonth,
+  at: Date,
+): Promise<boolean> {
+  const rows = await queryRows<{ period_start: unknown }>(
+    executor,
+    sql`INSERT INTO settlement_closings (period_start, period_end, closed_at)
+        VALUES (${period.start}::date, ${period.end}::date, ${at.toISOString()}::timestamptz)
+        ON CONFLICT (period_start) DO NOTHING
+        RETURNING period_start`,
+  );
+  return rows.length === 1;
+}

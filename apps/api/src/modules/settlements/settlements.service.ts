@@ -11,8 +11,12 @@ import { SETTLEMENT_MAX_DAYS } from '@app/contract';
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import type { TenantScope } from '../../lib/scope';
+import { inTransaction } from '../../lib/transaction';
+import { recordEvent } from '../webhooks';
 import {
   countStatementOrders,
+  insertClosing,
+  lookupLastClosing,
   lookupMerchantInScope,
   findMerchantsInScope,
   findSettlementSums,
@@ -25,6 +29,8 @@ import {
   halfMonthsBetween,
   localToday,
   monthsBefore,
+  nextHalfMonth,
+  previousHalfMonth,
   type HalfMonth,
 } from './settlement-periods';
 
@@ -224,4 +230,63 @@ export async function findAllStatementOrders(
   const count = await countStatementOrders(database.read, merchantId, period);
   if (count > config.EXPORT_MAX_ROWS) throw new AppError('EXPORT_TOO_LARGE');
   return findStatementOrders(database.read, merchantId, period, { offset: 0, limit: count });
+}
+
+/** A server down for longer than this catches up over several runs (two years of halves). */
+const CLOSINGS_PER_RUN = 48;
+
+/**
+ * The jobs timer's announcement of closed settlement periods (decision 0084): for each half-month
+ * that has ended since the last one announced (on a first run, the last one only), one
+ * `settlement.closed` event per merchant with its statement's figures, zeros included, written in
+ * the transaction that records the period in `settlement_closings`. Every instance may run it: the
+ * period's row is written once (ON CONFLICT DO NOTHING), and the instance that did not write it
+ * writes no event. A closed period never changes (decision 0040), so the figures are final.
+ * Answers the periods announced, oldest first.
+ */
+export async function announceClosedSettlements(deps: ServiceDeps): Promise<string[]> {
+  const { database, clock, config } = deps;
+  const zone = config.APP_TIMEZONE;
+  const now = clock.now();
+  const lastClosed = previousHalfMonth(halfMonthOf(localToday(now, zone), zone), zone);
+  const last = await lookupLastClosing(database.db);
+  if (last !== undefined && last >= lastClosed.start) return [];
+  const due: HalfMonth[] = [];
+  for (
+    let period = last === undefined ? lastClosed : nextHalfMonth(halfMonthOf(last, zone), zone);
+    period.start <= lastClosed.start && due.length < CLOSINGS_PER_RUN;
+    period = nextHalfMonth(period, zone)
+  ) {
+    due.push(period);
+  }
+  const announced: string[] = [];
+  for (const period of due) {
+    const wrote = await inTransaction(database, async (tx) => {
+      const at = clock.now();
+      if (!(await insertClosing(tx, period, at))) return false;
+      const merchants = await findMerchantsInScope(tx, { kind: 'all' });
+      const sums = await findSettlementSums(tx, { kind: 'all' }, [period], undefined);
+      for (const merchant of merchants) {
+        const figures = emptyFigures();
+        for (const s of sums) if (s.merchantId === merchant.id) addTo(figures, s);
+        await recordEvent(tx, {
+          type: 'settlement.closed',
+          companyId: null,
+          merchantId: merchant.id,
+          data: {
+            merchant_code: merchant.code,
+            merchant_name: merchant.name,
+            period_start: period.start,
+            period_end: period.end,
+            ...figures,
+            closed_at: period.endsAt.toISOString(),
+          },
+          at,
+        });
+      }
+      return true;
+    });
+    if (wrote) announced.push(period.start);
+  }
+  return announced;
 }

@@ -24,7 +24,7 @@ import {
 } from '@app/contract';
 import { auditActorOf } from '../../lib/audit';
 import { scopeOf } from '../../lib/scope';
-import { currentUser, requirePermission } from '../../plugins/auth';
+import { currentUser, requirePermission, requireRecentSignIn } from '../../plugins/auth';
 import {
   getHolidays,
   lookupSpendingException,
@@ -69,7 +69,8 @@ export async function companySpendingRulesRoutes(app: FastifyInstance) {
   r.put(
     '/:id/spending-rules',
     {
-      preHandler: requirePermission('spending_rules.manage'),
+      // Step-up (DESIGN 9): a change of what employees may spend.
+      preHandler: [requirePermission('spending_rules.manage'), requireRecentSignIn],
       schema: {
         tags: TAGS,
         operationId: 'putSpendingRules',
@@ -93,7 +94,8 @@ export async function companySpendingRulesRoutes(app: FastifyInstance) {
   r.delete(
     '/:id/spending-rules/:effective_from',
     {
-      preHandler: requirePermission('spending_rules.manage'),
+      // Step-up (DESIGN 9): a change of what employees may spend.
+      preHandler: [requirePermission('spending_rules.manage'), requireRecentSignIn],
       schema: {
         tags: TAGS,
         operationId: 'withdrawSpendingRules',
@@ -164,7 +166,8 @@ export async function employeeSpendingExceptionRoutes(app: FastifyInstance) {
   r.put(
     '/:id/spending-exception',
     {
-      preHandler: requirePermission('spending_rules.manage'),
+      // Step-up (DESIGN 9): a change of what employees may spend.
+      preHandler: [requirePermission('spending_rules.manage'), requireRecentSignIn],
       schema: {
         tags: TAGS,
         operationId: 'putSpendingException',
@@ -187,7 +190,8 @@ export async function employeeSpendingExceptionRoutes(app: FastifyInstance) {
   r.delete(
     '/:id/spending-exception',
     {
-      preHandler: requirePermission('spending_rules.manage'),
+      // Step-up (DESIGN 9): a change of what employees may spend.
+      preHandler: [requirePermission('spending_rules.manage'), requireRecentSignIn],
       schema: {
         tags: TAGS,
         operationId: 'removeSpendingException',

@@ -189,7 +189,17 @@ export function createTerminalKeyGate({
       if (terminal.merchantStatus !== 'active') throw refuse(new AppError('MERCHANT_INACTIVE'));
       remember(key.hash);
       if (keyUse && keyUse.hits > maxPerKey) throw tooMany(keyUse.retryAfterSeconds);
-      return { id: terminal.id, merchantId: terminal.merchantId };
+      return {
+        id: terminal.id,
+        merchantId: terminal.merchantId,
+        ...(keyUse && {
+          rateLimit: {
+            limit: maxPerKey,
+            remaining: maxPerKey - keyUse.hits,
+            resetSeconds: keyUse.retryAfterSeconds,
+          },
+        }),
+      };
     },
   };
   return gate;

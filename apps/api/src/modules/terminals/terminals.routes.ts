@@ -47,8 +47,12 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminals'],
         operationId: 'createTerminal',
+        description:
+          "Creates a terminal of a merchant. The answer's `api_key` is the terminal's Bearer key for the terminal API: it is shown this once and stored only as a digest, so keep it now (a lost key is replaced with `rotate-key`).",
         summary: 'Create a terminal; the answer carries its API key, shown this once',
-        body: createTerminalBodySchema,
+        body: createTerminalBodySchema.meta({
+          example: { merchant_id: 3, code: 'T01', name: 'Front counter' },
+        }),
         response: { 201: dataOf(terminalWithKeySchema), 409: errorEnvelopeSchema, ...errors },
       },
     },
@@ -65,6 +69,8 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminals'],
         operationId: 'listTerminals',
+        description:
+          "The terminals in the caller's scope, page by page (`page`, `page_size` of 10, 20 or 50), filtered by merchant, status or a search on code and name. Keys are never shown.",
         summary: 'List terminals (not deleted ones); search matches code or name',
         querystring: terminalListQuerySchema,
         response: { 200: listOf(terminalSchema), ...errors },
@@ -80,6 +86,7 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminals'],
         operationId: 'getTerminal',
+        description: "One terminal by id, in the caller's scope; never its key.",
         summary: 'A terminal (never its key)',
         params: terminalIdParamsSchema,
         response: { 200: dataOf(terminalSchema), ...errors },
@@ -95,6 +102,8 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminals'],
         operationId: 'updateTerminalStatus',
+        description:
+          "Activates or deactivates a terminal. An inactive terminal's key is refused with 403 `TERMINAL_INACTIVE` (and every terminal of an inactive merchant with `MERCHANT_INACTIVE`).",
         summary: 'Activate or deactivate a terminal',
         params: terminalIdParamsSchema,
         body: statusChangeBodySchema,
@@ -118,6 +127,8 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminals'],
         operationId: 'rotateTerminalKey',
+        description:
+          "Replaces the terminal's key and answers the new one, shown this once. The old key stops working at once (401); Idempotency-Keys stay the terminal's, so a retry with the new key still finds its orders.",
         summary: 'Replace the terminal’s API key; the old key stops working at once',
         params: terminalIdParamsSchema,
         response: { 200: dataOf(terminalWithKeySchema), ...errors },
@@ -135,6 +146,8 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminals'],
         operationId: 'updateTerminal',
+        description:
+          "Changes a terminal's name and status; its code and merchant are fixed at creation.",
         summary: 'Update a terminal’s name and status (code and merchant are immutable)',
         params: terminalIdParamsSchema,
         body: updateTerminalBodySchema,
@@ -158,6 +171,8 @@ export default async function terminalsRoutes(app: FastifyInstance) {
       schema: {
         tags: ['terminals'],
         operationId: 'deleteTerminal',
+        description:
+          'Deletes a terminal softly: it leaves the lists, its key is refused from now on, and its orders stay in the history.',
         summary: 'Delete a terminal softly: hidden, and its key is refused from now on',
         params: terminalIdParamsSchema,
         response: { 200: okSchema, ...errors },

@@ -75,7 +75,7 @@ export type Outcome<T> = { applied: T } | { approval: Approval };
  * moves); below it, or with the rule off, it is applied at once. One transaction either way.
  */
 export async function topUpOrRequestApproval(
-  { database, clock }: ServiceDeps,
+  { database, clock, config }: ServiceDeps,
   user: AuthUser,
   actor: AuditActor,
   body: TopupCompanyBody,
@@ -93,6 +93,7 @@ export async function topUpOrRequestApproval(
       note: body.note,
       amount: body.amount,
       at,
+      stepUp: config,
     });
     if (approval) return { approval };
     return { applied: await applyTopUp(tx, { actor, body, at }) };
@@ -101,7 +102,7 @@ export async function topUpOrRequestApproval(
 
 /** The route's distribution, under the approval policy as `topUpOrRequestApproval`. */
 export async function distributeOrRequestApproval(
-  { database, clock }: ServiceDeps,
+  { database, clock, config }: ServiceDeps,
   user: AuthUser,
   scope: TenantScope,
   actor: AuditActor,
@@ -121,6 +122,7 @@ export async function distributeOrRequestApproval(
       note: body.note,
       items: body.items,
       at,
+      stepUp: config,
     });
     if (approval) return { approval };
     return { applied: await applyDistribution(tx, { actor, companyId, body, at }) };

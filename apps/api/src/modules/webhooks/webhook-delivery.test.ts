@@ -342,5 +342,8 @@ describe.each(postgresOnly)('webhook delivery by two API instances on one %s dat
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     expect(ids).toHaveLength(50);
     expect(new Set(ids).size).toBe(50);
+    // Numbered by whichever instance got there first, never twice, without a gap (decision 0084).
+    const numbers = receiver.received.map((r) => r.json.sequence).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
 });

@@ -5,9 +5,11 @@ import type { ServiceDeps } from '../../lib/deps';
 import { isAppError } from '../../lib/app-error';
 import { sendWebhook, DELIVERY_TIMEOUT_MS, type SendResult } from './webhook-sender';
 import { checkWebhookTarget, systemResolver, type Resolver } from './webhook-targets';
+import { inTransaction } from '../../lib/transaction';
 import {
   claimDueDeliveries,
   disableGoneEndpoint,
+  numberNewDeliveries,
   recordAttempt,
   type ClaimedDelivery,
 } from './webhooks.repository';
@@ -36,14 +38,38 @@ export interface DeliveryDeps extends ServiceDeps {
   onError?: (error: unknown) => void;
 }
 
-/** The Standard Webhooks body of an event: `{ id, type, timestamp, data }`. */
+/**
+ * The Standard Webhooks body of an event: `{ id, type, timestamp, data }` (DESIGN 6), with the
+ * delivery's `sequence` among its endpoint's and whether it is a `test` event (decision 0084).
+ */
 export const webhookBody = (delivery: ClaimedDelivery): string =>
   JSON.stringify({
     id: delivery.messageId,
     type: delivery.type,
     timestamp: delivery.createdAt,
+    sequence: delivery.sequence,
+    test: delivery.test,
     data: delivery.data,
   });
+
+/**
+ * The `webhook-signature` header: `v1,<signature>` with the endpoint's secret and, while a rotated
+ * secret still signs (24 hours after the rotation, decision 0084), a second `v1,<signature>` with
+ * that one, space-separated as Standard Webhooks allows: a receiver verifies with either secret.
+ */
+export function webhookSignature(delivery: ClaimedDelivery, sentAt: Date, body: string): string {
+  const secrets = [delivery.secret];
+  if (
+    delivery.previousSecret !== null &&
+    delivery.previousSecretExpiresAt !== null &&
+    sentAt < delivery.previousSecretExpiresAt
+  ) {
+    secrets.push(delivery.previousSecret);
+  }
+  return secrets
+    .map((secret) => new Signer(secret).sign(delivery.messageId, sentAt, body))
+    .join(' ');
+}
 
 async function attempt(deps: DeliveryDeps, delivery: ClaimedDelivery): Promise<SendResult> {
   let target;
@@ -61,11 +87,10 @@ async function attempt(deps: DeliveryDeps, delivery: ClaimedDelivery): Promise<S
   }
   const body = webhookBody(delivery);
   const sentAt = deps.clock.now();
-  const signature = new Signer(delivery.secret).sign(delivery.messageId, sentAt, body);
   return sendWebhook(target, body, {
     'webhook-id': delivery.messageId,
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-    'webhook-signature': signature,
+    'webhook-signature': webhookSignature(delivery, sentAt, body),
   });
 }
 
@@ -98,11 +123,13 @@ async function settle(deps: DeliveryDeps, delivery: ClaimedDelivery, result: Sen
 }
 
 /**
- * One pass of the delivery worker (decision 0038): claims the due deliveries of this moment
- * (FOR UPDATE SKIP LOCKED: any number of instances may run this at once, each delivery goes to
- * one), sends them and records each outcome. Returns how many it claimed.
+ * One pass of the delivery worker (decision 0038): numbers the deliveries written since the last
+ * pass (decision 0084: a delivery is sent only once it has its number), claims the due deliveries
+ * of this moment (FOR UPDATE SKIP LOCKED: any number of instances may run this at once, each
+ * delivery goes to one), sends them and records each outcome. Returns how many it claimed.
  */
 export async function deliverDueWebhooks(deps: DeliveryDeps, limit = BATCH): Promise<number> {
+  await inTransaction(deps.database, (tx) => numberNewDeliveries(tx));
   const now = deps.clock.now();
   const claimed = await claimDueDeliveries(deps.database.db, {
     now,

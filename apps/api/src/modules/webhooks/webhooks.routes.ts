@@ -14,6 +14,7 @@ import {
   webhookDeliverySchema,
   webhookIdParamsSchema,
   webhookSchema,
+  webhookTestBodySchema,
   webhookWithSecretSchema,
 } from '@app/contract';
 import { auditActorOf } from '../../lib/audit';
@@ -27,6 +28,7 @@ import {
   listWebhooks,
   retryWebhookDelivery,
   rotateWebhookSecret,
+  sendTestWebhook,
   updateWebhook,
 } from './webhooks.service';
 
@@ -49,6 +51,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'createWebhook',
+        description:
+          "Adds an endpoint that receives the chosen events of the caller's scope (an admin: all; a merchant admin: its merchant's orders and refunds; a company admin: its company's orders, refunds, top-ups, distributions and resets), signed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer's `secret` (`whsec_…`) is shown this once: keep it to verify deliveries. The URL must be https and resolve only to public addresses (400 `WEBHOOK_URL_NOT_ALLOWED`); an event the role may not choose is 400 `WEBHOOK_EVENT_NOT_ALLOWED`.",
         summary:
           'Add a webhook endpoint for the caller’s scope; its whsec_ secret is shown only here',
         body: createWebhookBodySchema,
@@ -73,6 +77,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'listWebhooks',
+        description:
+          "The webhook endpoints of the caller's scope, newest first, page by page (`page`, `page_size` of 10, 20 or 50); secrets are never shown.",
         summary: 'The webhook endpoints of the caller’s scope, newest first',
         querystring: pageQuerySchema,
         response: { 200: listOf(webhookSchema), 400: errorEnvelopeSchema, ...errors },
@@ -88,6 +94,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'getWebhook',
+        description:
+          "One webhook endpoint of the caller's scope, without its secret; another scope's endpoint is 404 `RECORD_NOT_FOUND`.",
         summary: 'One webhook endpoint (without its secret)',
         params: webhookIdParamsSchema,
         response: { 200: dataOf(webhookSchema), ...withNotFound },
@@ -105,6 +113,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'updateWebhook',
+        description:
+          "Changes an endpoint's URL (checked as at creation), events or description, or disables (`status: disabled`) and enables it. A disabled endpoint's pending deliveries wait and are sent once it is enabled again; an endpoint whose receiver answers 410 is disabled by the server.",
         summary:
           'Change a webhook endpoint’s address, events or description, or disable / enable it',
         params: webhookIdParamsSchema,
@@ -130,6 +140,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'deleteWebhook',
+        description:
+          'Deletes an endpoint and its delivery log; deliveries not yet sent are dropped.',
         summary: 'Delete a webhook endpoint and its delivery log',
         params: webhookIdParamsSchema,
         response: { 200: okSchema, ...withNotFound },
@@ -153,7 +165,10 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'rotateWebhookSecret',
-        summary: 'Replace a webhook endpoint’s secret; the new one is shown only here',
+        description:
+          "Replaces the endpoint's signing secret and answers the new one, shown this once. Deliveries are signed with the new secret from the next attempt on, retries of earlier events included; for 24 hours the old secret signs beside it (a second `v1,` signature), so a receiver can switch without losing any.",
+        summary:
+          'Replace a webhook endpoint’s secret; the new one is shown only here, the old one signs beside it for 24 h',
         params: webhookIdParamsSchema,
         response: { 200: dataOf(webhookWithSecretSchema), ...withNotFound },
       },
@@ -175,6 +190,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'listWebhookDeliveries',
+        description:
+          "An endpoint's deliveries, newest first, 20 a page: each with its event, status (`pending`, `succeeded`, `failed`), attempts, the receiver's last answer and the next attempt's time. Page on with the answer's `next_cursor` as `cursor`. A failed attempt is retried after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, then the delivery is `failed`.",
         summary:
           'A webhook endpoint’s deliveries, newest first: status, attempts, last answer, next attempt',
         params: webhookIdParamsSchema,
@@ -202,6 +219,8 @@ export default async function webhooksRoutes(app: FastifyInstance) {
       schema: {
         tags: TAGS,
         operationId: 'retryWebhookDelivery',
+        description:
+          'Makes a delivery due now: one more attempt, with the same `webhook-id` (a receiver that already processed it recognises the event by that id and ignores it).',
         summary: 'Send a delivery again now, with the same webhook-id',
         params: webhookDeliveryParamsSchema,
         response: { 200: dataOf(webhookDeliverySchema), ...withNotFound },
@@ -215,5 +234,41 @@ export default async function webhooksRoutes(app: FastifyInstance) {
         request.params.did,
       ),
     }),
+  );
+
+  r.post(
+    '/:id/test',
+    {
+      preHandler: guard,
+      schema: {
+        tags: TAGS,
+        operationId: 'sendTestWebhook',
+        summary: 'Send the endpoint a signed test event of a chosen type',
+        description:
+          'Queues one event of `type` (any type the endpoint’s scope may receive, subscribed or ' +
+          'not) with example data in the endpoint’s own company or merchant codes and `test: ' +
+          'true`, to this endpoint only. It is delivered as every event is: numbered, signed ' +
+          '(with both secrets during a rotation’s 24 hours), sent within about a second and ' +
+          'retried on failure; the answer is its delivery, still `pending` (follow it in ' +
+          '`GET /webhooks/{id}/deliveries`). 409 `WEBHOOK_DISABLED` for a disabled endpoint.',
+        params: webhookIdParamsSchema,
+        body: webhookTestBodySchema,
+        response: {
+          202: dataOf(webhookDeliverySchema),
+          400: errorEnvelopeSchema,
+          409: errorEnvelopeSchema,
+          ...withNotFound,
+        },
+      },
+    },
+    async (request, reply) => {
+      const delivery = await sendTestWebhook(
+        app.deps,
+        scopeOf(currentUser(request)),
+        request.params.id,
+        request.body,
+      );
+      return reply.code(202).send({ data: delivery });
+    },
   );
 }

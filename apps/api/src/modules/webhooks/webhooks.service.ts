@@ -7,11 +7,14 @@ import type {
   WebhookDeliveriesQuery,
   WebhookDelivery,
   WebhookEventType,
+  WebhookTestBody,
   WebhookWithSecret,
 } from '@app/contract';
 import {
   WEBHOOK_DELIVERIES_PAGE,
+  WEBHOOK_EVENTS,
   WEBHOOK_EVENTS_BY_ROLE,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
   webhookDeliveryCursor,
 } from '@app/contract';
 import { AppError } from '../../lib/app-error';
@@ -26,8 +29,12 @@ import {
   lookupEndpoint,
   findEndpoints,
   insertEndpoint,
+  insertTestDelivery,
+  getScopeCodes,
+  rotateEndpointSecret,
   scheduleDeliveryNow,
   updateEndpoint,
+  withCurrentSecret,
   withoutSecret,
   type EndpointRecord,
 } from './webhooks.repository';
@@ -102,7 +109,7 @@ export async function createWebhook(
       after: withoutSecret(endpoint),
       at,
     });
-    return endpoint;
+    return withCurrentSecret(endpoint);
   });
 }
 
@@ -175,7 +182,12 @@ export async function updateWebhook(
   });
 }
 
-/** POST /webhooks/{id}/rotate-secret: a new secret, shown in this answer only; the old one stops. */
+/**
+ * POST /webhooks/{id}/rotate-secret: a new secret, shown in this answer only. The one it replaces
+ * keeps signing beside it for WEBHOOK_SECRET_OVERLAP_HOURS (decision 0084: every delivery in that
+ * time, retries of earlier events included, carries both signatures), so a receiver can switch to
+ * the new secret at its own pace. A secret replaced before and still in its overlap stops now.
+ */
 export async function rotateWebhookSecret(
   deps: WebhookDeps,
   scope: TenantScope,
@@ -186,7 +198,11 @@ export async function rotateWebhookSecret(
     const before = await lookupEndpoint(tx, scope, id, { lock: true });
     if (!before) throw new AppError('RECORD_NOT_FOUND');
     const at = deps.clock.now();
-    const after = await updateEndpoint(tx, id, { secret: newSecret(), at });
+    const after = await rotateEndpointSecret(tx, id, {
+      secret: newSecret(),
+      previousUntil: new Date(at.getTime() + WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000),
+      at,
+    });
     await recordAudit(tx, {
       actor,
       action: 'rotate_secret',
@@ -196,7 +212,7 @@ export async function rotateWebhookSecret(
       after: { ...withoutSecret(after), secret_changed: true },
       at,
     });
-    return after;
+    return withCurrentSecret(after);
   });
 }
 
@@ -257,4 +273,35 @@ export async function retryWebhookDelivery(
   const delivery = await scheduleDeliveryNow(deps.database.db, id, deliveryId, deps.clock.now());
   if (!delivery) throw new AppError('RECORD_NOT_FOUND');
   return delivery;
+}
+
+/**
+ * POST /webhooks/{id}/test: a test event of the chosen type (one the endpoint's scope may receive,
+ * subscribed or not), with that type's example data in the endpoint's own codes, marked
+ * `test: true`, to this endpoint only. It goes the way of every event (decision 0084): a delivery
+ * the worker numbers, signs (with both secrets during a rotation's overlap), sends and retries.
+ * A disabled endpoint is refused (409 WEBHOOK_DISABLED): its deliveries wait, so nothing would come.
+ */
+export async function sendTestWebhook(
+  deps: WebhookDeps,
+  scope: TenantScope,
+  id: number,
+  body: WebhookTestBody,
+): Promise<WebhookDelivery> {
+  const endpoint = await getEndpoint(deps, scope, id);
+  checkEvents(endpoint.scope, [body.type]);
+  if (endpoint.status !== 'active') throw new AppError('WEBHOOK_DISABLED');
+  const codes = await getScopeCodes(deps.database.db, endpoint);
+  const data: Record<string, unknown> = { ...WEBHOOK_EVENTS[body.type].example };
+  if (codes.companyCode !== null && 'company_code' in data) data.company_code = codes.companyCode;
+  if (codes.merchantCode !== null && 'merchant_code' in data) {
+    data.merchant_code = codes.merchantCode;
+    if ('merchant_name' in data) data.merchant_name = codes.merchantName;
+    if ('terminal_code' in data) data.terminal_code = `${codes.merchantCode}T1`;
+  }
+  return insertTestDelivery(deps.database.db, endpoint, {
+    type: body.type,
+    data,
+    at: deps.clock.now(),
+  });
 }

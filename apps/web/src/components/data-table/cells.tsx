@@ -17,13 +17,14 @@ export function StatusBadge({ status }: { status: Status }) {
 export function Tokens({ value }: { value: number | null | undefined }) {
   if (value === null || value === undefined)
     return <span className="text-muted-foreground">—</span>;
-  return <span className="tabular-nums">{withThousands(value)}</span>;
+  return <span className="whitespace-nowrap tabular-nums">{withThousands(value)}</span>;
 }
 
 /** A moment as DD/MM/YYYY HH:mm (spec 9), in a <time> element. */
 export function DateTime({ value }: { value: string | null | undefined }) {
   if (!value) return <span className="text-muted-foreground">—</span>;
   return (
+    // May break between the day and the time: a narrow column takes two lines, not more width.
     <time dateTime={value} className="tabular-nums">
       {formatDateTime(value)}
     </time>

@@ -31,7 +31,8 @@ export function DataTableColumnHeader<TData, TValue>({
     <Button
       variant="ghost"
       size="sm"
-      className={cn('-ml-3 h-8', className)}
+      // A long title takes two lines rather than its column's width (the cell's own alignment).
+      className={cn('-ml-3 h-auto min-h-8 py-1 whitespace-normal [text-align:inherit]', className)}
       onClick={() => {
         if (next === false) column.clearSorting();
         else column.toggleSorting(next === 'desc');

@@ -270,6 +270,7 @@ export function DataTable<TData>({
                 cell.column.columnDef.meta?.pinned && PINNED_CLASSES,
               )}
               style={pinnedStyle(cell.column.columnDef.meta)}
+              data-column={cell.column.id}
             >
               {renderSlot(cell.column.columnDef.cell, cell.getContext())}
             </TableCell>
@@ -455,7 +456,9 @@ function DataTableCards<TData>({
                 .map((cell) => (
                   <div key={cell.id} className="contents">
                     <dt className="text-muted-foreground">{titleOf(cell.column)}</dt>
-                    <dd className="min-w-0 text-right break-words">{cellOf(cell)}</dd>
+                    <dd className="min-w-0 text-right break-words" data-column={cell.column.id}>
+                      {cellOf(cell)}
+                    </dd>
                   </div>
                 ))}
             </dl>

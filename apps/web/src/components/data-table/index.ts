@@ -18,6 +18,7 @@ export {
   type FilterDef,
   type FilterDefs,
   type FilterValues,
+  type PageSize,
   type TableSearch,
   type TableSearchOf,
 } from './table-search';

@@ -57,6 +57,11 @@ export function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
 }
 
 /*
+ * Headers and cells wrap (issue 41): a long name or title takes more lines, never more width, so
+ * a table fits its box at 1280 px and no amount sits beyond it, under a pinned column; a cell's
+ * word breaks where it must when the columns are tight. What must stay whole says so itself
+ * (amounts, badges, buttons, codes: `whitespace-nowrap`).
+ *
  * `align` and `placement` rather than classes over the cell's and caption's own: the dashboard's
  * summary is drawn before tailwind-merge arrives, when `cn` only joins classes (decision 0058).
  */
@@ -69,7 +74,7 @@ export function TableHead({
     <th
       data-slot="table-head"
       className={cn(
-        'h-10 px-2 align-middle font-medium whitespace-nowrap text-foreground [&:has([role=checkbox])]:pr-0',
+        'h-10 px-2 py-1 align-middle font-medium text-foreground [&:has([role=checkbox])]:pr-0',
         align === 'right' ? 'text-right' : 'text-left',
         className,
       )}
@@ -82,7 +87,7 @@ export function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
   return (
     <td
       data-slot="table-cell"
-      className={cn('p-2 align-middle whitespace-nowrap [&:has([role=checkbox])]:pr-0', className)}
+      className={cn('p-2 align-middle wrap-anywhere [&:has([role=checkbox])]:pr-0', className)}
       {...props}
     />
   );

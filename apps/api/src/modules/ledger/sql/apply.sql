@@ -3,7 +3,7 @@
 -- (seq, migration 0013); each wallet moves once, only if its first row starts from its current
 -- balance; a renewal (monthly_tokens_reset received) takes its employee into the renewal's token
 -- month in the same UPDATE (0011); purchases must match their unrefunded order and refunds add up
--- on their orders. It also keeps what the ledger's foreign keys kept, once per statement instead of
+-- on their orders, and come off their order's quarter-hour of spending (decision 0080). It also keeps what the ledger's foreign keys kept, once per statement instead of
 -- six triggers per row (decision 0042): a wallet that moves exists (and an employee's is its
 -- company's), an order row matches its order, and the terminals, merchants and users the rows
 -- name exist, locked (FOR KEY SHARE) until commit as a foreign key's check locks them; deleting a
@@ -145,6 +145,18 @@ BEGIN
     END IF;
     RAISE EXCEPTION 'order_refunded row does not match order %', broken.order_id
       USING ERRCODE = 'check_violation';
+  END IF;
+  -- A refund gives back to its order's own day (DESIGN 7, decision 0080): it comes off the
+  -- quarter-hour the order was placed in, not the refund's.
+  IF moved > 0 THEN
+    UPDATE spending_quarter_hours s SET spent = s.spent - d.total
+      FROM (SELECT o.employee_id,
+                   date_bin('15 minutes', o.ordered_at, timestamptz '2000-01-01 00:00:00+00') AS bucket,
+                   sum(r.amount) AS total
+              FROM new_rows r JOIN orders o ON o.id = r.order_id
+             WHERE r.event = 'order_refunded'
+             GROUP BY 1, 2) d
+     WHERE s.employee_id = d.employee_id AND s.bucket = d.bucket;
   END IF;
 
   -- 4. The terminals, merchants and users the rows name exist, and stay until commit: one pass

@@ -99,10 +99,12 @@ DECLARE
   k integer;
   refusal text;
   refusal_details jsonb;
+  -- A pay code's step spent by this statement (decision 0082): null when the order names none.
+  code_spent boolean;
   -- Spending rules (DESIGN 7): each wallet's spending of its local day, counted once per batch.
   wallet_days date[] := '{}';
   wallet_spent bigint[] := '{}';
-  judged record;
+  remaining bigint;
   payable bigint;
   -- The accepted orders, in the lock order: position in p_orders, payee, balance before, what
   -- the wallet pays (the subtotal, or less when paid in part) and the bill when paid in part.
@@ -144,24 +146,27 @@ BEGIN
   -- Each order decided as alone, in the lock order, from what the locks now hold.
   FOR o IN
     SELECT e.n::integer AS n, x.terminal_id, x.key, x.request_hash, x.subtotal,
-           coalesce(x.partial, false) AS partial, l.tz, l.local_at,
+           coalesce(x.partial, false) AS partial, l.tz, l.local_at, x.at,
+           x.pay_device_id, x.pay_step,
            c.id AS company_id, c.status AS company_status,
            c.pay_code_required AND NOT coalesce(x.by_pay_code, false) AS pay_code_missing,
            p.id AS employee_id, p.status AS employee_status, p.available_tokens, p.token_month,
            sk.outcome AS stored_outcome, sk.status AS stored_status, sk.body AS stored_body,
-           -- The rules in force on the order's local day (none: no version, no rule).
-           r.weekdays AS r_weekdays, r.hours AS r_hours, r.closed_on_holidays AS r_closed,
-           r.merchant_categories AS r_categories, r.order_limit AS r_order_limit,
+           -- The rules in force on the order's local day (none: no version, no rule), and the
+           -- order judged by them but for the daily limit, which depends on the batch's earlier
+           -- orders (spending_judge, inlined: decision 0080).
            r.daily_limit AS r_daily_limit, r.partial_payment AS r_partial,
            r.closed_on_holidays IS NOT NULL AS ruled,
-           m.category AS merchant_category,
-           r.closed_on_holidays AND EXISTS (SELECT 1 FROM holidays h WHERE h.day = l.local_at::date)
-             AS holiday
+           j.code AS rule_code, j.details AS rule_details,
+           -- What the payee spent on the order's local day, read here, after the locks (decision
+           -- 0080): only where a daily limit is in force (a null payee reads nothing).
+           sd.spent AS spent_today
       FROM jsonb_array_elements(p_orders) WITH ORDINALITY AS e(v, n)
      CROSS JOIN LATERAL jsonb_to_record(e.v) AS x(terminal_id bigint, merchant_id bigint, key text,
                                                   request_hash text, company_code text,
                                                   staff_number text, subtotal bigint,
                                                   partial boolean, by_pay_code boolean,
+                                                  pay_device_id bigint, pay_step bigint,
                                                   tz text, at timestamptz)
      CROSS JOIN LATERAL (SELECT coalesce(x.tz, 'UTC') AS tz,
                                 x.at AT TIME ZONE coalesce(x.tz, 'UTC') AS local_at) l
@@ -170,6 +175,14 @@ BEGIN
       LEFT JOIN LATERAL terminal_key_answer(x.terminal_id, x.key, x.request_hash) sk ON true
       LEFT JOIN LATERAL spending_rules_for(p.id, l.local_at::date) r ON true
       LEFT JOIN merchants m ON r.closed_on_holidays IS NOT NULL AND m.id = x.merchant_id
+     CROSS JOIN LATERAL (SELECT r.closed_on_holidays
+                                AND EXISTS (SELECT 1 FROM holidays h WHERE h.day = l.local_at::date)
+                                  AS holiday) hd
+     CROSS JOIN LATERAL spending_judge(r.weekdays, r.hours, r.closed_on_holidays,
+                                       r.merchant_categories, r.order_limit, NULL, l.local_at,
+                                       hd.holiday, m.category, x.subtotal, NULL, l.tz) j
+     CROSS JOIN LATERAL spending_spent_during(CASE WHEN r.daily_limit IS NOT NULL THEN p.id END,
+                                              l.local_at::date, l.tz) sd
      ORDER BY p.id NULLS FIRST, e.n
   LOOP
     -- A retry of a request already answered gets the first answer (terminal_key_answer).
@@ -192,7 +205,23 @@ BEGIN
     refusal := NULL;
     refusal_details := NULL;
     payable := o.subtotal;
-    IF o.company_id IS NULL THEN
+    -- A pay code (DESIGN 8, decision 0082) is spent here, under the payee's wallet lock and in the
+    -- order's transaction: its step, if the device is the payee's, still there, and has paid with
+    -- no later step (the same step only for this key: a retry). Spent by a declined order too, as
+    -- when it was spent before the order. Any other code refuses the order, writing nothing.
+    code_spent := NULL;
+    IF o.pay_device_id IS NOT NULL THEN
+      UPDATE pay_devices d
+         SET last_used_step = o.pay_step, last_used_key = o.key, last_used_at = o.at
+       WHERE d.id = o.pay_device_id AND d.employee_id = o.employee_id
+         AND (d.last_used_step < o.pay_step
+              OR (d.last_used_step = o.pay_step AND d.last_used_key = o.key))
+         AND EXISTS (SELECT 1 FROM employees pe WHERE pe.id = d.employee_id AND pe.deleted_at IS NULL);
+      code_spent := FOUND;
+    END IF;
+    IF NOT code_spent THEN
+      refusal := 'PAY_CODE_INVALID';
+    ELSIF o.company_id IS NULL THEN
       refusal := 'NO_PAYEE_FOUND';
     ELSIF o.company_status <> 'active' THEN
       refusal := 'COMPANY_INACTIVE';
@@ -215,32 +244,30 @@ BEGIN
           refusal := 'INSUFFICIENT_TOKENS';
         END IF;
       ELSE
-        -- Spending rules (DESIGN 7, decision 0077), decided here under the wallet's lock: the
-        -- day's spending is read once per wallet and batch, then carried in memory, so orders of
-        -- one wallet, in one batch or in concurrent ones, never together pass its daily limit.
+        -- Spending rules (DESIGN 7, decisions 0077, 0080), decided here under the wallet's lock:
+        -- the day's spending is read by the loop's query once the locks are held, taken for the
+        -- wallet's first order of the batch, then carried in memory, so orders of one wallet, in
+        -- one batch or in concurrent ones, never together pass its daily limit.
         IF o.r_daily_limit IS NOT NULL
            AND wallet_days[w] IS DISTINCT FROM o.local_at::date THEN
           wallet_days[w] := o.local_at::date;
-          wallet_spent[w] := spending_spent_on(o.employee_id, o.local_at::date, o.tz);
+          wallet_spent[w] := o.spent_today;
         END IF;
-        SELECT * INTO judged
-          FROM spending_judge(o.r_weekdays, o.r_hours, o.r_closed, o.r_categories,
-                              o.r_order_limit, o.r_daily_limit, o.local_at, o.holiday,
-                              o.merchant_category, o.subtotal,
-                              CASE WHEN o.r_daily_limit IS NULL THEN 0 ELSE wallet_spent[w] END,
-                              o.tz);
-        refusal := judged.code;
-        refusal_details := judged.details;
+        refusal := o.rule_code;
+        refusal_details := o.rule_details;
+        -- What the day's limit leaves (spending_judge's `remaining`), from the carried spending.
+        remaining := CASE WHEN o.r_daily_limit IS NOT NULL
+                          THEN greatest(o.r_daily_limit - wallet_spent[w], 0) END;
         IF refusal IS NULL THEN
           payable := least(o.subtotal, greatest(wallet_balances[w], 0),
-                           coalesce(judged.remaining, o.subtotal));
+                           coalesce(remaining, o.subtotal));
           IF payable < o.subtotal AND NOT (o.partial AND o.r_partial AND payable > 0) THEN
-            IF judged.remaining IS NOT NULL AND judged.remaining < o.subtotal
-               AND judged.remaining <= wallet_balances[w] THEN
+            IF remaining IS NOT NULL AND remaining < o.subtotal
+               AND remaining <= wallet_balances[w] THEN
               refusal := 'DAILY_LIMIT_EXCEEDED';
               refusal_details := jsonb_build_object('daily_limit', o.r_daily_limit,
                                                     'spent_today', wallet_spent[w],
-                                                    'remaining_today', judged.remaining);
+                                                    'remaining_today', remaining);
             ELSE
               refusal := 'INSUFFICIENT_TOKENS';
             END IF;
@@ -297,6 +324,17 @@ BEGIN
              AS x(terminal_id bigint, merchant_id bigint, order_type text, items jsonb,
                   at timestamptz)
      ORDER BY a.i;
+
+    -- Spent today (decision 0080): each accepted order adds what its wallet paid to its payee's
+    -- quarter-hour, one row per payee and quarter-hour of the batch, under the wallet locks held.
+    -- Every order, under rules or not: a version made effective today counts the morning's.
+    INSERT INTO spending_quarter_hours AS s (employee_id, bucket, spent)
+    SELECT a.employee_id, date_bin('15 minutes', x.at, timestamptz '2000-01-01 00:00:00+00'),
+           sum(a.paid)
+      FROM unnest(acc_ords, acc_employees, acc_paid) AS a(n, employee_id, paid)
+     CROSS JOIN LATERAL jsonb_to_record(p_orders -> (a.n - 1)) AS x(at timestamptz)
+     GROUP BY 1, 2
+    ON CONFLICT (employee_id, bucket) DO UPDATE SET spent = s.spent + EXCLUDED.spent;
 
     -- One INSERT for the batch's order_purchased rows, in the lock order: each wallet's rows
     -- chain from its locked balance, and the ledger's statement triggers run once.

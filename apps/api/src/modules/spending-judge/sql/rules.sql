@@ -41,53 +41,64 @@ END $function$;
 -- and details, or a null code and what the day's limit leaves (`remaining`, null = no daily limit).
 -- The daily limit itself is decided by the caller, which knows the balance and whether the order
 -- may be paid in part. The order of the checks is the answer's: merchant, day, hours, order limit.
-CREATE OR REPLACE FUNCTION public.spending_judge(p_weekdays smallint[], p_hours jsonb, p_closed boolean, p_categories text[], p_order_limit bigint, p_daily_limit bigint, p_local timestamp without time zone, p_holiday boolean, p_category text, p_subtotal bigint, p_spent bigint, p_tz text, OUT code text, OUT details jsonb, OUT remaining bigint)
- RETURNS record
- LANGUAGE plpgsql
+-- A SQL function of expressions (decision 0080), so that the order's statement inlines it into its
+-- own query, one judgement per order without a call; the time windows are one JSON path test of
+-- the local time as 'HH:MM:SS' against each window's 'HH:mm' bounds (same-length digits: the
+-- strings order as the times do), and the next allowed time is only worked out for a refusal.
+CREATE OR REPLACE FUNCTION public.spending_judge(p_weekdays smallint[], p_hours jsonb, p_closed boolean, p_categories text[], p_order_limit bigint, p_daily_limit bigint, p_local timestamp without time zone, p_holiday boolean, p_category text, p_subtotal bigint, p_spent bigint, p_tz text)
+ RETURNS TABLE(code text, details jsonb, remaining bigint)
+ LANGUAGE sql
  STABLE
 AS $function$
-BEGIN
-  IF p_categories IS NOT NULL AND NOT (p_category = ANY (p_categories)) THEN
-    code := 'MERCHANT_NOT_ALLOWED';
-    details := jsonb_build_object('category', p_category);
-  ELSIF p_weekdays IS NOT NULL AND NOT (extract(isodow FROM p_local)::smallint = ANY (p_weekdays)) THEN
-    code := 'NOT_ALLOWED_TODAY';
-    details := jsonb_build_object('reason', 'weekday', 'next_allowed_at',
-                                  spending_next_allowed(p_weekdays, p_hours, p_closed, p_local, p_tz));
-  ELSIF p_closed AND p_holiday THEN
-    code := 'NOT_ALLOWED_TODAY';
-    details := jsonb_build_object('reason', 'holiday', 'next_allowed_at',
-                                  spending_next_allowed(p_weekdays, p_hours, p_closed, p_local, p_tz));
-  ELSIF p_hours IS NOT NULL AND NOT EXISTS (
-          SELECT 1 FROM jsonb_array_elements(p_hours) AS w
-           WHERE p_local::time >= (w ->> 'from')::time AND p_local::time < (w ->> 'to')::time) THEN
-    code := 'OUTSIDE_ALLOWED_HOURS';
-    details := jsonb_build_object('next_allowed_at',
-                                  spending_next_allowed(p_weekdays, p_hours, p_closed, p_local, p_tz));
-  ELSIF p_order_limit IS NOT NULL AND p_subtotal > p_order_limit THEN
-    code := 'ORDER_LIMIT_EXCEEDED';
-    details := jsonb_build_object('order_limit', p_order_limit);
-  END IF;
-  IF p_daily_limit IS NOT NULL THEN
-    remaining := greatest(p_daily_limit - coalesce(p_spent, 0), 0);
-  END IF;
-END $function$;
+  SELECT j.code,
+         CASE j.code
+           WHEN 'MERCHANT_NOT_ALLOWED' THEN jsonb_build_object('category', p_category)
+           WHEN 'NOT_ALLOWED_TODAY' THEN jsonb_build_object(
+             'reason', j.reason,
+             'next_allowed_at', spending_next_allowed(p_weekdays, p_hours, p_closed, p_local, p_tz))
+           WHEN 'OUTSIDE_ALLOWED_HOURS' THEN jsonb_build_object(
+             'next_allowed_at', spending_next_allowed(p_weekdays, p_hours, p_closed, p_local, p_tz))
+           WHEN 'ORDER_LIMIT_EXCEEDED' THEN jsonb_build_object('order_limit', p_order_limit)
+         END,
+         CASE WHEN p_daily_limit IS NOT NULL THEN greatest(p_daily_limit - coalesce(p_spent, 0), 0) END
+    FROM (SELECT CASE
+                   WHEN p_categories IS NOT NULL AND NOT (p_category = ANY (p_categories))
+                     THEN 'MERCHANT_NOT_ALLOWED'
+                   WHEN p_weekdays IS NOT NULL
+                        AND NOT (extract(isodow FROM p_local)::smallint = ANY (p_weekdays))
+                     THEN 'NOT_ALLOWED_TODAY'
+                   WHEN p_closed AND p_holiday THEN 'NOT_ALLOWED_TODAY'
+                   WHEN p_hours IS NOT NULL AND NOT jsonb_path_exists(
+                          p_hours, '$[*] ? (@."from" <= $t && @."to" > $t)',
+                          jsonb_build_object('t', to_char(p_local, 'HH24:MI:SS')))
+                     THEN 'OUTSIDE_ALLOWED_HOURS'
+                   WHEN p_order_limit IS NOT NULL AND p_subtotal > p_order_limit
+                     THEN 'ORDER_LIMIT_EXCEEDED'
+                 END AS code,
+                 CASE
+                   WHEN p_weekdays IS NOT NULL
+                        AND NOT (extract(isodow FROM p_local)::smallint = ANY (p_weekdays))
+                     THEN 'weekday'
+                   ELSE 'holiday'
+                 END AS reason) j
+$function$;
 
 -- Spent on one local day (DESIGN 7): the employee's purchases of that day less the refunds of that
--- day's own orders (what each order paid less what was refunded of it, whenever). PL/pgSQL so
--- that its plan is kept for the session (decision 0043): the order path calls it.
-CREATE OR REPLACE FUNCTION public.spending_spent_on(p_employee_id bigint, p_day date, p_tz text)
- RETURNS bigint
- LANGUAGE plpgsql
+-- day's own orders (what each order paid less what was refunded of it, whenever), as
+-- spending_quarter_hours keeps them (migration 0036, decision 0080): the day's quarter-hours, a
+-- few rows. A SQL function, so that the order's statement inlines it into its own query; a null
+-- employee reads nothing (0), which is how that query skips it when no daily limit is in force.
+CREATE OR REPLACE FUNCTION public.spending_spent_during(p_employee_id bigint, p_day date, p_tz text)
+ RETURNS TABLE(spent bigint)
+ LANGUAGE sql
  STABLE
 AS $function$
-BEGIN
-  RETURN (SELECT coalesce(sum(o.subtotal - o.refunded_amount), 0)::bigint
-            FROM orders o
-           WHERE o.employee_id = p_employee_id
-             AND o.ordered_at >= (p_day::timestamp AT TIME ZONE p_tz)
-             AND o.ordered_at < ((p_day + 1)::timestamp AT TIME ZONE p_tz));
-END $function$;
+  SELECT coalesce(sum(s.spent), 0)::bigint
+    FROM spending_quarter_hours s
+   WHERE s.employee_id = p_employee_id
+     AND s.bucket >= (p_day::timestamp AT TIME ZONE p_tz)
+     AND s.bucket < ((p_day + 1)::timestamp AT TIME ZONE p_tz)
+$function$;
 
 -- The rules in force for an employee on its local day: the company's latest version on or before
 -- the day, with the employee's exception (while it lasts) merged over it. No row: no version.
@@ -119,8 +130,9 @@ CREATE OR REPLACE FUNCTION public.spending_remaining_today(p_employee_id bigint,
  LANGUAGE sql
  STABLE
 AS $function$
-  SELECT greatest(r.daily_limit - spending_spent_on(p_employee_id, (p_at AT TIME ZONE p_tz)::date, p_tz), 0)::bigint
+  SELECT greatest(r.daily_limit - d.spent, 0)::bigint
     FROM spending_rules_for(p_employee_id, (p_at AT TIME ZONE p_tz)::date) r
+   CROSS JOIN LATERAL spending_spent_during(p_employee_id, (p_at AT TIME ZONE p_tz)::date, p_tz) d
    WHERE r.daily_limit IS NOT NULL
 $function$;
 

@@ -84,3 +84,37 @@ BEGIN
       LEFT JOIN terminals t ON t.id = o.terminal_id
      WHERE o.id = p_order_id);
 END $function$;
+
+-- The outbox for a change of many rows (an employee import, decision 0084): one event per element
+-- of the JSON array p_data, in its order, each with one delivery per endpoint that takes the type
+-- (asked once), in two statements whatever the number of events. Answers how many events it wrote
+-- (0 when no endpoint takes them: none is written, decision 0055).
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_each(p_type text, p_company_id bigint, p_merchant_id bigint, p_data jsonb, p_at timestamp with time zone)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  endpoint_ids bigint[];
+  written integer;
+BEGIN
+  IF p_data IS NULL OR jsonb_array_length(p_data) = 0 THEN
+    RETURN 0;
+  END IF;
+  SELECT array_agg(e ORDER BY e) INTO endpoint_ids
+    FROM webhook_endpoints_for(p_type, p_company_id, p_merchant_id) e;
+  IF endpoint_ids IS NULL THEN
+    RETURN 0;
+  END IF;
+  WITH events AS (
+    INSERT INTO webhook_events (type, company_id, merchant_id, data, created_at)
+    SELECT p_type, p_company_id, p_merchant_id, x.value, p_at
+      FROM jsonb_array_elements(p_data) WITH ORDINALITY AS x(value, i)
+     ORDER BY x.i
+    RETURNING id)
+  INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at, created_at)
+  SELECT w.id, events.id, p_at, p_at
+    FROM events CROSS JOIN unnest(endpoint_ids) AS w(id)
+   ORDER BY events.id, w.id;
+  GET DIAGNOSTICS written = ROW_COUNT;
+  RETURN written / cardinality(endpoint_ids);
+END $function$;

@@ -2,6 +2,7 @@ import { useLateQuery } from '@/lib/late-query';
 import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import type { Approval, ApprovalKind } from '@app/contract';
 import { api } from '@/lib/api-client';
+import type { PageSize } from '@/components/data-table';
 
 export interface ApprovalList {
   data: Approval[];
@@ -15,7 +16,7 @@ export interface ApprovalsQuery {
   /** Only what the caller may decide itself (not its own requests). */
   to_decide?: 'true';
   page?: number;
-  page_size?: number;
+  page_size?: PageSize;
 }
 
 /**

@@ -6,15 +6,9 @@ import { formatDate, formatDayWords, withThousands } from '@/lib/format';
 type Flow = 'distributed_to_employees' | 'consumed_by_employees';
 
 const FLOWS: { key: Flow; className: string }[] = [
-  { key: 'distributed_to_employees', className: 'fill-primary' },
-  { key: 'consumed_by_employees', className: 'fill-emerald-500' },
+  { key: 'distributed_to_employees', className: 'bg-primary' },
+  { key: 'consumed_by_employees', className: 'bg-emerald-500' },
 ];
-
-const HEIGHT = 160;
-const LEFT = 56;
-const TOP = 8;
-const SLOT = 24;
-const BAR = 9;
 
 /** A round step for the value axis: 1, 2 or 5 times a power of ten, about four ticks. */
 export function axisTicks(max: number): number[] {
@@ -37,11 +31,22 @@ export const isQuiet = (daily: DashboardDay[]) =>
       day.refunded === 0,
   );
 
+/** The narrowest a day may be (px): a month wider than the box scrolls sideways. */
+export const DAY_MIN_WIDTH = 24;
+/** The value axis' column (px): its title and its widest figure. */
+const AXIS_WIDTH = 64;
+
 /**
- * The month by day as an SVG bar chart (tokens distributed and consumed per day) with a labelled
- * value axis and day axis, and each day's values in a tooltip on hover or focus (arrow keys move
- * it). The SVG is decorative for assistive technology; the same figures are in a hidden table.
- * An empty month says so in words (`emptyText`) instead of drawing nothing.
+ * The month by day as a bar chart (tokens distributed and consumed per day) with a labelled value
+ * axis and day axis, and each day's values in a tooltip on hover or focus (arrow keys move it).
+ *
+ * Laid out by the page, not drawn in a scaled picture: the days share the box's width (each at
+ * least DAY_MIN_WIDTH, the box scrolling beyond), bars are boxes with a height in percent of the
+ * plot, and every label is text of the page at its own size, so no width or number of days
+ * stretches a letter (issue 41; an SVG viewBox sized by the days and stretched to the box drew
+ * "3,000" eleven times wide early in a month). Drawn the same on the server and in the browser:
+ * nothing is measured. The chart is decorative for assistive technology; the same figures are in
+ * a hidden table. An empty month says so in words (`emptyText`) instead of drawing nothing.
  */
 export function DailyChart({
   daily,
@@ -67,8 +72,7 @@ export function DailyChart({
   );
   const ticks = axisTicks(max);
   const top = ticks[ticks.length - 1] ?? max;
-  const y = (value: number) => TOP + HEIGHT - (Math.max(0, value) / top) * HEIGHT;
-  const width = LEFT + daily.length * SLOT + 8;
+  const percent = (value: number) => `${(Math.max(0, value) / top) * 100}%`;
   const shown = active === undefined ? undefined : daily[active];
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -93,88 +97,79 @@ export function DailyChart({
           onBlur={() => setActive(undefined)}
           className="overflow-x-auto rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
-          <svg
+          <div
             aria-hidden
-            viewBox={`0 0 ${width} ${TOP + HEIGHT + 40}`}
-            className="h-56 min-w-full"
-            style={{ width: Math.max(width, 320) }}
-            preserveAspectRatio="none"
+            className="flex pt-2 pr-2 text-xs text-muted-foreground"
+            style={{ minWidth: AXIS_WIDTH + daily.length * DAY_MIN_WIDTH + 8 }}
             onMouseLeave={() => setActive(undefined)}
+            data-testid="chart-drawing"
           >
-            <text
-              transform={`translate(12, ${TOP + HEIGHT / 2}) rotate(-90)`}
-              textAnchor="middle"
-              className="fill-muted-foreground text-[10px]"
-              data-testid="axis-tokens"
-            >
-              {t('dashboard.axis_tokens')}
-            </text>
-            {ticks.map((tick) => (
-              <g key={tick}>
-                <line
-                  x1={LEFT - 4}
-                  x2={width}
-                  y1={y(tick)}
-                  y2={y(tick)}
-                  className="stroke-border"
-                  strokeWidth={tick === 0 ? 1 : 0.5}
-                />
-                <text
-                  x={LEFT - 6}
-                  y={y(tick) + 3}
-                  textAnchor="end"
-                  className="fill-muted-foreground text-[9px]"
+            <div className="relative h-40 shrink-0" style={{ width: AXIS_WIDTH }}>
+              <span
+                className="absolute top-1/2 left-2 -translate-x-1/2 -translate-y-1/2 -rotate-90 whitespace-nowrap"
+                data-testid="axis-tokens"
+              >
+                {t('dashboard.axis_tokens')}
+              </span>
+              {ticks.map((tick) => (
+                <span
+                  key={tick}
+                  className="absolute right-2 translate-y-1/2 leading-none tabular-nums"
+                  style={{ bottom: percent(tick) }}
                 >
                   {withThousands(tick)}
-                </text>
-              </g>
-            ))}
-            {daily.map((day, index) => (
-              <g
-                key={day.date}
-                transform={`translate(${LEFT + index * SLOT + 3}, 0)`}
-                onMouseEnter={() => setActive(index)}
-              >
-                <rect
-                  x={-3}
-                  y={TOP}
-                  width={SLOT}
-                  height={HEIGHT}
-                  className={index === active ? 'fill-muted' : 'fill-transparent'}
-                />
-                {FLOWS.map((flow, flowIndex) => {
-                  const value = Math.max(0, day[flow.key]);
-                  return (
-                    <rect
-                      key={flow.key}
-                      className={flow.className}
-                      x={flowIndex * BAR}
-                      y={y(value)}
-                      width={BAR - 1}
-                      height={TOP + HEIGHT - y(value)}
-                    />
-                  );
-                })}
-                <text
-                  x={BAR}
-                  y={TOP + HEIGHT + 14}
-                  textAnchor="middle"
-                  className="fill-muted-foreground text-[9px]"
-                >
-                  {Number(day.date.slice(8, 10))}
-                </text>
-              </g>
-            ))}
-            <text
-              x={LEFT + (daily.length * SLOT) / 2}
-              y={TOP + HEIGHT + 34}
-              textAnchor="middle"
-              className="fill-muted-foreground text-[10px]"
-              data-testid="axis-days"
-            >
-              {daysAxisLabel}
-            </text>
-          </svg>
+                </span>
+              ))}
+            </div>
+            <div className="flex min-w-0 flex-1 flex-col">
+              <div className="relative h-40" data-testid="chart-plot">
+                {ticks.map((tick) => (
+                  <div
+                    key={tick}
+                    className={`absolute inset-x-0 border-t ${tick === 0 ? 'border-muted-foreground/60' : 'border-border'}`}
+                    style={{ bottom: percent(tick) }}
+                  />
+                ))}
+                <div className="absolute inset-0 flex">
+                  {daily.map((day, index) => (
+                    <div
+                      key={day.date}
+                      data-testid="chart-day"
+                      className={
+                        index === active
+                          ? 'flex flex-1 items-end justify-center gap-px bg-muted px-[12%]'
+                          : 'flex flex-1 items-end justify-center gap-px px-[12%]'
+                      }
+                      style={{ minWidth: DAY_MIN_WIDTH }}
+                      onMouseEnter={() => setActive(index)}
+                    >
+                      {FLOWS.map((flow) => (
+                        <div
+                          key={flow.key}
+                          className={`max-w-5 flex-1 forced-color-adjust-none ${flow.className}`}
+                          style={{ height: percent(day[flow.key]) }}
+                        />
+                      ))}
+                    </div>
+                  ))}
+                </div>
+              </div>
+              <div className="flex pt-1.5">
+                {daily.map((day) => (
+                  <span
+                    key={day.date}
+                    className="flex-1 text-center tabular-nums"
+                    style={{ minWidth: DAY_MIN_WIDTH }}
+                  >
+                    {Number(day.date.slice(8, 10))}
+                  </span>
+                ))}
+              </div>
+              <p className="pt-1.5 text-center" data-testid="axis-days">
+                {daysAxisLabel}
+              </p>
+            </div>
+          </div>
         </div>
         {shown && (
           <div
@@ -194,9 +189,7 @@ export function DailyChart({
       <figcaption className="flex flex-wrap gap-4 text-sm text-muted-foreground">
         {FLOWS.map((flow) => (
           <span key={flow.key} className="flex items-center gap-2">
-            <svg aria-hidden width="12" height="12">
-              <rect width="12" height="12" className={flow.className} />
-            </svg>
+            <span aria-hidden className={`size-3 forced-color-adjust-none ${flow.className}`} />
             {t(`dashboard.cards.${flow.key}`)}
           </span>
         ))}

@@ -174,7 +174,7 @@ describe('Dashboard', () => {
     expect(screen.getByTestId('axis-days')).toHaveTextContent('Day of January 2026');
     expect(screen.queryByTestId('chart-tooltip')).toBeNull();
     const region = screen.getByRole('region', { name: 'Tokens by day' });
-    fireEvent.mouseEnter(region.querySelector('svg g[transform^="translate(5"]')!);
+    fireEvent.mouseEnter(screen.getAllByTestId('chart-day')[0]!);
     expect(screen.getByTestId('chart-tooltip')).toHaveTextContent(
       '1 January 2026Total distributed to employees: 4,000Total consumed by employees: 1,200',
     );

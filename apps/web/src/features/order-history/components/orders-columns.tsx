@@ -16,7 +16,7 @@ export function ordersColumns(
     {
       accessorKey: 'order_no',
       header: t('order_history.order_no'),
-      meta: { className: 'font-mono' },
+      meta: { className: 'font-mono whitespace-nowrap' },
     },
     {
       accessorKey: 'ordered_at',

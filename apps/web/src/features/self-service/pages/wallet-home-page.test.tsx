@@ -79,6 +79,7 @@ function openHome(answerWith: Wallet | (() => Response) = wallet) {
     '/api/v1/me/wallet',
     typeof answerWith === 'function' ? answerWith : { data: answerWith },
   );
+  answer('get', '/api/v1/me/pay-devices', { data: [] });
   const transactions = answer('get', '/api/v1/tokens/transactions', {
     data: rows,
     next_cursor: null,
@@ -105,10 +106,12 @@ describe('the employee’s home', () => {
     );
     expect(screen.getByText('Spent in January 2026')).toBeInTheDocument();
     expect(screen.getByTestId('wallet-spent')).toHaveTextContent('3,400');
-    expect(
-      screen.getByRole('img', { name: 'Pay code for company ACME, employee ID E0001' }),
-    ).toBeInTheDocument();
-    expect(screen.getByText('ACME · E0001')).toBeInTheDocument();
+    // The rotating pay code's card (its own tests: pay-code-card.test.tsx), not the old fixed
+    // code of company and staff number, which anyone knowing them could have drawn.
+    expect(screen.getByRole('heading', { level: 2, name: 'Pay code' })).toBeInTheDocument();
+    expect(screen.getByTestId('pay-code-card')).toBeInTheDocument();
+    expect(screen.queryByText('ACME · E0001')).not.toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /employee ID E0001/ })).not.toBeInTheDocument();
     const list = await screen.findByTestId('recent-transactions');
     expect(within(list).getByText('Order purchased · Campus Shop')).toBeInTheDocument();
     expect(within(list).getByLabelText('Spent 80 tokens')).toHaveTextContent('−80');
@@ -204,9 +207,8 @@ describe('the employee’s home', () => {
       /^1,250 代币将在下次重置时过期：2026年2月1日星期日（3 天后）$/,
     );
     expect(screen.getByText('2026年1月已消费')).toBeInTheDocument();
-    expect(
-      screen.getByRole('img', { name: '付款码：公司 ACME，员工编号 E0001' }),
-    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: '付款码' })).toBeInTheDocument();
+    expect(screen.queryByText('ACME · E0001')).not.toBeInTheDocument();
   });
 
   it('states its rules and declines in Chinese', async () => {

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import dayjs from 'dayjs';
-import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
-import { payCodeOf, type OrderDecline, type TokenTransaction, type Wallet } from '@app/contract';
+import type { OrderDecline, TokenTransaction, Wallet } from '@app/contract';
 import { DetailError } from '@/components/layout/detail-layout';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -166,46 +165,6 @@ function Declines({ declines }: { declines: OrderDecline[] }) {
   );
 }
 
-/** The pay code: a QR of company code and staff number, big enough for a till's scanner. */
-function PayCode({ wallet }: { wallet: Wallet }) {
-  const { t } = useTranslation();
-  const code = payCodeOf(wallet);
-  return (
-    <Card className="gap-3">
-      <CardHeader>
-        <CardTitle>
-          <h2 className="text-base">{t('self_service.pay_code')}</h2>
-        </CardTitle>
-      </CardHeader>
-      <CardContent>
-        <figure className="flex flex-col items-center gap-3">
-          {/* Dark on white whatever the theme, with its quiet zone: what scanners read best. */}
-          <div className="rounded-md bg-white p-2">
-            <QRCodeSVG
-              value={code}
-              size={240}
-              level="M"
-              marginSize={2}
-              role="img"
-              aria-label={t('self_service.pay_code_label', {
-                company: wallet.company_code,
-                employee: wallet.employee_id,
-              })}
-              data-testid="pay-code"
-            />
-          </div>
-          <figcaption className="grid justify-items-center gap-1 text-center">
-            <span className="font-mono text-xl font-semibold tracking-wider">
-              {wallet.company_code} · {wallet.employee_id}
-            </span>
-            <span className="text-sm text-muted-foreground">{t('self_service.pay_code_hint')}</span>
-          </figcaption>
-        </figure>
-      </CardContent>
-    </Card>
-  );
-}
-
 function RecentTransactions() {
   const { t } = useTranslation();
   const recent = useRecentTransactions();
@@ -296,7 +255,6 @@ export function WalletHomePage() {
           <Balance wallet={wallet.data} />
           <Spending wallet={wallet.data} />
           <PayCodeCard />
-          <PayCode wallet={wallet.data} />
           <SpendingRules wallet={wallet.data} />
           {wallet.data.declines && <Declines declines={wallet.data.declines} />}
         </>

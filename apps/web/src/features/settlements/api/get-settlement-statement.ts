@@ -3,6 +3,7 @@ import { keepPreviousData, queryOptions } from '@/lib/query-options';
 import { paths } from '@/config/paths';
 import type { SettlementStatement } from '@app/contract';
 import { api } from '@/lib/api-client';
+import type { PageSize } from '@/components/data-table';
 import { periodLabel } from '../components/period-label';
 import { settlementsKeys } from './get-settlements';
 
@@ -11,7 +12,7 @@ export async function getSettlementStatement(
   merchantId: number,
   periodStart: string,
   page: number,
-  pageSize: number,
+  pageSize: PageSize,
 ): Promise<SettlementStatement> {
   const response = await api.get('/api/v1/settlements/{merchant_id}/{period_start}', {
     params: {
@@ -26,7 +27,7 @@ export const settlementStatementQueryOptions = (
   merchantId: number,
   periodStart: string,
   page = 1,
-  pageSize = 10,
+  pageSize: PageSize = 10,
 ) =>
   queryOptions({
     queryKey: settlementsKeys.statement(merchantId, periodStart, page, pageSize),
@@ -39,7 +40,7 @@ export const useSettlementStatement = (
   merchantId: number,
   periodStart: string,
   page = 1,
-  pageSize = 10,
+  pageSize: PageSize = 10,
 ) => useLateQuery(settlementStatementQueryOptions(merchantId, periodStart, page, pageSize));
 
 /**

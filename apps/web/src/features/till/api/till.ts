@@ -1,21 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import type { operations } from '@app/client';
 import type { TillTerminal } from '@app/contract';
 import { api } from '@/lib/api-client';
-
-export const tillKeys = {
-  terminals: ['till', 'terminals'] as const,
-  orders: (terminalId: number | undefined) => ['till', 'orders', terminalId ?? 'all'] as const,
-};
+import { useResource } from '../lib/use-resource';
 
 /** GET /till/terminals: the active terminals of the signed-in user's merchant. */
-export async function getTillTerminals(): Promise<TillTerminal[]> {
-  const response = await api.get('/api/v1/till/terminals');
+export async function getTillTerminals(signal?: AbortSignal): Promise<TillTerminal[]> {
+  const response = await api.get('/api/v1/till/terminals', { signal });
   return response.data.data;
 }
 
-export const useTillTerminals = () =>
-  useQuery({ queryKey: tillKeys.terminals, queryFn: getTillTerminals, staleTime: 60_000 });
+export const useTillTerminals = () => useResource('terminals', getTillTerminals);
 
 type Charge = operations['chargeAtTill'];
 export type ChargeBody = Charge['requestBody']['content']['application/json'];
@@ -37,29 +31,35 @@ export async function chargeAtTill(
 }
 
 /** GET /till/orders: today's orders of one terminal, or of every terminal (supervisors). */
-export async function getTillOrders(terminalId: number | undefined): Promise<TillOrder[]> {
+export async function getTillOrders(
+  terminalId: number | undefined,
+  signal?: AbortSignal,
+): Promise<TillOrder[]> {
   const response = await api.get('/api/v1/till/orders', {
     params: { query: terminalId === undefined ? {} : { terminal_id: terminalId } },
+    signal,
   });
   return response.data.data;
 }
 
-export const useTillOrders = (terminalId: number | undefined, enabled: boolean) =>
-  useQuery({
-    queryKey: tillKeys.orders(terminalId),
-    queryFn: () => getTillOrders(terminalId),
-    enabled,
-    staleTime: 10_000,
-  });
+/** Today's orders of `terminalId` (every terminal's: undefined), null: not asked yet. */
+export const useTillOrders = (terminalId: number | undefined | null) =>
+  useResource(terminalId === null ? null : `orders:${terminalId ?? 'all'}`, (signal) =>
+    getTillOrders(terminalId ?? undefined, signal),
+  );
 
 export type RefundReason = 'cancelled' | 'rejected' | 'item_removed';
 
 /** POST /till/orders/{id}/refund with the refund's own Idempotency-Key. */
+export type RefundBody = { reason: RefundReason; amount?: number };
+export type RefundResult =
+  operations['refundAtTill']['responses'][200]['content']['application/json']['data'];
+
 export async function refundAtTill(
   orderId: number,
   key: string,
-  body: { reason: RefundReason; amount?: number },
-) {
+  body: RefundBody,
+): Promise<RefundResult> {
   const response = await api.post('/api/v1/till/orders/{id}/refund', {
     params: { path: { id: orderId }, header: { 'idempotency-key': key } },
     body,

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
+import { TillButton } from './till-button';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'C', '0', '⌫'] as const;
 
@@ -28,18 +28,18 @@ export function Keypad({
   return (
     <div role="group" aria-label={t('till.keypad')} className="grid grid-cols-3 gap-2">
       {KEYS.map((key) => (
-        <Button
+        <TillButton
           key={key}
           type="button"
           variant="outline"
-          size="lg"
-          className="h-12 text-lg tabular-nums"
+          size="big"
+          className="tabular-nums"
           disabled={disabled}
           aria-label={key === 'C' ? t('till.clear') : key === '⌫' ? t('till.backspace') : key}
           onClick={() => onChange(pressKey(amount, key))}
         >
           {key}
-        </Button>
+        </TillButton>
       ))}
     </div>
   );

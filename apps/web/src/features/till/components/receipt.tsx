@@ -1,9 +1,24 @@
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, withThousands } from '@/lib/format';
+import { withThousands } from '@/lib/text';
 import type { TillOrder } from '../api/till';
+import { tillDateTime } from '../lib/format';
 import './till.css';
 
-/** The printed receipt of one order: drawn only on paper (till.css), by window.print. */
+/** One line of the receipt: a label and its figure at the end. */
+function Line({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <p className={`till-receipt-line${strong ? ' till-receipt-strong' : ''}`}>
+      <span>{label}</span>
+      <span>{value}</span>
+    </p>
+  );
+}
+
+/**
+ * The printed receipt of one order (DESIGN 8): drawn at the end of the document, on paper only
+ * (till.css: in print, the receipt and nothing else), by window.print.
+ */
 export function Receipt({
   order,
   merchant,
@@ -14,49 +29,37 @@ export function Receipt({
   terminal: string;
 }) {
   const { t, i18n } = useTranslation();
-  return (
-    <section className="till-receipt hidden print:block" aria-hidden="true" data-testid="receipt">
-      <p style={{ fontWeight: 700 }}>{merchant}</p>
+  return createPortal(
+    <section className="till-receipt" data-testid="receipt" lang={i18n.language}>
+      <p className="till-receipt-strong">{merchant}</p>
       <p>{terminal}</p>
-      <p>{formatDateTime(order.ordered_at, i18n.language)}</p>
+      <p>{tillDateTime(order.ordered_at, i18n.language)}</p>
       <p>
         {t('till.order_no')}: {order.order_no}
       </p>
       <hr />
       {order.items.map((item, index) => (
-        <p key={index} style={{ display: 'flex', justifyContent: 'space-between' }}>
-          <span>
-            {item.quantity} × {item.name}
-          </span>
-          <span>{withThousands(item.quantity * item.unit_tokens)}</span>
-        </p>
+        <Line
+          key={index}
+          label={`${item.quantity} × ${item.name}`}
+          value={withThousands(item.quantity * item.unit_tokens)}
+        />
       ))}
       <hr />
-      <p style={{ display: 'flex', justifyContent: 'space-between', fontWeight: 700 }}>
-        <span>{t('till.total')}</span>
-        <span>{withThousands(order.subtotal)}</span>
-      </p>
+      <Line label={t('till.total')} value={withThousands(order.subtotal)} strong />
       {order.paid_tokens !== undefined && (
-        <p style={{ display: 'flex', justifyContent: 'space-between' }}>
-          <span>{t('till.paid_tokens')}</span>
-          <span>{withThousands(order.paid_tokens)}</span>
-        </p>
+        <Line label={t('till.paid_tokens')} value={withThousands(order.paid_tokens)} />
       )}
       {(order.to_pay_otherwise ?? 0) > 0 && (
-        <p style={{ display: 'flex', justifyContent: 'space-between' }}>
-          <span>{t('till.paid_otherwise')}</span>
-          <span>{withThousands(order.to_pay_otherwise ?? 0)}</span>
-        </p>
+        <Line label={t('till.paid_otherwise')} value={withThousands(order.to_pay_otherwise ?? 0)} />
       )}
       {order.refunded_amount > 0 && (
-        <p style={{ display: 'flex', justifyContent: 'space-between' }}>
-          <span>{t('till.refunded')}</span>
-          <span>−{withThousands(order.refunded_amount)}</span>
-        </p>
+        <Line label={t('till.refunded')} value={`−${withThousands(order.refunded_amount)}`} />
       )}
       <p>
         {t('till.employee')}: {order.company_code} · {order.employee_id}
       </p>
-    </section>
+    </section>,
+    document.body,
   );
 }

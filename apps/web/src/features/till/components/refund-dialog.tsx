@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import {
@@ -11,68 +11,48 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { newIdempotencyKey } from '@/lib/api-client';
-import { withThousands } from '@/lib/format';
-import { refundAtTill, type RefundReason, type TillOrder } from '../api/till';
+import { withThousands } from '@/lib/text';
+import type { RefundBody, RefundReason, TillOrder } from '../api/till';
 import { declineReason } from '../lib/decline';
-import { sendUntilAnswered } from '../lib/send-until-answered';
 
 const REASONS: RefundReason[] = ['cancelled', 'rejected', 'item_removed'];
 
 /**
- * Confirms a refund of `order` (supervisor and admin): its reason and amount (what remains, by
- * default). One Idempotency-Key for this opening of the dialog, sent again on every retry.
+ * Confirms a refund of `order` (supervisor and admin): its reason, and for a removed item its
+ * amount (what remains, by default); cancelled and rejected refund what remains. Sending is use-refund.ts's (the key kept on the device until an answer); the dialog
+ * stays open, its buttons off, while the refund is out, and shows why it failed.
  */
 export function RefundDialog({
   order,
+  phase,
+  error,
+  onSubmit,
   onClose,
-  onRefunded,
 }: {
   order: TillOrder;
+  phase: 'idle' | 'sending' | 'waiting';
+  error: unknown;
+  onSubmit: (body: RefundBody) => void;
   onClose: () => void;
-  onRefunded: () => void;
 }) {
   const { t } = useTranslation();
   const reasonId = useId();
   const amountId = useId();
-  const remaining = order.subtotal - order.refunded_amount;
+  // Bounded by what the wallet paid, less than the bill for a partial order (DESIGN 7).
+  const remaining = (order.paid_tokens ?? order.subtotal) - order.refunded_amount;
   const [reason, setReason] = useState<RefundReason>('cancelled');
   const [amount, setAmount] = useState(String(remaining));
-  const [phase, setPhase] = useState<'idle' | 'sending' | 'waiting'>('idle');
-  const [error, setError] = useState<string | null>(null);
-  const key = useRef(newIdempotencyKey());
-  const controller = useRef(new AbortController());
-  const value = Number(amount);
+  // Cancelled and rejected give back what is left of the order; only a removed item names its
+  // amount (the API refuses an amount with any other reason: packages/contract orders.ts).
+  const partial = reason === 'item_removed';
+  const value = partial ? Number(amount) : remaining;
   const valid = Number.isInteger(value) && value > 0 && value <= remaining;
-
-  const submit = () => {
-    if (!valid) return;
-    setError(null);
-    setPhase('sending');
-    sendUntilAnswered(
-      () =>
-        refundAtTill(order.id, key.current, {
-          reason,
-          ...(value === remaining ? {} : { amount: value }),
-        }),
-      { signal: controller.current.signal, onWaiting: () => setPhase('waiting') },
-    ).then(
-      () => onRefunded(),
-      (cause: unknown) => {
-        if (controller.current.signal.aborted) return;
-        setPhase('idle');
-        setError(declineReason(cause));
-      },
-    );
-  };
 
   return (
     <Dialog
       open
       onOpenChange={(open) => {
-        if (open || phase !== 'idle') return;
-        controller.current.abort();
-        onClose();
+        if (!open && phase === 'idle') onClose();
       }}
     >
       <DialogContent>
@@ -86,7 +66,8 @@ export function RefundDialog({
           className="grid gap-3"
           onSubmit={(event) => {
             event.preventDefault();
-            submit();
+            if (!valid || phase !== 'idle') return;
+            onSubmit(partial ? { reason, amount: value } : { reason });
           }}
         >
           <div className="grid gap-1.5">
@@ -95,6 +76,7 @@ export function RefundDialog({
               id={reasonId}
               className="h-9 rounded-md border bg-background px-3 text-sm"
               value={reason}
+              disabled={phase !== 'idle'}
               onChange={(event) => setReason(event.target.value as RefundReason)}
             >
               {REASONS.map((r) => (
@@ -104,24 +86,27 @@ export function RefundDialog({
               ))}
             </select>
           </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={amountId}>{t('till.refund_amount')}</Label>
-            <Input
-              id={amountId}
-              inputMode="numeric"
-              value={amount}
-              aria-invalid={!valid}
-              onChange={(event) => setAmount(event.target.value.replace(/\D/g, ''))}
-            />
-          </div>
+          {partial && (
+            <div className="grid gap-1.5">
+              <Label htmlFor={amountId}>{t('till.refund_amount')}</Label>
+              <Input
+                id={amountId}
+                inputMode="numeric"
+                value={amount}
+                aria-invalid={!valid}
+                disabled={phase !== 'idle'}
+                onChange={(event) => setAmount(event.target.value.replace(/\D/g, ''))}
+              />
+            </div>
+          )}
           {phase === 'waiting' && (
             <p role="status" className="text-sm text-amber-700 dark:text-amber-400">
               {t('till.waiting')}
             </p>
           )}
-          {error && (
+          {error !== undefined && phase === 'idle' && (
             <p role="alert" className="text-sm text-destructive">
-              {error}
+              {declineReason(error)}
             </p>
           )}
           <DialogFooter>

@@ -20,17 +20,18 @@ export type ChargeState =
  * One charge at a time, never lost and never twice (DESIGN 8): a charge's Idempotency-Key is kept
  * in localStorage from before it is sent until an HTTP answer; without one ("waiting for the
  * network") it is sent again with the same key, also after a reload (a pending charge found on
- * mount is resumed).
+ * mount is resumed). The answer is drawn as it arrives (nothing is fetched before); `onApproved`
+ * then gets the order placed.
  */
-export function useCharge(onAnswered?: (terminalId: number) => void) {
+export function useCharge(onApproved?: (order: PlacedOrder) => void) {
   const [state, setState] = useState<ChargeState>(() => {
     const pending = loadPendingCharge();
     return pending ? { phase: 'waiting', pending } : { phase: 'idle' };
   });
   const controller = useRef<AbortController | null>(null);
-  const answered = useRef(onAnswered);
+  const approved = useRef(onApproved);
   useEffect(() => {
-    answered.current = onAnswered;
+    approved.current = onApproved;
   });
 
   const run = useCallback((pending: PendingCharge) => {
@@ -45,13 +46,12 @@ export function useCharge(onAnswered?: (terminalId: number) => void) {
         clearPendingCharge();
         if (abort.signal.aborted) return;
         setState({ phase: 'approved', order });
-        answered.current?.(pending.terminal_id);
+        approved.current?.(order);
       },
       (error: unknown) => {
         if (abort.signal.aborted) return; // unmounted: the pending charge resumes next time
         clearPendingCharge();
         setState({ phase: 'declined', error });
-        answered.current?.(pending.terminal_id);
       },
     );
   }, []);

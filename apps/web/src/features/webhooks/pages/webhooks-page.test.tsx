@@ -17,6 +17,7 @@ const endpoint = (overrides: Partial<Webhook> = {}): Webhook => ({
   scope: 'company',
   merchant_id: null,
   company_id: 1,
+  previous_secret_expires_at: null,
   created_at: '2026-01-15T08:00:00.000Z',
   updated_at: '2026-01-15T08:00:00.000Z',
   ...overrides,
@@ -24,6 +25,7 @@ const endpoint = (overrides: Partial<Webhook> = {}): Webhook => ({
 
 const delivery = (overrides: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
   id: 31,
+  sequence: 12,
   event_id: 'msg_0a1b2c',
   event_type: 'order.created',
   status: 'pending',
@@ -64,9 +66,9 @@ describe('Webhooks', () => {
   });
 
   it.each([
-    ['company_admin', 5],
-    ['merchant_admin', 2],
-    ['admin', 5],
+    ['company_admin', 10],
+    ['merchant_admin', 3],
+    ['admin', 11],
   ] as const)('offers a %s only the events its role may receive (%i)', async (role, count) => {
     await openWebhooks([], role);
     await userEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
