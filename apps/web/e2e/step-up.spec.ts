@@ -222,7 +222,10 @@ describe('step-up before approving', () => {
     await page.getByText(ERROR_CATALOGUE.REAUTHENTICATION_REQUIRED.en).waitFor();
     await page.screenshot({ path: `${SHOTS}/cancelled.en.png` });
     // The request is still there to approve, it was sent once and nothing moved.
-    expect(await card.getByRole('button', { name: t('approvals.approve') }).isEnabled()).toBe(true);
+    // (Enabled again once the refused call has settled: the refusal may be said a frame before.)
+    await expect
+      .poll(() => card.getByRole('button', { name: t('approvals.approve') }).isEnabled())
+      .toBe(true);
     expect(sent.map((s) => s.status)).toEqual([401]);
     expect(await walletsOf(staff.map((e) => e.id))).toEqual(before);
     expect((await approvalsWith('pending')).map((a) => a.id)).toContain(id);
