@@ -95,7 +95,9 @@ describe('the dashboard drawn by the server', () => {
     await expect.poll(() => untakenMarkup().count()).toBe(0);
     expect(await isDrawnSentenceKept(page)).toBe(true);
     await page.getByRole('button', { name: /Open user menu/ }).waitFor();
-    expect(await windowSentence().textContent()).toContain('1 October 2026 – 31 October 2026');
+    // From ACME's first day (it resets on the 1st) to the last day counted (decision 0088).
+    expect(await windowSentence().textContent()).toContain('1 October 2026 – ');
+    expect(await windowSentence().textContent()).toContain('October 2026, from its own reset day');
     expect(asked).toEqual([]);
   });
 

@@ -24059,6 +24059,7 @@ export interface operations {
                             };
                             window_start: string;
                             window_end: string;
+                            counted_month: string | null;
                             daily: {
                                 date: string;
                                 tokens_from_admin: number;
@@ -24257,6 +24258,9 @@ export interface operations {
                                 /** @enum {string} */
                                 company_status: "active" | "inactive";
                                 token_month: string;
+                                counted_month: string;
+                                counted_from: string;
+                                counted_to: string;
                             }[];
                         };
                     };
@@ -24424,6 +24428,9 @@ export interface operations {
                             /** @enum {string} */
                             company_status: "active" | "inactive";
                             token_month: string;
+                            counted_month: string;
+                            counted_from: string;
+                            counted_to: string;
                         }[];
                         total: number;
                         month: string;
@@ -24638,6 +24645,9 @@ export interface operations {
                             /** @enum {string} */
                             company_status: "active" | "inactive";
                             token_month: string;
+                            counted_month: string;
+                            counted_from: string;
+                            counted_to: string;
                         };
                     };
                 };

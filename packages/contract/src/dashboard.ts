@@ -57,8 +57,8 @@ export const dashboardViewSchema = z.enum(DASHBOARD_VIEWS);
 export type DashboardView = z.infer<typeof dashboardViewSchema>;
 
 /**
- * GET /dashboard. `month` defaults to the company's current token month when the view is one
- * company (or one employee), else to the calendar month of today in the programme's time zone.
+ * GET /dashboard. `month` defaults to the calendar month of today in the programme's time zone;
+ * each company's view of it counts the token month `counted_month` names (decision 0088).
  * `company_id` narrows admin and Group HR to one company; others may only name their own.
  */
 export const dashboardQuerySchema = z.object({
@@ -76,11 +76,20 @@ export const dashboardSchema = z.object({
   merchant_id: z.number().int().nullable(),
   totals: dashboardViewTotalsSchema,
   /**
-   * The chart's window, YYYY-MM-DD, both ends included: the calendar month `month` in the
-   * programme's time zone (decision 0022). The totals count the token month labelled `month`.
+   * The days the view counts, YYYY-MM-DD, both ends included (decision 0088): the token month
+   * each company counts for `month` (one company's: "2026-11-15" to "2026-12-14"; every company's:
+   * from the earliest first day to the latest last one). The totals and the chart count the same
+   * rows. A merchant's view, across companies, is the calendar month `month`.
    */
   window_start: z.string(),
   window_end: z.string(),
+  /**
+   * The token month the view counts for one company or one employee (`YYYY-MM`): `month`, or
+   * while `month` is under way and the company's token month of that label has not opened yet,
+   * its current one. Null for every company's view (each row of the summary names its own) and
+   * for a merchant's.
+   */
+  counted_month: z.string().nullable(),
   /**
    * The flows of the rows written on each day of the window up to today (a day: the programme's
    * time zone), in order; every day listed, days without movement as zeros.
@@ -97,6 +106,14 @@ export const companyTotalsSchema = dashboardTotalsSchema.extend({
   company_status: statusSchema,
   /** The company's current token month (which may be after the month shown). */
   token_month: z.string(),
+  /**
+   * The token month these totals count (decision 0088): the one labelled with the month shown,
+   * or, while that month is under way and its token month has not opened yet, the current one.
+   */
+  counted_month: z.string(),
+  /** Its first and last day, YYYY-MM-DD, both included (a reset on the 15th: 15 Nov – 14 Dec). */
+  counted_from: z.string(),
+  counted_to: z.string(),
 });
 export type CompanyTotals = z.infer<typeof companyTotalsSchema>;
 

@@ -12,8 +12,8 @@ const searchSchema = z.string().trim().max(100).optional();
  * GET /reports/summary: one row per company in the caller's scope for a token month, paged by
  * company name, with the grand total of every row in scope (not only the page). Admin and Group
  * HR see every company; a company admin its own; employees and merchants no rows (decision 0007).
- * `month` defaults to the calendar month of today in the programme's time zone, or the company's
- * current token month for a company admin.
+ * `month` defaults to the calendar month of today in the programme's time zone; each row counts
+ * the token month its `counted_month` names (decision 0088).
  */
 export const reportSummaryFilterSchema = z.object({
   month: monthSchema.optional(),

@@ -104,6 +104,34 @@ export function periodStart(period: string, resetDay: number, timeZone: string):
   return zonedMidnight(ym.year, ym.month, Math.min(resetDay, daysInMonth(ym)), timeZone);
 }
 
+/**
+ * The token month a view of the month `month` counts for a company whose current token month is
+ * `currentTokenMonth` (decision 0088): the one labelled `month` (it opens on the company's reset
+ * day in that month), except while `month` is the calendar month under way (`underWay`) and that
+ * token month has not opened yet — a company resetting on the 15th, on 1 December — when it is the
+ * company's current one, so that "this month" shows what every company holds and spends now.
+ */
+export function countedTokenMonth(
+  month: string,
+  underWay: boolean,
+  currentTokenMonth: string,
+): string {
+  return underWay && currentTokenMonth < month ? currentTokenMonth : month;
+}
+
+/** A token month's first and last local day, `YYYY-MM-DD`, both included ("15 Nov – 14 Dec"). */
+export function tokenMonthDays(
+  period: string,
+  resetDay: number,
+  timeZone: string,
+): { from: string; to: string } {
+  const next = periodStart(nextPeriod(period), resetDay, timeZone);
+  return {
+    from: localDate(periodStart(period, resetDay, timeZone), timeZone),
+    to: localDate(new Date(next.getTime() - 1), timeZone),
+  };
+}
+
 /** The token month an instant falls in, and when the next one opens. */
 export function periodAt(
   instant: Date,

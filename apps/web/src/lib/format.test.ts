@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   capitalise,
   formatDate,
+  formatDayRange,
   formatDateTime,
   formatDayLong,
   formatDayWords,
@@ -109,5 +110,18 @@ describe('dates in words', () => {
     expect(formatDayWords('soon', 'en')).toBe('soon');
     expect(formatMonthWords('2025-13', 'zh')).toBe('2025-13');
     expect(formatDayLong('', 'en')).toBe('');
+  });
+});
+
+describe('formatDayRange', () => {
+  it('writes the year once when both days share it', () => {
+    expect(formatDayRange('2026-11-15', '2026-12-14', 'en')).toBe('15 Nov – 14 Dec 2026');
+    expect(formatDayRange('2026-11-15', '2026-12-14', 'zh')).toBe('2026年11月15日 – 12月14日');
+  });
+
+  it('writes both years across a new year, and the wire text when a day is not one', () => {
+    expect(formatDayRange('2026-12-15', '2027-01-14', 'en')).toBe('15 Dec 2026 – 14 Jan 2027');
+    expect(formatDayRange('2026-12-15', '2027-01-14', 'zh')).toBe('2026年12月15日 – 2027年1月14日');
+    expect(formatDayRange('2026-02-30', '2026-03-01', 'en')).toBe('2026-02-30 – 2026-03-01');
   });
 });

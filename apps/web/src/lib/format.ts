@@ -86,6 +86,20 @@ export function formatDayLong(day: string, lang?: string): string {
   return `${date.format(WORD_FORMATS.day.zh)}${ZH_WEEKDAYS[date.day()]}`;
 }
 
+/**
+ * Two days (`YYYY-MM-DD`, both included) as a short range for a table's cell: "15 Nov – 14 Dec
+ * 2026", "2026年11月15日 – 12月14日"; the year on both ends when they differ.
+ */
+export function formatDayRange(from: string, to: string, lang?: string): string {
+  const [start, end] = [wireDay(from), wireDay(to)];
+  if (!start || !end) return `${from} – ${to}`;
+  const sameYear = start.year() === end.year();
+  if (dateLanguage(lang) === 'en') {
+    return `${start.format(sameYear ? 'D MMM' : 'D MMM YYYY')} – ${end.format('D MMM YYYY')}`;
+  }
+  return `${start.format(WORD_FORMATS.day.zh)} – ${end.format(sameYear ? 'M[月]D[日]' : WORD_FORMATS.day.zh)}`;
+}
+
 /** `2025-01-31` in words: "31 January 2025", "2025年1月31日". */
 export function formatDayWords(day: string, lang: string | undefined): string {
   const date = wireDay(day);

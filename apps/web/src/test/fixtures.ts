@@ -196,6 +196,7 @@ export function buildDashboard(overrides: Partial<Dashboard> = {}): Dashboard {
     totals: DASHBOARD_TOTALS,
     window_start: '2026-01-01',
     window_end: '2026-01-31',
+    counted_month: null,
     daily: [
       {
         date: '2026-01-01',
@@ -223,6 +224,9 @@ export function buildDashboardSummary(overrides: Partial<DashboardSummary> = {})
         company_name: 'Acme',
         company_status: 'active',
         token_month: '2026-01',
+        counted_month: '2026-01',
+        counted_from: '2026-01-01',
+        counted_to: '2026-01-31',
       },
     ],
     ...overrides,

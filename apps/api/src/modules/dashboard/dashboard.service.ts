@@ -10,18 +10,26 @@ import type {
 import { AppError } from '../../lib/app-error';
 import type { ServiceDeps } from '../../lib/deps';
 import { addTokens } from '../../lib/numbers';
-import { nextPeriod, periodStart, zonedParts } from '../../lib/periods';
+import {
+  countedTokenMonth,
+  nextPeriod,
+  periodStart,
+  tokenMonthDays,
+  zonedParts,
+} from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import {
   lookupCompanyInScope,
   findCompanyMonthTotals,
+  findCountedDailyFlows,
+  findDailyFlows,
   findDailyFlowsBetween,
   lookupEmployeeMonth,
   getMerchantMonth,
   type LedgerSlice,
   type MonthFlows,
 } from '../reports';
-import { calendarMonth, sumTotals, totalsOf, viewTotals, ZERO_TOTALS } from '../reports';
+import { monthViewOf, sumTotals, totalsOf, viewTotals, ZERO_TOTALS } from '../reports';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const localDay = (instant: Date, timeZone: string) => {
@@ -35,8 +43,8 @@ const dayAfter = (day: string) => {
 };
 
 /**
- * The chart's window (decision 0022): the calendar month chosen, first to last day in the
- * programme's time zone, whatever the companies' reset days. Never a union of token months.
+ * The calendar month chosen, first to last day in the programme's time zone: a merchant's chart
+ * (decision 0022; its orders are of every company's token months).
  */
 export function calendarMonthWindow(
   month: string,
@@ -50,17 +58,6 @@ export function calendarMonthWindow(
     firstDay: localDay(from, timeZone),
     lastDay: localDay(new Date(to.getTime() - 1), timeZone),
   };
-}
-
-/** The days of the chosen calendar month up to today (none for a month still to come). */
-export function monthWindowDays(month: string, timeZone: string, now: Date): string[] {
-  const window = calendarMonthWindow(month, timeZone);
-  if (window.from > now) return [];
-  const today = localDay(now, timeZone);
-  const last = window.lastDay < today ? window.lastDay : today;
-  const days: string[] = [];
-  for (let day = window.firstDay; day <= last; day = dayAfter(day)) days.push(day);
-  return days;
 }
 
 /** The month's days with activity, merged into its window so a chart has every day. */
@@ -86,6 +83,16 @@ const consumption = (f: MonthFlows) => ({
   refunded: f.refunded,
 });
 
+/** The days from `from` to `to` (YYYY-MM-DD, both included) up to `today`; none if all to come. */
+export function daysUpTo(from: string, to: string, today: string): string[] {
+  const last = to < today ? to : today;
+  const days: string[] = [];
+  for (let day = from; day <= last; day = dayAfter(day)) days.push(day);
+  return days;
+}
+
+type DailyFlows = (MonthFlows & { dayStart: Date })[];
+
 interface View {
   view: Dashboard['view'];
   month: string;
@@ -93,27 +100,38 @@ interface View {
   employeeId: number | null;
   merchantId: number | null;
   totals: DashboardViewTotals;
-  slice: LedgerSlice | null;
+  /** The token month counted, for one company or one employee (decision 0088). */
+  countedMonth: string | null;
+  /** The days counted, both included: the chart's window. */
+  window: { from: string; to: string };
+  /** The flows per day of what the totals count. */
+  daily: () => Promise<DailyFlows>;
 }
 
+const noDays = (): Promise<DailyFlows> => Promise.resolve([]);
+
 async function companyView(
-  { database }: ServiceDeps,
+  deps: ServiceDeps,
   scope: TenantScope,
   companyId: number,
   month: string | undefined,
 ): Promise<View> {
-  const company = await lookupCompanyInScope(database.read, scope, companyId);
+  const company = await lookupCompanyInScope(deps.database.read, scope, companyId);
   if (!company) throw new AppError('RECORD_NOT_FOUND');
-  const resolved = month ?? company.tokenMonth;
-  const [row] = await findCompanyMonthTotals(database.read, scope, resolved, { companyId });
+  const view = monthViewOf(deps, month);
+  const [row] = await findCompanyMonthTotals(deps.database.read, scope, view, { companyId });
+  const counted = countedTokenMonth(view.month, view.underWay, company.tokenMonth);
   return {
     view: 'company',
-    month: resolved,
+    month: view.month,
     companyId,
     employeeId: null,
     merchantId: null,
     totals: row ? totalsOf(row) : ZERO_TOTALS,
-    slice: { kind: 'company', companyId },
+    countedMonth: counted,
+    window: tokenMonthDays(counted, company.resetDay, view.timeZone),
+    daily: () =>
+      findDailyFlows(deps.database.read, { kind: 'company', companyId }, counted, view.timeZone),
   };
 }
 
@@ -122,22 +140,32 @@ async function resolveView(
   scope: TenantScope,
   query: DashboardQuery,
 ): Promise<View> {
-  const { database, clock, config } = deps;
+  const { database, config } = deps;
   switch (scope.kind) {
     case 'all': {
       if (query.company_id !== undefined) {
         return companyView(deps, scope, query.company_id, query.month);
       }
-      const month = query.month ?? calendarMonth(clock, config.APP_TIMEZONE);
-      const rows = await findCompanyMonthTotals(database.read, scope, month);
+      const view = monthViewOf(deps, query.month);
+      const rows = await findCompanyMonthTotals(database.read, scope, view);
+      // From the earliest first day counted to the latest last one; the calendar month if no company.
+      const calendar = calendarMonthWindow(view.month, view.timeZone);
+      const window = rows.length
+        ? {
+            from: rows.reduce((min, r) => (r.counted_from < min ? r.counted_from : min), '9999'),
+            to: rows.reduce((max, r) => (r.counted_to > max ? r.counted_to : max), ''),
+          }
+        : { from: calendar.firstDay, to: calendar.lastDay };
       return {
         view: 'all',
-        month,
+        month: view.month,
         companyId: null,
         employeeId: null,
         merchantId: null,
         totals: sumTotals(rows),
-        slice: { kind: 'all' },
+        countedMonth: null,
+        window,
+        daily: () => findCountedDailyFlows(database.read, view),
       };
     }
     case 'company':
@@ -151,12 +179,13 @@ async function resolveView(
       }
       const company = await lookupCompanyInScope(database.read, scope, scope.companyId);
       if (!company) throw new AppError('RECORD_NOT_FOUND');
-      const month = query.month ?? company.tokenMonth;
+      const view = monthViewOf(deps, query.month);
+      const counted = countedTokenMonth(view.month, view.underWay, company.tokenMonth);
       const wallet = await lookupEmployeeMonth(
         database.read,
         scope.companyId,
         scope.employeeId,
-        month,
+        counted,
       );
       // An employee user without a wallet has nothing to show rather than an error.
       const totals: DashboardTotals = wallet
@@ -166,46 +195,67 @@ async function resolveView(
             ...consumption(wallet.flows),
             employee_unused: addTokens(
               wallet.flows.employeeExpired,
-              wallet.tokenMonth === month ? wallet.availableTokens : 0,
+              wallet.tokenMonth === counted ? wallet.availableTokens : 0,
             ),
           }
         : ZERO_TOTALS;
       return {
         view: 'employee',
-        month,
+        month: view.month,
         companyId: scope.companyId,
         employeeId: wallet?.id ?? null,
         merchantId: null,
         totals,
-        slice: wallet ? { kind: 'employee', employeeId: wallet.id } : null,
+        countedMonth: counted,
+        window: tokenMonthDays(counted, company.resetDay, view.timeZone),
+        daily: wallet
+          ? () =>
+              findDailyFlows(
+                database.read,
+                { kind: 'employee', employeeId: wallet.id },
+                counted,
+                view.timeZone,
+              )
+          : noDays,
       };
     }
     case 'merchant': {
-      const month = query.month ?? calendarMonth(clock, config.APP_TIMEZONE);
+      const view = monthViewOf(deps, query.month);
       const flows = await getMerchantMonth(
         database.read,
         scope.merchantId,
-        month,
+        view.month,
         query.company_id,
       );
+      // Orders of every company's employees: the calendar month (decision 0022).
+      const calendar = calendarMonthWindow(view.month, config.APP_TIMEZONE);
+      const slice: LedgerSlice = {
+        kind: 'merchant',
+        merchantId: scope.merchantId,
+        companyId: query.company_id,
+      };
       return {
         view: 'merchant',
-        month,
+        month: view.month,
         companyId: query.company_id ?? null,
         employeeId: null,
         merchantId: scope.merchantId,
         // Nothing of any wallet: the unused amounts are balances (DESIGN 2).
         totals: viewTotals(scope, { ...ZERO_TOTALS, ...consumption(flows) }),
-        slice: { kind: 'merchant', merchantId: scope.merchantId, companyId: query.company_id },
+        countedMonth: null,
+        window: { from: calendar.firstDay, to: calendar.lastDay },
+        daily: () => findDailyFlowsBetween(database.read, slice, calendar, config.APP_TIMEZONE),
       };
     }
   }
 }
 
 /**
- * GET /dashboard: the five totals of a token month and its daily flows, for the caller's view —
- * every company or one (admin, Group HR), its company (company admin), its own wallet (employee),
- * its terminals' orders (merchant roles). Another company than one's own is 404.
+ * GET /dashboard: the five totals of a month and its daily flows, for the caller's view — every
+ * company or one (admin, Group HR), its company (company admin), its own wallet (employee), its
+ * terminals' orders (merchant roles). Each company's view counts the token month
+ * `countedTokenMonth` gives (decision 0088), and the chart draws the days of what the totals count.
+ * Another company than one's own is 404.
  */
 export async function getDashboard(
   deps: ServiceDeps,
@@ -214,16 +264,17 @@ export async function getDashboard(
 ): Promise<Dashboard> {
   const view = await resolveView(deps, scope, query);
   const timeZone = deps.config.APP_TIMEZONE;
-  const window = calendarMonthWindow(view.month, timeZone);
-  const days = view.slice
-    ? await findDailyFlowsBetween(deps.database.read, view.slice, window, timeZone)
-    : [];
-  const active: DashboardDay[] = days.map((d) => ({
-    date: localDay(d.dayStart, timeZone),
-    tokens_from_admin: d.tokensFromAdmin,
-    distributed_to_employees: d.distributed,
-    ...consumption(d),
-  }));
+  const days = await view.daily();
+  // Drawn on the window's days only: a refund written after the token month closed counts in
+  // its totals (its row's month) but falls on no day of the window.
+  const active: DashboardDay[] = days
+    .map((d) => ({
+      date: localDay(d.dayStart, timeZone),
+      tokens_from_admin: d.tokensFromAdmin,
+      distributed_to_employees: d.distributed,
+      ...consumption(d),
+    }))
+    .filter((d) => d.date >= view.window.from && d.date <= view.window.to);
   return {
     month: view.month,
     view: view.view,
@@ -231,19 +282,23 @@ export async function getDashboard(
     employee_id: view.employeeId,
     merchant_id: view.merchantId,
     totals: view.totals,
-    window_start: window.firstDay,
-    window_end: window.lastDay,
-    daily: fillDays(monthWindowDays(view.month, timeZone, deps.clock.now()), active),
+    window_start: view.window.from,
+    window_end: view.window.to,
+    counted_month: view.countedMonth,
+    daily: fillDays(
+      daysUpTo(view.window.from, view.window.to, localDay(deps.clock.now(), timeZone)),
+      active,
+    ),
   };
 }
 
 /** GET /dashboard/summary (admin, Group HR): every company's totals for a month, and their sum. */
 export async function getDashboardSummary(
-  { database, clock, config }: ServiceDeps,
+  deps: ServiceDeps,
   scope: TenantScope,
   query: DashboardSummaryQuery,
 ): Promise<DashboardSummary> {
-  const month = query.month ?? calendarMonth(clock, config.APP_TIMEZONE);
-  const companies = await findCompanyMonthTotals(database.read, scope, month);
-  return { month, totals: sumTotals(companies), companies };
+  const view = monthViewOf(deps, query.month);
+  const companies = await findCompanyMonthTotals(deps.database.read, scope, view);
+  return { month: view.month, totals: sumTotals(companies), companies };
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dashboard, DashboardSummary, DashboardTotals } from '@app/contract';
+import type { CompanyTotals, Dashboard, DashboardSummary, DashboardTotals } from '@app/contract';
+import { createCompany } from '../companies';
+import { issueToCompany } from '../tokens';
 import { createTestApp, type TestApp } from '../../../test/app';
 import { injectAs, type TestSession } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
@@ -13,30 +15,31 @@ import {
   type LedgerRow,
   type Programme,
 } from '../../../test/reporting';
-import { calendarMonthWindow, monthWindowDays } from './dashboard.service';
+import { calendarMonthWindow, daysUpTo } from './dashboard.service';
 
 const TZ = 'Asia/Shanghai';
 const MONTHS = ['2025-12', '2026-01', '2026-02', '2026-03'];
 
-describe('monthWindowDays', () => {
-  it('lists the days of the calendar month in the time zone, up to today', () => {
-    const days = monthWindowDays('2026-02', TZ, new Date('2026-02-03T18:00:00Z'));
-    expect(days).toEqual(['2026-02-01', '2026-02-02', '2026-02-03', '2026-02-04']);
+describe('daysUpTo', () => {
+  it('lists the days of a window up to today, both ends included', () => {
+    expect(daysUpTo('2026-01-30', '2026-02-28', '2026-02-02')).toEqual([
+      '2026-01-30',
+      '2026-01-31',
+      '2026-02-01',
+      '2026-02-02',
+    ]);
+    expect(daysUpTo('2024-02-15', '2024-03-14', '2027-01-01')).toHaveLength(29);
   });
 
-  it('is the calendar month whatever the reset days: never a union of token months', () => {
-    const days = monthWindowDays('2025-01', 'UTC', new Date('2027-01-01'));
-    expect(days).toHaveLength(31);
-    expect(days[0]).toBe('2025-01-01');
-    expect(days[days.length - 1]).toBe('2025-01-31');
+  it('is empty for a window that has not opened', () => {
+    expect(daysUpTo('2026-05-01', '2026-05-31', '2026-04-30')).toEqual([]);
+  });
+
+  it("draws a merchant's calendar month in the time zone", () => {
     expect(calendarMonthWindow('2024-02', TZ)).toMatchObject({
       firstDay: '2024-02-01',
       lastDay: '2024-02-29',
     });
-  });
-
-  it('is empty for a month that has not opened', () => {
-    expect(monthWindowDays('2026-05', 'UTC', new Date('2026-04-30'))).toEqual([]);
   });
 });
 
@@ -126,13 +129,20 @@ describe.each(await testDatabaseKinds())('dashboard on %s', (kind) => {
     });
   }
 
-  it('gives a daily series of the calendar month chosen that matches the ledger by local day', async () => {
+  it('gives a daily series of the token month counted that matches the ledger by local day', async () => {
     for (const [query, include] of [
       ['', () => true],
       [`&company_id=${p.a.id}`, inCompany(p.a.id)],
     ] as const) {
       const jan = await dashboard('admin', `?month=2026-01${query}`);
-      const expected = expectedDaily(rows, '2026-01', TZ, include, 'calendar');
+      expect(jan.counted_month).toBe(query ? '2026-01' : null);
+      // The rows of January's token month (every company here resets on the 1st), on the days of
+      // its window: a refund after the reset counts in January's totals but is drawn nowhere.
+      const expected = new Map(
+        [...expectedDaily(rows, '2026-01', TZ, include)].filter(([date]) =>
+          date.startsWith('2026-01-'),
+        ),
+      );
       // The window is January in Shanghai, stated and listed: every day, nothing after it.
       expect(jan).toMatchObject({ window_start: '2026-01-01', window_end: '2026-01-31' });
       expect(jan.daily.map((d) => d.date)).toEqual(
@@ -175,11 +185,12 @@ describe.each(await testDatabaseKinds())('dashboard on %s', (kind) => {
     );
   });
 
-  it('defaults to the calendar month for all companies and to the token month for one', async () => {
+  it('defaults to the calendar month for every view', async () => {
     expect((await dashboard('admin')).month).toBe('2026-02');
     expect((await dashboard('adminA')).month).toBe('2026-02');
     // b2 was left in January's month by the reset; its own dashboard opens on its company's.
     expect((await dashboard('b2')).month).toBe('2026-02');
+    expect((await dashboard('b2')).counted_month).toBe('2026-02');
   });
 
   it('shows a company admin its own company and 404 for another', async () => {
@@ -260,5 +271,112 @@ describe.each(await testDatabaseKinds())('dashboard on %s', (kind) => {
       expect(res.json()).toMatchObject({ code: 'QUERY_PARAM_INVALID' });
       expect(res.json().metadata).toHaveProperty('month');
     }
+  });
+});
+
+describe.each(await testDatabaseKinds())('a month under way on %s (decision 0088)', (kind) => {
+  let t: TestApp;
+  let admin: TestSession;
+  let mid: { id: number };
+  let first: { id: number };
+  const view = async (search: string) => {
+    const res = await injectAs(t.app, admin, { method: 'GET', url: `/api/v1/dashboard${search}` });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as Dashboard;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { APP_TIMEZONE: 'UTC' });
+    // 1 December: a company resetting on the 1st has opened December's token month, one
+    // resetting on the 15th is still in its November one (15 Nov – 14 Dec).
+    t.clock.set('2026-12-01T09:00:00Z');
+    first = await createCompany(t.app.deps, null, {
+      code: 'FIRST',
+      name: 'Resets on the 1st',
+      status: 'active',
+      monthly_reset_day: 1,
+      init_token: 0,
+    });
+    mid = await createCompany(t.app.deps, null, {
+      code: 'MID',
+      name: 'Resets on the 15th',
+      status: 'active',
+      monthly_reset_day: 15,
+      init_token: 0,
+    });
+    await issueToCompany(t.app.deps, null, { company_id: first.id, amount: 1_000 });
+    await issueToCompany(t.app.deps, null, { company_id: mid.id, amount: 24_502 });
+    admin = (await signedIn(t, 'admin')).session;
+  });
+  afterAll(() => t.close());
+
+  it("counts on 1 December every company's current token month, a reset on the 15th included", async () => {
+    const all = await view('');
+    expect(all).toMatchObject({ month: '2026-12', view: 'all', counted_month: null });
+    expect(all.totals.tokens_from_admin).toBe(25_502);
+    expect(all.totals.company_unused).toBe(25_502);
+    // The window runs from the earliest first day counted to the latest last one.
+    expect(all).toMatchObject({ window_start: '2026-11-15', window_end: '2026-12-31' });
+    expect(all.daily.find((d) => d.date === '2026-12-01')).toMatchObject({
+      tokens_from_admin: 25_502,
+    });
+    expect(all.daily.at(-1)?.date).toBe('2026-12-01');
+
+    const res = await injectAs(t.app, admin, { method: 'GET', url: '/api/v1/dashboard/summary' });
+    const summary = res.json().data as DashboardSummary;
+    expect(summary.totals.tokens_from_admin).toBe(25_502);
+    expect(summary.companies.find((c) => c.company_id === mid.id)).toMatchObject({
+      token_month: '2026-11',
+      counted_month: '2026-11',
+      counted_from: '2026-11-15',
+      counted_to: '2026-12-14',
+      tokens_from_admin: 24_502,
+    });
+    expect(summary.companies.find((c) => c.company_id === first.id)).toMatchObject({
+      counted_month: '2026-12',
+      counted_from: '2026-12-01',
+      counted_to: '2026-12-31',
+    });
+  });
+
+  it('keeps December chosen for one company resetting on the 15th, and names its days', async () => {
+    const one = await view(`?company_id=${mid.id}`);
+    expect(one).toMatchObject({
+      month: '2026-12',
+      counted_month: '2026-11',
+      window_start: '2026-11-15',
+      window_end: '2026-12-14',
+    });
+    expect(one.totals.tokens_from_admin).toBe(24_502);
+    // Today's top-up is on the chart: the days of the token month counted, up to today.
+    expect(one.daily.map((d) => d.date)).toHaveLength(17);
+    expect(one.daily.at(-1)).toMatchObject({ date: '2026-12-01', tokens_from_admin: 24_502 });
+  });
+
+  it('counts the token month of its label for a month not under way', async () => {
+    // November chosen: the token month labelled November for both (the 15th's is the same one).
+    const nov = await view('?month=2026-11');
+    expect(nov.totals.tokens_from_admin).toBe(24_502);
+    expect(nov).toMatchObject({ window_start: '2026-11-01', window_end: '2026-12-14' });
+    // January: nothing opened yet, for either.
+    const jan = await view(`?month=2027-01&company_id=${mid.id}`);
+    expect(jan).toMatchObject({
+      counted_month: '2027-01',
+      window_start: '2027-01-15',
+      window_end: '2027-02-14',
+      daily: [],
+    });
+    expect(jan.totals.tokens_from_admin).toBe(0);
+  });
+
+  it('gives the summary report the same rows', async () => {
+    const res = await injectAs(t.app, admin, { method: 'GET', url: '/api/v1/reports/summary' });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { month: string; data: CompanyTotals[] };
+    expect(body.month).toBe('2026-12');
+    expect(body.data.find((c) => c.company_id === mid.id)).toMatchObject({
+      counted_month: '2026-11',
+      tokens_from_admin: 24_502,
+    });
   });
 });

@@ -263,6 +263,10 @@ const summaryColumns = (month: string, scope: TenantScope): CsvColumn<CompanyTot
   { header: 'company_name', value: (c) => c.company_name },
   { header: 'company_status', value: (c) => c.company_status },
   { header: 'token_month', value: (c) => c.token_month },
+  // The token month counted and its days (decision 0088).
+  { header: 'counted_month', value: (c) => c.counted_month },
+  { header: 'counted_from', value: (c) => c.counted_from },
+  { header: 'counted_to', value: (c) => c.counted_to },
   { header: 'tokens_from_admin', value: (c) => c.tokens_from_admin },
   { header: 'distributed_to_employees', value: (c) => c.distributed_to_employees },
   { header: 'consumed_by_employees', value: (c) => c.consumed_by_employees },
@@ -290,8 +294,15 @@ export async function exportSummary(
   return { filename: `summary-${month}.csv`, body: csvStream(summaryColumns(month, scope), rows) };
 }
 
-const companyReportColumns = (month: string): CsvColumn<EmployeeReportRow>[] => [
+const companyReportColumns = (
+  month: string,
+  company: CompanyTotals,
+): CsvColumn<EmployeeReportRow>[] => [
   { header: 'month', value: () => month },
+  // The token month counted and its days (decision 0088).
+  { header: 'counted_month', value: () => company.counted_month },
+  { header: 'counted_from', value: () => company.counted_from },
+  { header: 'counted_to', value: () => company.counted_to },
   { header: 'id', value: (e) => e.id },
   { header: 'employee_id', value: (e) => e.employee_id },
   { header: 'name', value: (e) => e.name },
@@ -326,7 +337,7 @@ export async function exportCompanyReport(
     const found = await findEmployeeMonthBatch(
       database.read,
       companyId,
-      month,
+      company.counted_month,
       filter,
       after,
       batch,
@@ -338,7 +349,7 @@ export async function exportCompanyReport(
   }, config.EXPORT_MAX_ROWS);
   return {
     filename: `summary-${company.company_code}-${month}.csv`,
-    body: csvStream(companyReportColumns(month), rows),
+    body: csvStream(companyReportColumns(month, company), rows),
   };
 }
 

@@ -5,18 +5,21 @@ export {
   lookupCompanyInScope,
   findCompanyMonthTotals,
   findDailyFlows,
+  findCountedDailyFlows,
   findDailyFlowsBetween,
   lookupEmployeeMonth,
   findEmployeeMonthBatch,
   getMerchantMonth,
   type LedgerSlice,
   type MonthFlows,
+  type MonthView,
 } from './reports.repository';
 export { default as reportsRoutes } from './reports.routes';
 export {
   calendarMonth,
   findSummaryRows,
   getCompanyMonth,
+  monthViewOf,
   sumTotals,
   totalsOf,
   viewTotals,

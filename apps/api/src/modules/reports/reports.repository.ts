@@ -3,6 +3,7 @@ import type { CompanyTotals, EmployeeReportRow, Status } from '@app/contract';
 import { likePattern } from '../../lib/sql';
 import { queryRows, type Executor } from '../../db/client';
 import { addTokens, toInt } from '../../lib/numbers';
+import { tokenMonthDays } from '../../lib/periods';
 import type { TenantScope } from '../../lib/scope';
 import { companyScope } from '../companies';
 
@@ -133,12 +134,32 @@ interface CompanyRow extends RollupRow {
   status: Status;
   token_month: string;
   token_balance: unknown;
+  monthly_reset_day: unknown;
+  counted_month: string;
 }
 
 /**
- * Each company's totals for a token month, by name: the month's flows, and its unused tokens —
- * what expired when the month closed plus what is still held in it (the company's balance while
- * the month is its current one; employees' balances while it is theirs).
+ * The month a view is of (decision 0088): `month`, `YYYY-MM`; `underWay` when it is the calendar
+ * month of today, whose view counts each company's current token month where the one labelled
+ * `month` has not opened yet (`countedTokenMonth`); the time zone its days are named in.
+ */
+export interface MonthView {
+  month: string;
+  underWay: boolean;
+  timeZone: string;
+}
+
+/** `countedTokenMonth` in SQL, for the company on the alias `c`. */
+const countedMonthOf = ({ month, underWay }: MonthView): SQL =>
+  underWay
+    ? sql`(CASE WHEN c.token_month < ${month}::text THEN c.token_month ELSE ${month}::text END)`
+    : sql`${month}::text`;
+
+/**
+ * Each company's totals for the token month its view of a month counts (`MonthView`), by name:
+ * the month's flows, and its unused tokens — what expired when the month closed plus what is
+ * still held in it (the company's balance while the month is its current one; employees'
+ * balances while it is theirs). Each row names the token month counted and its days.
  *
  * The flows come from the view `ledger_month_totals` (folded and pending sums). What the
  * employees still hold in the month needs no read of the employees: an employee's rows carry its
@@ -150,7 +171,7 @@ interface CompanyRow extends RollupRow {
 export async function findCompanyMonthTotals(
   executor: Executor,
   scope: TenantScope,
-  month: string,
+  view: MonthView,
   filter: CompanyFilter = {},
 ): Promise<CompanyTotals[]> {
   const where: SQL[] = [companyTotalsScope(scope)];
@@ -159,31 +180,40 @@ export async function findCompanyMonthTotals(
     const pattern = likePattern(filter.search);
     where.push(sql`(c.code ILIKE ${pattern} OR c.name ILIKE ${pattern})`);
   }
+  // The months any company's view counts: `month`, and while it is under way the earlier current
+  // token months too (the month before, unless a reset is overdue).
+  const periods = view.underWay
+    ? sql`m.period <= ${view.month}::text AND m.period >= (SELECT min(token_month) FROM companies)`
+    : sql`m.period = ${view.month}::text`;
   // One company's id reaches the grouped view through the join (PostgreSQL pushes it down).
   const rows = await queryRows<CompanyRow>(
     executor,
-    sql`SELECT c.id, c.code, c.name, c.status, c.token_month, c.token_balance,
-               ${columnsOf('m', MONTH_COLUMNS)}
+    sql`SELECT c.id, c.code, c.name, c.status, c.token_month, c.token_balance, c.monthly_reset_day,
+               ${countedMonthOf(view)} AS counted_month, ${columnsOf('m', MONTH_COLUMNS)}
           FROM companies c
           LEFT JOIN (
-            SELECT m.company_id, ${sumsOf('m', MONTH_COLUMNS)}
+            SELECT m.company_id, m.period, ${sumsOf('m', MONTH_COLUMNS)}
               FROM ledger_month_totals m
-             WHERE m.period = ${month}
-             GROUP BY m.company_id
-          ) m ON m.company_id = c.id
+             WHERE ${periods}
+             GROUP BY m.company_id, m.period
+          ) m ON m.company_id = c.id AND m.period = ${countedMonthOf(view)}
          WHERE ${sql.join(where, sql` AND `)}
          ORDER BY c.name, c.id`,
   );
   return rows.map((r) => {
     const flows = flowsOfRollup(r);
     const consumed = flows.purchased - flows.refunded;
-    const companyHeld = r.token_month === month ? toInt(r.token_balance) : 0;
+    const companyHeld = r.token_month === r.counted_month ? toInt(r.token_balance) : 0;
+    const days = tokenMonthDays(r.counted_month, toInt(r.monthly_reset_day), view.timeZone);
     return {
       company_id: toInt(r.id),
       company_code: r.code,
       company_name: r.name,
       company_status: r.status,
       token_month: r.token_month,
+      counted_month: r.counted_month,
+      counted_from: days.from,
+      counted_to: days.to,
       tokens_from_admin: flows.tokensFromAdmin,
       distributed_to_employees: flows.distributed,
       consumed_by_employees: consumed,
@@ -317,6 +347,31 @@ export async function findDailyFlows(
          GROUP BY 1, t.event, t.employee_id IS NOT NULL`,
   );
   return flowsByDay(rows);
+}
+
+/**
+ * Every company's flows per day of the token months a view of a month counts (`MonthView`,
+ * decision 0088): the rows each company counts in that view, so that the days add up to the
+ * totals. While the month is under way, companies may count different token months: read from
+ * the per-company quarter hours, each company's own month; otherwise as `findDailyFlows`.
+ */
+export async function findCountedDailyFlows(
+  executor: Executor,
+  view: MonthView,
+): Promise<(MonthFlows & { dayStart: Date })[]> {
+  if (!view.underWay) return findDailyFlows(executor, { kind: 'all' }, view.month, view.timeZone);
+  const rows = await queryRows<RollupRow & { day_start: Date | string }>(
+    executor,
+    sql`SELECT date_trunc('day', q.bucket, ${view.timeZone}) AS day_start, ${sumsOf('q', FLOW_COLUMNS)}
+          FROM ledger_company_quarter_hours q
+          JOIN companies c ON c.id = q.company_id
+         WHERE q.period <= ${view.month}::text
+           AND q.period >= (SELECT min(token_month) FROM companies)
+           AND q.period = ${countedMonthOf(view)}
+         GROUP BY 1
+         ORDER BY 1`,
+  );
+  return rows.map((r) => ({ ...flowsOfRollup(r), dayStart: new Date(r.day_start) }));
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   lookupCompanyInScope,
   findCompanyMonthTotals,
   findEmployeeMonthRows,
+  type MonthView,
 } from './reports.repository';
 
 // The dashboard and the exports read the reports' figures through these.
@@ -26,6 +27,19 @@ import {
 export function calendarMonth(clock: Clock, timeZone: string): string {
   const now = zonedParts(clock.now(), timeZone);
   return formatPeriod({ year: now.year, month: now.month });
+}
+
+/**
+ * The month a view is of (decision 0088): the one asked for, else the calendar month of today;
+ * `underWay` when it is today's.
+ */
+export function monthViewOf(
+  { clock, config }: Pick<ServiceDeps, 'clock' | 'config'>,
+  month: string | undefined,
+): MonthView {
+  const today = calendarMonth(clock, config.APP_TIMEZONE);
+  const chosen = month ?? today;
+  return { month: chosen, underWay: chosen === today, timeZone: config.APP_TIMEZONE };
 }
 
 export const ZERO_TOTALS: DashboardTotals = {
@@ -70,28 +84,24 @@ export function viewTotals(scope: TenantScope, totals: DashboardTotals): Dashboa
 }
 
 /**
- * The companies of the caller's scope with their totals for a month, by name. `month` defaults to
- * the company admin's current token month, else the calendar month. Naming a company the caller
- * cannot see (or that does not exist) is 404.
+ * The companies of the caller's scope with their totals for a month (the calendar month of today
+ * unless named), by name: each the token month its view of the month counts (decision 0088).
+ * Naming a company the caller cannot see (or that does not exist) is 404.
  */
 export async function findSummaryRows(
-  { database, clock, config }: ServiceDeps,
+  deps: ServiceDeps,
   scope: TenantScope,
   filter: ReportSummaryFilter,
 ): Promise<{ month: string; rows: CompanyTotals[] }> {
-  let month = filter.month;
-  if (month === undefined && scope.kind === 'company') {
-    month = (await lookupCompanyInScope(database.read, scope, scope.companyId))?.tokenMonth;
-  }
-  month ??= calendarMonth(clock, config.APP_TIMEZONE);
-  const rows = await findCompanyMonthTotals(database.read, scope, month, {
+  const view = monthViewOf(deps, filter.month);
+  const rows = await findCompanyMonthTotals(deps.database.read, scope, view, {
     companyId: filter.company_id,
     search: filter.search,
   });
   if (filter.company_id !== undefined && rows.length === 0) {
     throw new AppError('RECORD_NOT_FOUND');
   }
-  return { month, rows };
+  return { month: view.month, rows };
 }
 
 /** GET /reports/summary: a page of the companies' rows and the grand total of all of them. */
@@ -110,24 +120,27 @@ export async function findReportSummary(
   };
 }
 
-/** One company's month and its totals row; 404 when out of scope. */
+/**
+ * One company's view of a month (the calendar month of today unless named) and its totals row,
+ * whose `counted_month` is the token month counted (decision 0088); 404 when out of scope.
+ */
 export async function getCompanyMonth(
-  { database }: ServiceDeps,
+  deps: ServiceDeps,
   scope: TenantScope,
   companyId: number,
   month: string | undefined,
 ): Promise<{ month: string; company: CompanyTotals }> {
-  const found = await lookupCompanyInScope(database.read, scope, companyId);
+  const found = await lookupCompanyInScope(deps.database.read, scope, companyId);
   if (!found) throw new AppError('RECORD_NOT_FOUND');
-  const resolved = month ?? found.tokenMonth;
-  const [company] = await findCompanyMonthTotals(database.read, scope, resolved, { companyId });
+  const view = monthViewOf(deps, month);
+  const [company] = await findCompanyMonthTotals(deps.database.read, scope, view, { companyId });
   if (!company) throw new AppError('RECORD_NOT_FOUND');
-  return { month: resolved, company };
+  return { month: view.month, company };
 }
 
 /**
- * GET /reports/summary/{companyId}: the company's employees with their month, by staff number.
- * `month` defaults to the company's current token month.
+ * GET /reports/summary/{companyId}: the company's employees with the token month its view of the
+ * month counts (decision 0088), by staff number.
  */
 export async function findCompanyReport(
   deps: ServiceDeps,
@@ -136,11 +149,16 @@ export async function findCompanyReport(
   query: CompanyReportQuery,
 ): Promise<CompanyReport> {
   const { month, company } = await getCompanyMonth(deps, scope, companyId, query.month);
-  const { rows, total } = await findEmployeeMonthRows(deps.database.read, companyId, month, {
-    status: query.status,
-    search: query.search,
-    page: query.page,
-    pageSize: query.page_size,
-  });
+  const { rows, total } = await findEmployeeMonthRows(
+    deps.database.read,
+    companyId,
+    company.counted_month,
+    {
+      status: query.status,
+      search: query.search,
+      page: query.page,
+      pageSize: query.page_size,
+    },
+  );
   return { data: rows, total, month, company };
 }

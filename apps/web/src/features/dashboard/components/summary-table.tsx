@@ -13,7 +13,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { withThousands } from '@/lib/format';
+import { formatDayRange, withThousands } from '@/lib/format';
 import { CARDS_BY_VIEW } from './total-cards';
 
 /** GET /dashboard/summary as a table: one row per company and the grand total. */
@@ -25,7 +25,7 @@ export function SummaryTable({
   /** The month the figures count, in words: the table follows the month chosen. */
   caption: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const keys = CARDS_BY_VIEW.all;
   return (
     <Table aria-label={t('dashboard.summary_title')}>
@@ -36,7 +36,7 @@ export function SummaryTable({
         <TableRow>
           <TableHead>{t('dashboard.company')}</TableHead>
           <TableHead>{t('table.status')}</TableHead>
-          <TableHead>{t('dashboard.current_token_month')}</TableHead>
+          <TableHead>{t('dashboard.counted_days')}</TableHead>
           {keys.map((key) => (
             <TableHead key={key} align="right">
               {t(`dashboard.cards.${key}`)}
@@ -61,7 +61,9 @@ export function SummaryTable({
               <TableCell>
                 <StatusBadge status={company.company_status} />
               </TableCell>
-              <TableCell>{company.token_month}</TableCell>
+              <TableCell className="whitespace-nowrap">
+                {formatDayRange(company.counted_from, company.counted_to, i18n.language)}
+              </TableCell>
               {keys.map((key) => (
                 <TableCell key={key} className="text-right tabular-nums">
                   {withThousands(company[key])}

@@ -104,9 +104,10 @@ describe('Dashboard', () => {
     expect(within(row).getByText('Active')).toBeInTheDocument();
     expect(screen.getByRole('rowheader', { name: 'Total' })).toBeInTheDocument();
     expect(summaries[0]?.query).toEqual({ month: '2026-01' });
-    // The table says which month it counts; the companies' own current month is labelled so.
+    // The table says which month it counts, and each row the days it counts (decision 0088).
     expect(screen.getByTestId('summary-caption')).toHaveTextContent('Token month January 2026');
-    expect(screen.getByRole('columnheader', { name: 'Current token month' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Days counted' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '1 Jan – 31 Jan 2026' })).toBeInTheDocument();
   });
 
   it('shows a failure by the display rule and retries', async () => {
@@ -160,15 +161,14 @@ describe('Dashboard', () => {
     );
     expect(screen.queryByRole('list', { name: 'Totals' })).toBeNull();
     expect(screen.getByTestId('dashboard-window')).toHaveTextContent(
-      'Chart: 1 January 2025 – 31 January 2025',
+      '1 January 2025 – 31 January 2025: each company’s token month counted for January 2025, from its own reset day.',
     );
-    expect(screen.getByTestId('dashboard-window')).toHaveTextContent('token month January 2025');
   });
 
   it('states the window in words, labels the axes and shows a day on hover and by keyboard', async () => {
     await openDashboard('company_admin', dashboardOf());
     expect(await screen.findByTestId('dashboard-window')).toHaveTextContent(
-      'Chart: 1 January 2026 – 31 January 2026, each day the tokens moved.',
+      '1 January 2026 – 31 January 2026: the token month counted for January 2026, from the reset day.',
     );
     expect(await screen.findByTestId('axis-tokens')).toHaveTextContent('Tokens');
     expect(screen.getByTestId('axis-days')).toHaveTextContent('Day of January 2026');

@@ -23,6 +23,24 @@ import type { DashboardSearch } from '../search';
 
 // Drawn again only when their figures change, not each time another query (the company list,
 // the session) answers (decision 0037).
+/**
+ * The sentence over the figures, by view: the days counted and the month they count for (decision
+ * 0088). A merchant's view, across companies, is the calendar month.
+ */
+const WINDOW_SENTENCES = {
+  all: 'dashboard.window_counted_all',
+  company: 'dashboard.window_counted',
+  employee: 'dashboard.window_counted',
+  merchant: 'dashboard.window_description',
+} as const;
+
+/** Whether a window (YYYY-MM-DD, both included) is one whole calendar month. */
+function isCalendarMonth(start: string, end: string): boolean {
+  const [year, month] = start.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return start.endsWith('-01') && end === `${start.slice(0, 8)}${String(last).padStart(2, '0')}`;
+}
+
 const Cards = memo(TotalCards);
 const Chart = memo(DailyChart);
 const Summary = memo(SummaryTable);
@@ -152,7 +170,7 @@ export function DashboardPage({
         ) : (
           <>
             <p className="text-sm text-muted-foreground" data-testid="dashboard-window">
-              {t('dashboard.window_description', {
+              {t(WINDOW_SENTENCES[figures.view], {
                 range: t('dashboard.window', {
                   start: formatDayWords(figures.window_start, i18n.language),
                   end: formatDayWords(figures.window_end, i18n.language),
@@ -181,9 +199,18 @@ export function DashboardPage({
                       emptyText={t('dashboard.empty_month', {
                         month: formatMonthWords(figures.month, i18n.language),
                       })}
-                      daysAxisLabel={t('dashboard.axis_days', {
-                        month: formatMonthWords(figures.month, i18n.language),
-                      })}
+                      daysAxisLabel={
+                        isCalendarMonth(figures.window_start, figures.window_end)
+                          ? t('dashboard.axis_days', {
+                              month: formatMonthWords(figures.month, i18n.language),
+                            })
+                          : t('dashboard.axis_days_range', {
+                              range: t('dashboard.window', {
+                                start: formatDayWords(figures.window_start, i18n.language),
+                                end: formatDayWords(figures.window_end, i18n.language),
+                              }),
+                            })
+                      }
                     />
                   ) : (
                     <ChartSkeleton />

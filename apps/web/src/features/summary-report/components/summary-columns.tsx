@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { CompanyTotals, DashboardTotals } from '@app/contract';
 import { Tokens } from '@/components/data-table';
 import { paths } from '@/config/paths';
+import { formatDayRange } from '@/lib/format';
 
 /** The five totals of spec 3, in the order the report shows them. */
 export const TOTAL_KEYS = [
@@ -45,6 +46,13 @@ export function summaryColumns(
         ) : (
           row.original.company_name
         ),
+    },
+    {
+      // The token month each row counts (decision 0088).
+      id: 'counted_days',
+      header: t('summary_reports.counted_days'),
+      meta: { className: 'whitespace-nowrap' },
+      cell: ({ row }) => formatDayRange(row.original.counted_from, row.original.counted_to),
     },
     ...TOTAL_KEYS.map((key): ColumnDef<CompanyTotals> => ({
       accessorKey: key,

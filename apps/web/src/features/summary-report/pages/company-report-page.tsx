@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTableExportButton, type TableSearch } from '@/components/data-table';
 import { ListPage } from '@/components/layout/list-page';
+import { formatDayRange } from '@/lib/format';
 import { exportCompanyReport } from '../api/export-company-report';
 import { useCompanyReport } from '../api/get-company-report';
 import { companyReportColumns } from '../components/company-report-columns';
@@ -22,7 +23,7 @@ export function CompanyReportPage({
   companyName?: string;
   table: TableSearch<typeof companyReportSearch.filters>;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const report = useCompanyReport(companyId, table.query);
   const { filters } = table;
   const columns = useMemo(() => companyReportColumns(t), [t]);
@@ -31,7 +32,20 @@ export function CompanyReportPage({
   return (
     <ListPage
       title={t('summary_report.company_title', { name })}
-      description={t('summary_reports.company_description')}
+      description={
+        report.data
+          ? `${t('summary_reports.company_description')} ${t(
+              'summary_reports.counted_days_sentence',
+              {
+                range: formatDayRange(
+                  report.data.company.counted_from,
+                  report.data.company.counted_to,
+                  i18n.language,
+                ),
+              },
+            )}`
+          : t('summary_reports.company_description')
+      }
       table={table}
       search={{
         filterKey: 'search',
