@@ -2,6 +2,7 @@
 // sequences Okta and Entra send replayed against the API, the same result as by hand and by CSV,
 // tenant isolation, revoked tokens, paging and the RFC 7644 error bodies.
 import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Company, Employee } from '@app/contract';
 import { createTestApp, type TestApp } from '../../../test/app';
@@ -9,6 +10,7 @@ import { injectAs, requestsAs } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
 import { multipart } from '../../../test/http';
 import { auditRowsOf, newCompany, signedIn, type SignedInUser } from '../../../test/management';
+import { queryRows } from '../../db/client';
 
 const SCIM_JSON = 'application/scim+json';
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -53,7 +55,12 @@ describe.each(await testDatabaseKinds())('SCIM provisioning on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // Webhook targets resolve to a public address without DNS (nothing is delivered in tests).
+    t = await createTestApp(
+      kind,
+      {},
+      { resolve: async () => [{ address: '93.184.216.34', family: 4 }] },
+    );
     acme = await newCompany(t);
     other = await newCompany(t);
     admin = await signedIn(t, 'admin');
@@ -303,6 +310,15 @@ describe.each(await testDatabaseKinds())('SCIM provisioning on %s', (kind) => {
     const people = [1, 2, 3].map((n) => ({ staff: `S${n}${tag()}`, name: `Person ${n}` }));
     const emailOf = (company: Company, staff: string) => `${staff}.${company.id}@x.example`;
 
+    // Both companies' integrators hear of every employee change.
+    for (const who of [scimAdmin, handAdmin]) {
+      const hook = await as(who).post('/api/v1/webhooks', {
+        url: 'https://hooks.example.test/employees',
+        events: ['employee.created', 'employee.updated', 'employee.deactivated'],
+      });
+      expect(hook.statusCode, hook.body).toBe(201);
+    }
+
     // Created, then the second renamed and the third deactivated.
     const ids: Record<string, string> = {};
     for (const p of people) {
@@ -389,6 +405,24 @@ describe.each(await testDatabaseKinds())('SCIM provisioning on %s', (kind) => {
         await auditOf(handAdmin, byHand, handIds[i]!),
       );
     }
+
+    // The same webhook events, with the same changed fields.
+    const eventsOf = (company: Company) =>
+      queryRows<{ type: string; employee_id: string; changed: unknown; status: string }>(
+        t.db.database.db,
+        sql`SELECT type, data->>'employee_id' AS employee_id, data->'changed' AS changed,
+                   data->>'status' AS status
+              FROM webhook_events WHERE company_id = ${company.id} ORDER BY id`,
+      );
+    const scimEvents = await eventsOf(byScim);
+    expect(scimEvents.map((e) => e.type)).toEqual([
+      'employee.created',
+      'employee.created',
+      'employee.created',
+      'employee.updated',
+      'employee.deactivated',
+    ]);
+    expect(scimEvents).toEqual(await eventsOf(byHand));
   });
 
   it('a token of one company cannot see or touch another company’s employees (404)', async () => {
