@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../lib/app-error';
 import { auditActorOf } from '../../lib/audit';
 import { toEnvelope } from '../../plugins/errors';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../plugins/input-guards';
 import {
   SCIM_CONTENT_TYPE,
   ScimError,
@@ -74,7 +75,18 @@ function clientOf(request: FastifyRequest): ScimClient {
  */
 export default async function scimRoutes(app: FastifyInstance) {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, parseJson);
+  // Read as the API reads JSON (input-guards.ts): no nesting deeper than MAX_JSON_DEPTH.
+  app.addContentTypeParser(
+    'application/scim+json',
+    { parseAs: 'string' },
+    (request, body, done) => {
+      if (jsonDepth(body as string) > MAX_JSON_DEPTH) {
+        done(new ScimError(400, 'The body nests too deeply.', 'invalidSyntax'), undefined);
+        return;
+      }
+      parseJson(request, body as string, done);
+    },
+  );
   app.decorateRequest('scimClient', null);
 
   app.setErrorHandler((error, request, reply) => {

@@ -555,6 +555,29 @@ describe.each(await testDatabaseKinds())('SCIM provisioning on %s', (kind) => {
     });
     expect(invalidJson.statusCode).toBe(400);
     expect(invalidJson.json()).toMatchObject({ schemas: [ERROR], status: '400' });
+    for (const [payload, type] of [
+      [`${'['.repeat(40)}${']'.repeat(40)}`, SCIM_JSON],
+      [`${'['.repeat(40)}${']'.repeat(40)}`, 'application/json'],
+      ['userName=x', 'text/plain'],
+    ] as const) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/scim/v2/Users',
+        headers: { authorization: `Bearer ${token}`, 'content-type': type },
+        payload,
+      });
+      expect(refused.statusCode, type).toBe(type === 'text/plain' ? 415 : 400);
+      expect(refused.json()).toMatchObject({ schemas: [ERROR] });
+    }
+    // Plain JSON is read too.
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/scim/v2/Users',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ userName: `J${tag()}` }),
+    });
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(plain.headers['content-type']).toContain(SCIM_JSON);
 
     // The discovery documents.
     const config = await scim(token, 'GET', '/ServiceProviderConfig');
