@@ -88,6 +88,7 @@ import { exportsRoutes } from './modules/exports';
 // Integrations (DESIGN 6, decision 0038): webhook endpoints and their delivery log.
 import { webhooksRoutes, type Resolver } from './modules/webhooks';
 import { settlementsRoutes } from './modules/settlements';
+import { scimRoutes, scimTokensRoutes } from './modules/scim';
 
 export interface AppDeps {
   config: Config;
@@ -260,6 +261,10 @@ export async function buildApp({
   await app.register(exportsRoutes, { prefix: '/api/v1/exports' });
   await app.register(webhooksRoutes, { prefix: '/api/v1/webhooks' });
   await app.register(settlementsRoutes, { prefix: '/api/v1/settlements' });
+  // SCIM 2.0 provisioning (DESIGN 9, decision 0087): the tokens in the back office, the protocol
+  // at /scim/v2 with its own bearer tokens, errors and not-found answers.
+  await app.register(scimTokensRoutes, { prefix: '/api/v1/companies' });
+  await app.register(scimRoutes, { prefix: '/scim/v2' });
 
   const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
   const serveWeb = config.SERVE_WEB && fs.existsSync(webIndex);

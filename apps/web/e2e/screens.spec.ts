@@ -452,6 +452,8 @@ const ROLES: { role: string; username: string; screens: Screen[] }[] = [
           },
         ],
       },
+      // Decision 0087: the SCIM connection (no token yet in the demo: its empty states).
+      { name: 'provisioning', path: '/provisioning', heading: ['nav.provisioning'] },
       ...OVERSEEN,
       ...OPEN_TO_ALL,
     ],

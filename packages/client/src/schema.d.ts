@@ -1849,6 +1849,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/companies/{id}/scim-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the company’s SCIM tokens (never the tokens themselves) */
+        get: operations["listScimTokens"];
+        put?: never;
+        /** Make a SCIM token for the company (shown once) */
+        post: operations["createScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/{id}/scim-tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a SCIM token: its next request is 401 */
+        delete: operations["revokeScimToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/{id}/scim-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company’s last 50 SCIM requests, newest first */
+        get: operations["listScimRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "order.created": {
@@ -28429,6 +28481,773 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            /**
+             * @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields
+             *
+             *     - `QUERY_PARAM_INVALID`: The query parameters are invalid.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "QUERY_PARAM_INVALID";
+                    };
+                };
+            };
+            /**
+             * @description No live session, or no valid terminal key
+             *
+             *     - `UNAUTHORIZED`: You are not authorized to perform this action.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Not allowed for this role or scope, or the XSRF header is missing or wrong
+             *
+             *     - `MFA_ENROLMENT_REQUIRED`: Your role requires two-factor sign-in. Please turn it on to continue.
+             *     - `PERMISSION_DENIED`: You do not have permission to perform this action.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "MFA_ENROLMENT_REQUIRED" | "PERMISSION_DENIED";
+                    };
+                };
+            };
+            /**
+             * @description No such record in the caller’s scope
+             *
+             *     - `RECORD_NOT_FOUND`: The requested record was not found.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "RECORD_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Understood but cannot be applied (see `code`)
+             *
+             *     - `AMOUNT_TOO_LARGE`: An amount is too large: past 9,007,199,254,740,991 or what a wallet can hold.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "AMOUNT_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unexpected server error (logged with the request id)
+             *
+             *     - `SERVER_ERROR`: An error occurred. Please try again later.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description The database is unavailable or the server is shutting down: retry after `Retry-After`
+             *
+             *     - `DATABASE_UNAVAILABLE`: The database is unreachable for a moment (a restart or failover). Please try again shortly.
+             *     - `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Please try again shortly.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "DATABASE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The database did not answer within the statement timeout (TIMEOUT): retry later
+             *
+             *     - `TIMEOUT`: The request timed out. Please try again.
+             */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    listScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            company_id: number;
+                            description: string;
+                            prefix: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields
+             *
+             *     - `QUERY_PARAM_INVALID`: The query parameters are invalid.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "QUERY_PARAM_INVALID";
+                    };
+                };
+            };
+            /**
+             * @description No live session, or no valid terminal key
+             *
+             *     - `UNAUTHORIZED`: You are not authorized to perform this action.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Not allowed for this role or scope, or the XSRF header is missing or wrong
+             *
+             *     - `MFA_ENROLMENT_REQUIRED`: Your role requires two-factor sign-in. Please turn it on to continue.
+             *     - `PERMISSION_DENIED`: You do not have permission to perform this action.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "MFA_ENROLMENT_REQUIRED" | "PERMISSION_DENIED";
+                    };
+                };
+            };
+            /**
+             * @description No such record in the caller’s scope
+             *
+             *     - `RECORD_NOT_FOUND`: The requested record was not found.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "RECORD_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Understood but cannot be applied (see `code`)
+             *
+             *     - `AMOUNT_TOO_LARGE`: An amount is too large: past 9,007,199,254,740,991 or what a wallet can hold.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "AMOUNT_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unexpected server error (logged with the request id)
+             *
+             *     - `SERVER_ERROR`: An error occurred. Please try again later.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description The database is unavailable or the server is shutting down: retry after `Retry-After`
+             *
+             *     - `DATABASE_UNAVAILABLE`: The database is unreachable for a moment (a restart or failover). Please try again shortly.
+             *     - `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Please try again shortly.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "DATABASE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The database did not answer within the statement timeout (TIMEOUT): retry later
+             *
+             *     - `TIMEOUT`: The request timed out. Please try again.
+             */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    createScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            company_id: number;
+                            description: string;
+                            prefix: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                            token: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields
+             *
+             *     - `BODY_INVALID`: The request body is invalid.
+             *     - `QUERY_PARAM_INVALID`: The query parameters are invalid.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "BODY_INVALID" | "QUERY_PARAM_INVALID";
+                    };
+                };
+            };
+            /**
+             * @description No live session, or no valid terminal key
+             *
+             *     - `UNAUTHORIZED`: You are not authorized to perform this action.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Not allowed for this role or scope, or the XSRF header is missing or wrong
+             *
+             *     - `CSRF_INVALID`: Your security token is missing or invalid. Please refresh the page.
+             *     - `MFA_ENROLMENT_REQUIRED`: Your role requires two-factor sign-in. Please turn it on to continue.
+             *     - `PERMISSION_DENIED`: You do not have permission to perform this action.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "CSRF_INVALID" | "MFA_ENROLMENT_REQUIRED" | "PERMISSION_DENIED";
+                    };
+                };
+            };
+            /**
+             * @description No such record in the caller’s scope
+             *
+             *     - `RECORD_NOT_FOUND`: The requested record was not found.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "RECORD_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The body or file is too large
+             *
+             *     - `PAYLOAD_TOO_LARGE`: The request is too large.
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported content type
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: This content type is not supported.
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Understood but cannot be applied (see `code`)
+             *
+             *     - `AMOUNT_TOO_LARGE`: An amount is too large: past 9,007,199,254,740,991 or what a wallet can hold.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "AMOUNT_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unexpected server error (logged with the request id)
+             *
+             *     - `SERVER_ERROR`: An error occurred. Please try again later.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description The database is unavailable or the server is shutting down: retry after `Retry-After`
+             *
+             *     - `DATABASE_UNAVAILABLE`: The database is unreachable for a moment (a restart or failover). Please try again shortly.
+             *     - `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Please try again shortly.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "DATABASE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The database did not answer within the statement timeout (TIMEOUT): retry later
+             *
+             *     - `TIMEOUT`: The request timed out. Please try again.
+             */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    revokeScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                token_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "ok": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields
+             *
+             *     - `BODY_INVALID`: The request body is invalid.
+             *     - `QUERY_PARAM_INVALID`: The query parameters are invalid.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "BODY_INVALID" | "QUERY_PARAM_INVALID";
+                    };
+                };
+            };
+            /**
+             * @description No live session, or no valid terminal key
+             *
+             *     - `UNAUTHORIZED`: You are not authorized to perform this action.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Not allowed for this role or scope, or the XSRF header is missing or wrong
+             *
+             *     - `CSRF_INVALID`: Your security token is missing or invalid. Please refresh the page.
+             *     - `MFA_ENROLMENT_REQUIRED`: Your role requires two-factor sign-in. Please turn it on to continue.
+             *     - `PERMISSION_DENIED`: You do not have permission to perform this action.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "CSRF_INVALID" | "MFA_ENROLMENT_REQUIRED" | "PERMISSION_DENIED";
+                    };
+                };
+            };
+            /**
+             * @description No such record in the caller’s scope
+             *
+             *     - `RECORD_NOT_FOUND`: The requested record was not found.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "RECORD_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description The body or file is too large
+             *
+             *     - `PAYLOAD_TOO_LARGE`: The request is too large.
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported content type
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: This content type is not supported.
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Understood but cannot be applied (see `code`)
+             *
+             *     - `AMOUNT_TOO_LARGE`: An amount is too large: past 9,007,199,254,740,991 or what a wallet can hold.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "AMOUNT_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unexpected server error (logged with the request id)
+             *
+             *     - `SERVER_ERROR`: An error occurred. Please try again later.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description The database is unavailable or the server is shutting down: retry after `Retry-After`
+             *
+             *     - `DATABASE_UNAVAILABLE`: The database is unreachable for a moment (a restart or failover). Please try again shortly.
+             *     - `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Please try again shortly.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "DATABASE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The database did not answer within the statement timeout (TIMEOUT): retry later
+             *
+             *     - `TIMEOUT`: The request timed out. Please try again.
+             */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    listScimRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            token_id: number | null;
+                            method: string;
+                            path: string;
+                            status: number;
+                            occurred_at: string;
+                        }[];
+                    };
                 };
             };
             /**

@@ -86,6 +86,12 @@ export const VALIDATION_MESSAGES = {
   'v.name_required': { en: 'Enter a name', zh: '请输入名称' },
   'v.name_max': { en: 'Name must be at most 200 characters', zh: '名称最多 200 个字符' },
   'v.note_max': { en: 'Note must be at most 500 characters', zh: '备注最多 500 个字符' },
+  // SCIM tokens (decision 0087).
+  'v.description_required': { en: 'Enter a description', zh: '请输入描述' },
+  'v.description_max': {
+    en: 'Description must be at most 200 characters',
+    zh: '描述最多 200 个字符',
+  },
   'v.employee_id_required': { en: 'Enter an employee ID', zh: '请输入员工编号' },
   'v.employee_id_min': {
     en: 'Employee ID must be at least 2 characters',

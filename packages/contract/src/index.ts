@@ -32,6 +32,7 @@ export * from './exports';
 export * from './self-service';
 export * from './approvals';
 export * from './webhooks';
+export * from './scim';
 export * from './webhook-events';
 export * from './settlements';
 export * from './spending-rules';

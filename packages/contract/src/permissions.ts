@@ -38,6 +38,8 @@ export const PERMISSIONS = {
   'holidays.view': ['admin'],
   // The till (DESIGN 8): every merchant role charges; refunds are the supervisor's and the admin's.
   'till.view': ['merchant_admin', 'merchant_supervisor', 'merchant_staff'],
+  // SCIM provisioning (DESIGN 9, decision 0087): the company admin's Provisioning screen.
+  'provisioning.view': ['company_admin'],
   'order_declines.view': [
     'admin',
     'super_hr',
@@ -101,6 +103,8 @@ export const PERMISSIONS = {
     'merchant_supervisor',
     'company_employee',
   ],
+  // SCIM tokens (DESIGN 9, decision 0087): a company admin its own company's, the admin any's.
+  'scim_tokens.manage': ['admin', 'company_admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -137,6 +141,7 @@ export const SCREEN_PERMISSIONS = {
   'holidays.view': ['holidays.read', 'holidays.manage'],
   'order_declines.view': ['orders.declines'],
   'till.view': ['till.charge'],
+  'provisioning.view': ['scim_tokens.manage'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;

@@ -24,6 +24,7 @@ describe('the sidebar entries', () => {
       'spending_rules.nav',
       'nav.settlements',
       'nav.webhooks',
+      'nav.provisioning',
     ]);
   });
 
@@ -33,6 +34,13 @@ describe('the sidebar entries', () => {
     }
     for (const role of ['merchant_admin', 'merchant_staff', 'company_employee']) {
       expect(titles(navItemsFor(role)), role).not.toContain('spending_rules.nav');
+    }
+  });
+
+  it('give Provisioning to company admins only (decision 0087)', () => {
+    expect(titles(navItemsFor('company_admin'))).toContain('nav.provisioning');
+    for (const role of ['admin', 'super_hr', 'merchant_admin', 'company_employee']) {
+      expect(titles(navItemsFor(role)), role).not.toContain('nav.provisioning');
     }
   });
 

@@ -13,6 +13,7 @@ import {
   SlidersHorizontal,
   Store,
   UserCog,
+  UserRoundCheck,
   Users,
   Webhook,
   type LucideIcon,
@@ -158,6 +159,12 @@ export const NAV_ITEMS: NavItem[] = [
     url: paths.webhooks.getHref(),
     icon: Webhook,
     permission: 'webhooks.view',
+  },
+  {
+    titleKey: 'nav.provisioning',
+    url: paths.provisioning.getHref(),
+    icon: UserRoundCheck,
+    permission: 'provisioning.view',
   },
 ];
 

@@ -76,6 +76,8 @@ export const paths = {
   },
   /** Webhooks (decision 0038): the endpoints of the caller's scope and their deliveries. */
   webhooks: fixed('/webhooks'),
+  /** Provisioning (decision 0087): the company's SCIM base URL, tokens and last requests. */
+  provisioning: fixed('/provisioning'),
   /** Settlements (decision 0040): merchants' half-month statements, and one statement. */
   settlements: {
     path: '/settlements',

@@ -155,6 +155,11 @@ export const routes: RouteObject[] = [
             lazy: () => import('./app/webhooks'),
           },
           {
+            path: paths.provisioning.path,
+            ...guarded('provisioning.view'),
+            lazy: () => import('./app/provisioning'),
+          },
+          {
             path: paths.settlements.path,
             ...guarded('settlements.view'),
             lazy: () => import('./app/settlements'),

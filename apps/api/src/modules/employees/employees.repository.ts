@@ -306,6 +306,30 @@ async function countEmployees(executor: Executor, where: SQL): Promise<number> {
   return toInt(total?.n ?? 0);
 }
 
+/**
+ * A run of a scope's live employees in id order, from `offset` (0-based), with their total: the
+ * SCIM list's startIndex and count (decision 0087), optionally the one of a staff number (SCIM's
+ * `userName eq`, exact, as staff numbers are unique as written).
+ */
+export async function findEmployeeViewsFrom(
+  executor: Executor,
+  scope: TenantScope,
+  query: { offset: number; limit: number; staffNumber?: string | undefined },
+): Promise<{ data: Employee[]; total: number }> {
+  const where = sql`${employeeScope(scope)}
+    ${query.staffNumber !== undefined ? sql`AND e.employee_id = ${query.staffNumber}` : sql``}`;
+  const total = await countEmployees(executor, where);
+  if (query.limit === 0 || query.offset >= total) return { data: [], total };
+  const rows = await queryRows<EmployeeViewRow>(
+    executor,
+    sql`${VIEW}
+         WHERE e.id IN (SELECT e.id FROM employees e WHERE ${where}
+                         ORDER BY e.id LIMIT ${query.limit} OFFSET ${query.offset})
+         ORDER BY e.id`,
+  );
+  return { data: rows.map(toEmployee), total };
+}
+
 /** Checks a scope may see an employee, without the view's sums; `lock` holds it for a change. */
 export async function lookupEmployeeRow(
   executor: Executor,

@@ -30,6 +30,7 @@ import {
   lookupEmployeeRow,
   lookupEmployeeView,
   findEmployeeViews,
+  findEmployeeViewsFrom,
   insertEmployee,
   isStaffNumberTaken,
   markEmployeeDeleted,
@@ -220,6 +221,15 @@ export async function listEmployees(
     { companyId: query.company_id, ...pagedFilterOf(query) },
     state.of(KEPT_COUNTS, () => new LRUCache({ max: 2_000 })),
   );
+}
+
+/** A run of the scope's employees from an offset, in id order: the SCIM list (decision 0087). */
+export async function listEmployeesFrom(
+  { database }: ServiceDeps,
+  scope: TenantScope,
+  query: { offset: number; limit: number; staffNumber?: string | undefined },
+): Promise<{ data: Employee[]; total: number }> {
+  return findEmployeeViewsFrom(database.db, scope, query);
 }
 
 /** The employee as the API shows it, locked for the change; not found outside the scope. */

@@ -13,6 +13,8 @@ export {
   createEmployeeIn,
   emailDuplicateError,
   getEmployee,
+  listEmployeesFrom,
   renewEmployee,
   setEmployeeStatus,
+  updateEmployee,
 } from './employees.service';

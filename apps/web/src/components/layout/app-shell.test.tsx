@@ -81,6 +81,7 @@ describe('the sidebar', () => {
       'Audit Log',
       'Spending Rules',
       'Webhooks',
+      'Provisioning',
     ]);
     expect(within(sidebarNav()).getByRole('link', { name: 'Employees' })).toHaveAttribute(
       'href',
