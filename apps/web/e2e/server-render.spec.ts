@@ -77,7 +77,7 @@ describe('the dashboard drawn by the server', () => {
     const response = await page.goto('/dashboard');
     expect(response?.headers()['cache-control']).toBe('private, no-store');
     const drawn = await windowSentence().textContent();
-    expect(drawn).toMatch(/^Chart: 1 \w+ \d{4} – \d+ \w+ \d{4}/);
+    expect(drawn).toMatch(/^\d+ \w+ \d{4} – \d+ \w+ \d{4}: each company’s token month counted/);
     // Taken over: the drawn nodes are the app's now (hydrated, not drawn again), and answer.
     await expect.poll(() => untakenMarkup().count()).toBe(0);
     expect(await isDrawnSentenceKept(page)).toBe(true);
