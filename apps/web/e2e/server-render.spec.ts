@@ -52,7 +52,12 @@ describe('the dashboard drawn by the server', () => {
       await bare.goto('/dashboard?month=2026-11');
       await expect
         .poll(() => bare.getByTestId('dashboard-window').textContent())
-        .toContain('1 November 2026 – 30 November 2026');
+        .toContain('1 November 2026 – ');
+      // Each company's token month of November: ACME's from the 1st, the latest INITECH's to
+      // 30 December (it resets on the 31st, the 30th in November; decision 0088), and the month.
+      expect(await bare.getByTestId('dashboard-window').textContent()).toContain(
+        '1 November 2026 – 30 December 2026: each company’s token month counted for November 2026',
+      );
       await bare.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
       await bare.getByText('Total tokens from admin').first().waitFor();
       await bare.getByRole('heading', { level: 2, name: /summary/i }).waitFor();
