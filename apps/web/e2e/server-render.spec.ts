@@ -87,6 +87,18 @@ describe('the dashboard drawn by the server', () => {
     await expect.poll(() => untakenMarkup().count()).toBe(0);
     expect(await isDrawnSentenceKept(page)).toBe(true);
     expect(await windowSentence().textContent()).toBe(drawn);
+    // Every bar with a height has a width too, whatever the window's number of days (a padding
+    // in percent of the plot once left none: decision 0088).
+    const bars = await page.getByTestId('chart-day').evaluateAll((days) =>
+      days.flatMap((day) =>
+        [...day.querySelectorAll<HTMLElement>('[style*="height"]')].map((bar) => {
+          const { width, height } = bar.getBoundingClientRect();
+          return { width, height };
+        }),
+      ),
+    );
+    expect(bars.filter((bar) => bar.height > 0).length).toBeGreaterThan(0);
+    expect(bars.filter((bar) => bar.height > 0 && bar.width < 2)).toEqual([]);
     expect(
       await page.locator('#root > div[data-server-rendered]').getAttribute('data-server-rendered'),
     ).toBe('wide');

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyTotals, Dashboard, DashboardSummary, DashboardTotals } from '@app/contract';
 import { createCompany } from '../companies';
-import { issueToCompany } from '../tokens';
+import { distributeToEmployees, issueToCompany } from '../tokens';
+import { newEmployee } from '../../../test/ledger';
 import { createTestApp, type TestApp } from '../../../test/app';
 import { injectAs, type TestSession } from '../../../test/auth';
 import { testDatabaseKinds } from '../../../test/databases';
@@ -306,6 +307,12 @@ describe.each(await testDatabaseKinds())('a month under way on %s (decision 0088
     });
     await issueToCompany(t.app.deps, null, { company_id: first.id, amount: 1_000 });
     await issueToCompany(t.app.deps, null, { company_id: mid.id, amount: 24_502 });
+    for (const company of [first, mid]) {
+      const employee = await newEmployee(t.app.deps, company.id);
+      await distributeToEmployees(t.app.deps, { kind: 'company', companyId: company.id }, null, {
+        items: [{ employee_id: employee.id, amount: 100 }],
+      });
+    }
     admin = (await signedIn(t, 'admin')).session;
   });
   afterAll(() => t.close());
@@ -314,11 +321,13 @@ describe.each(await testDatabaseKinds())('a month under way on %s (decision 0088
     const all = await view('');
     expect(all).toMatchObject({ month: '2026-12', view: 'all', counted_month: null });
     expect(all.totals.tokens_from_admin).toBe(25_502);
-    expect(all.totals.company_unused).toBe(25_502);
+    expect(all.totals.company_unused).toBe(25_302);
+    expect(all.totals.distributed_to_employees).toBe(200);
     // The window runs from the earliest first day counted to the latest last one.
     expect(all).toMatchObject({ window_start: '2026-11-15', window_end: '2026-12-31' });
     expect(all.daily.find((d) => d.date === '2026-12-01')).toMatchObject({
       tokens_from_admin: 25_502,
+      distributed_to_employees: 200,
     });
     expect(all.daily.at(-1)?.date).toBe('2026-12-01');
 
