@@ -38,6 +38,8 @@ export const PERMISSIONS = {
   'holidays.view': ['admin'],
   // The till (DESIGN 8): every merchant role charges; refunds are the supervisor's and the admin's.
   'till.view': ['merchant_admin', 'merchant_supervisor', 'merchant_staff'],
+  // OIDC sign-in (DESIGN 9, decision 0086): the identity providers screen, the Super Admin's.
+  'identity_providers.view': ['admin'],
   'order_declines.view': [
     'admin',
     'super_hr',
@@ -81,6 +83,7 @@ export const PERMISSIONS = {
   'dashboard.summary': ['admin', 'super_hr'],
   'sys.current_period': ALL,
   'sys.manage': ['admin'],
+  'identity_providers.manage': ['admin'],
   'jobs.run': ['admin'],
   'audit.read': ['admin', 'super_hr', 'company_admin'],
   'approvals.decide': ['admin', 'super_hr', 'company_admin'],
@@ -137,6 +140,7 @@ export const SCREEN_PERMISSIONS = {
   'holidays.view': ['holidays.read', 'holidays.manage'],
   'order_declines.view': ['orders.declines'],
   'till.view': ['till.charge'],
+  'identity_providers.view': ['identity_providers.manage'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;
