@@ -44,7 +44,10 @@ const issuerSchema = z
       return false;
     }
   }, 'v.url')
-  .meta({ format: 'uri', example: 'https://login.microsoftonline.com/00000000-0000-0000-0000-000000000000/v2.0' });
+  .meta({
+    format: 'uri',
+    example: 'https://login.microsoftonline.com/00000000-0000-0000-0000-000000000000/v2.0',
+  });
 
 /** An email domain, lower case: `example.com`, no `@`, no scheme. */
 export const emailDomainSchema = z
