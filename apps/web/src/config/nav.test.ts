@@ -18,6 +18,7 @@ describe('the sidebar entries', () => {
       'nav.summary_report',
       'nav.reset_period_date',
       'nav.holidays',
+      'nav.identity_providers',
       'nav.order_history',
       'nav.approvals',
       'nav.audit_log',
@@ -33,6 +34,13 @@ describe('the sidebar entries', () => {
     }
     for (const role of ['merchant_admin', 'merchant_staff', 'company_employee']) {
       expect(titles(navItemsFor(role)), role).not.toContain('spending_rules.nav');
+    }
+  });
+
+  it('give Identity Providers to the Super Admin only (decision 0086)', () => {
+    expect(titles(navItemsFor('admin'))).toContain('nav.identity_providers');
+    for (const role of ['super_hr', 'company_admin', 'merchant_admin', 'company_employee']) {
+      expect(titles(navItemsFor(role)), role).not.toContain('nav.identity_providers');
     }
   });
 

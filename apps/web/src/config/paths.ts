@@ -76,6 +76,8 @@ export const paths = {
   },
   /** Webhooks (decision 0038): the endpoints of the caller's scope and their deliveries. */
   webhooks: fixed('/webhooks'),
+  /** Identity providers (decision 0086): the OIDC providers back-office users sign in with. */
+  identityProviders: fixed('/identity-providers'),
   /** Settlements (decision 0040): merchants' half-month statements, and one statement. */
   settlements: {
     path: '/settlements',
