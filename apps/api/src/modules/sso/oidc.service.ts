@@ -287,11 +287,11 @@ export async function completeOidcSignIn(
   const subject = claims.sub;
   const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : null;
   const domain = email?.split('@')[1] ?? null;
+  // `email_verified` (OIDC core); Entra ID sends none, but its optional claim `xms_edov` says the
+  // email's domain is one the tenant verified (decision 0086).
+  const emailVerified = claims.email_verified === true || claims.xms_edov === true;
   const emailUsable =
-    email !== null &&
-    claims.email_verified === true &&
-    domain !== null &&
-    provider.email_domains.includes(domain);
+    email !== null && emailVerified && domain !== null && provider.email_domains.includes(domain);
   const secondFactor = secondFactorAtProvider(claims.amr);
 
   type Refusal = {
@@ -319,7 +319,7 @@ export async function completeOidcSignIn(
         return refusal('OIDC_ACCOUNT_NOT_ALLOWED', 'oidc_email_not_usable', {
           ...providerFacts,
           email,
-          email_verified: claims.email_verified === true,
+          email_verified: emailVerified,
         });
       }
       user = await lookupUserByEmail(tx, email);
