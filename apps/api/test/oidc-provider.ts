@@ -73,6 +73,8 @@ export async function startTestOidcProvider(redirectUris: string[]): Promise<Tes
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
+    // Short lives, said so (the defaults log a notice each).
+    ttl: { AccessToken: 600, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
     findAccount: (_ctx, sub) => {
       const account = accounts.get(sub);
       if (!account) return undefined;
