@@ -80,6 +80,7 @@ import {
   holidaysRoutes,
 } from './modules/spending-rules';
 import { systemRoutes } from './modules/system';
+import { ssoRoutes } from './modules/sso';
 // Reporting (issue 4): order history, dashboard, summary reports, CSV exports.
 import { orderHistoryRoutes } from './modules/order-history';
 import { dashboardRoutes } from './modules/dashboard';
@@ -252,6 +253,7 @@ export async function buildApp({
   await app.register(invitationsRoutes, { prefix: '/api/v1' });
   await app.register(auditRoutes, { prefix: '/api/v1/audit-log' });
   await app.register(systemRoutes, { prefix: '/api/v1/sys' });
+  await app.register(ssoRoutes, { prefix: '/api/v1' });
   await app.register(approvalPolicyRoutes, { prefix: '/api/v1/sys' });
   await app.register(approvalsRoutes, { prefix: '/api/v1/approvals' });
   // Reporting (issue 4): order history, dashboard, summary reports, CSV exports.

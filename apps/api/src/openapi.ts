@@ -72,6 +72,11 @@ export const RESPONSE_HEADERS = {
       'The session cookies: `sid` (`__Host-sid` over HTTPS; HttpOnly) and `XSRF-TOKEN` (the value a write sends back as `x-xsrf-token`), or the two-factor challenge between the two sign-in steps; cleared on sign-out.',
     schema: { type: 'string' },
   },
+  Location: {
+    description:
+      'Where the browser goes next: the identity provider, or back to this site after an OIDC sign-in (decision 0086).',
+    schema: { type: 'string' },
+  },
   'Content-Disposition': {
     description: 'The file’s name: `attachment; filename="…"`.',
     schema: { type: 'string', example: 'attachment; filename="orders-2025-03.csv"' },

@@ -1342,6 +1342,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sys/identity-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The OIDC identity providers back-office users sign in with (never their secrets) */
+        get: operations["listIdentityProviders"];
+        /** Replace the identity providers: with id, changed (its secret kept unless sent); without, added; left out, removed. The client secret is write-only. */
+        put: operations["putIdentityProviders"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/iam/oidc/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public: the identity provider that signs in an email (or a domain), by id and name, or null */
+        get: operations["matchIdentityProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/iam/oidc/{provider_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public: sign in with an identity provider; 302 to it (authorization code, PKCE, state, nonce). Refused: 302 to /login?sso_error=<code> */
+        get: operations["startOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/iam/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public: the identity provider sends the browser back here (the redirect URI to register). Signed in: session cookies and 302 to `from`; a second step: 302 to /login?second_step=1; refused: 302 to /login?sso_error=<code> */
+        get: operations["completeOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sys/approval-policy": {
         parameters: {
             query?: never;
@@ -3570,6 +3639,8 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description The session cookies: `sid` (`__Host-sid` over HTTPS; HttpOnly) and `XSRF-TOKEN` (the value a write sends back as `x-xsrf-token`), or the two-factor challenge between the two sign-in steps; cleared on sign-out. */
         "Set-Cookie": string;
+        /** @description Where the browser goes next: the identity provider, or back to this site after an OIDC sign-in (decision 0086). */
+        Location: string;
         /** @description The file’s name: `attachment; filename="…"`. */
         "Content-Disposition": string;
     };
@@ -22766,6 +22837,808 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Understood but cannot be applied (see `code`)
+             *
+             *     - `AMOUNT_TOO_LARGE`: An amount is too large: past 9,007,199,254,740,991 or what a wallet can hold.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "AMOUNT_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unexpected server error (logged with the request id)
+             *
+             *     - `SERVER_ERROR`: An error occurred. Please try again later.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description The database is unavailable or the server is shutting down: retry after `Retry-After`
+             *
+             *     - `DATABASE_UNAVAILABLE`: The database is unreachable for a moment (a restart or failover). Please try again shortly.
+             *     - `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Please try again shortly.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "DATABASE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The database did not answer within the statement timeout (TIMEOUT): retry later
+             *
+             *     - `TIMEOUT`: The request timed out. Please try again.
+             */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    listIdentityProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            issuer: string;
+                            client_id: string;
+                            client_secret_set: boolean;
+                            email_domains: string[];
+                            company_id: number | null;
+                            /** @enum {string} */
+                            default_type: "admin" | "super_hr" | "company_admin";
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description No live session, or no valid terminal key
+             *
+             *     - `UNAUTHORIZED`: You are not authorized to perform this action.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Not allowed for this role or scope, or the XSRF header is missing or wrong
+             *
+             *     - `MFA_ENROLMENT_REQUIRED`: Your role requires two-factor sign-in. Please turn it on to continue.
+             *     - `PERMISSION_DENIED`: You do not have permission to perform this action.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "MFA_ENROLMENT_REQUIRED" | "PERMISSION_DENIED";
+                    };
+                };
+            };
+            /**
+             * @description Unexpected server error (logged with the request id)
+             *
+             *     - `SERVER_ERROR`: An error occurred. Please try again later.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description The database is unavailable or the server is shutting down: retry after `Retry-After`
+             *
+             *     - `DATABASE_UNAVAILABLE`: The database is unreachable for a moment (a restart or failover). Please try again shortly.
+             *     - `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Please try again shortly.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "DATABASE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The database did not answer within the statement timeout (TIMEOUT): retry later
+             *
+             *     - `TIMEOUT`: The request timed out. Please try again.
+             */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    putIdentityProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every identity provider: with id, kept or changed; without, added; left out, removed */
+        requestBody: {
+            content: {
+                "application/json": {
+                    providers: {
+                        id?: number;
+                        name: string;
+                        /**
+                         * Format: uri
+                         * @example https://login.microsoftonline.com/00000000-0000-0000-0000-000000000000/v2.0
+                         */
+                        issuer: string;
+                        client_id: string;
+                        client_secret?: string;
+                        email_domains: string[];
+                        company_id?: number | null;
+                        /** @enum {string} */
+                        default_type: "admin" | "super_hr" | "company_admin";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            issuer: string;
+                            client_id: string;
+                            client_secret_set: boolean;
+                            email_domains: string[];
+                            company_id: number | null;
+                            /** @enum {string} */
+                            default_type: "admin" | "super_hr" | "company_admin";
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields
+             *
+             *     - `BODY_INVALID`: The request body is invalid.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "BODY_INVALID";
+                    };
+                };
+            };
+            /**
+             * @description No live session, or no valid terminal key
+             *
+             *     - `UNAUTHORIZED`: You are not authorized to perform this action.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /**
+             * @description Not allowed for this role or scope, or the XSRF header is missing or wrong
+             *
+             *     - `CSRF_INVALID`: Your security token is missing or invalid. Please refresh the page.
+             *     - `MFA_ENROLMENT_REQUIRED`: Your role requires two-factor sign-in. Please turn it on to continue.
+             *     - `PERMISSION_DENIED`: You do not have permission to perform this action.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "CSRF_INVALID" | "MFA_ENROLMENT_REQUIRED" | "PERMISSION_DENIED";
+                    };
+                };
+            };
+            /**
+             * @description No such record in the caller’s scope
+             *
+             *     - `RECORD_NOT_FOUND`: The requested record was not found.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "RECORD_NOT_FOUND";
+                    };
+                };
+            };
+            /**
+             * @description Refused by the record’s state (see `code`)
+             *
+             *     - `EMAIL_DOMAIN_TAKEN`: An email domain can belong to one identity provider only.
+             *     - `MFA_NOT_CONFIGURED`: Two-factor sign-in is not configured on this server. Please contact your administrator.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "EMAIL_DOMAIN_TAKEN" | "MFA_NOT_CONFIGURED";
+                    };
+                };
+            };
+            /**
+             * @description The body or file is too large
+             *
+             *     - `PAYLOAD_TOO_LARGE`: The request is too large.
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unsupported content type
+             *
+             *     - `UNSUPPORTED_MEDIA_TYPE`: This content type is not supported.
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /**
+             * @description Understood but cannot be applied (see `code`)
+             *
+             *     - `AMOUNT_TOO_LARGE`: An amount is too large: past 9,007,199,254,740,991 or what a wallet can hold.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "AMOUNT_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Unexpected server error (logged with the request id)
+             *
+             *     - `SERVER_ERROR`: An error occurred. Please try again later.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description The database is unavailable or the server is shutting down: retry after `Retry-After`
+             *
+             *     - `DATABASE_UNAVAILABLE`: The database is unreachable for a moment (a restart or failover). Please try again shortly.
+             *     - `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Please try again shortly.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "DATABASE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The database did not answer within the statement timeout (TIMEOUT): retry later
+             *
+             *     - `TIMEOUT`: The request timed out. Please try again.
+             */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    matchIdentityProvider: {
+        parameters: {
+            query: {
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            provider: {
+                                id: number;
+                                name: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields
+             *
+             *     - `QUERY_PARAM_INVALID`: The query parameters are invalid.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "QUERY_PARAM_INVALID";
+                    };
+                };
+            };
+            /**
+             * @description Not allowed for this role or scope, or the XSRF header is missing or wrong
+             *
+             *     - `MFA_ENROLMENT_REQUIRED`: Your role requires two-factor sign-in. Please turn it on to continue.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "MFA_ENROLMENT_REQUIRED";
+                    };
+                };
+            };
+            /**
+             * @description Understood but cannot be applied (see `code`)
+             *
+             *     - `AMOUNT_TOO_LARGE`: An amount is too large: past 9,007,199,254,740,991 or what a wallet can hold.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "AMOUNT_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Too many attempts: wait for `Retry-After` seconds
+             *
+             *     - `TOO_MANY_REQUESTS`: Too many requests. Please wait and try again.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description Unexpected server error (logged with the request id)
+             *
+             *     - `SERVER_ERROR`: An error occurred. Please try again later.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description The database is unavailable or the server is shutting down: retry after `Retry-After`
+             *
+             *     - `DATABASE_UNAVAILABLE`: The database is unreachable for a moment (a restart or failover). Please try again shortly.
+             *     - `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Please try again shortly.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "DATABASE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The database did not answer within the statement timeout (TIMEOUT): retry later
+             *
+             *     - `TIMEOUT`: The request timed out. Please try again.
+             */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    startOidcSignIn: {
+        parameters: {
+            query?: {
+                from?: string;
+                login_hint?: string;
+            };
+            header?: never;
+            path: {
+                provider_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect (Location); no body */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields
+             *
+             *     - `QUERY_PARAM_INVALID`: The query parameters are invalid.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "QUERY_PARAM_INVALID";
+                    };
+                };
+            };
+            /**
+             * @description Not allowed for this role or scope, or the XSRF header is missing or wrong
+             *
+             *     - `MFA_ENROLMENT_REQUIRED`: Your role requires two-factor sign-in. Please turn it on to continue.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "MFA_ENROLMENT_REQUIRED";
+                    };
+                };
+            };
+            /**
+             * @description Understood but cannot be applied (see `code`)
+             *
+             *     - `AMOUNT_TOO_LARGE`: An amount is too large: past 9,007,199,254,740,991 or what a wallet can hold.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "AMOUNT_TOO_LARGE";
+                    };
+                };
+            };
+            /**
+             * @description Too many attempts: wait for `Retry-After` seconds
+             *
+             *     - `TOO_MANY_REQUESTS`: Too many requests. Please wait and try again.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                    };
+                };
+            };
+            /**
+             * @description Unexpected server error (logged with the request id)
+             *
+             *     - `SERVER_ERROR`: An error occurred. Please try again later.
+             */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /**
+             * @description The database is unavailable or the server is shutting down: retry after `Retry-After`
+             *
+             *     - `DATABASE_UNAVAILABLE`: The database is unreachable for a moment (a restart or failover). Please try again shortly.
+             *     - `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Please try again shortly.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "DATABASE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+            /**
+             * @description The database did not answer within the statement timeout (TIMEOUT): retry later
+             *
+             *     - `TIMEOUT`: The request timed out. Please try again.
+             */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "TIMEOUT";
+                    };
+                };
+            };
+        };
+    };
+    completeOidcSignIn: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect (Location); no body */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request is invalid: `code` names the rule (error catalogue), `errors` the fields
+             *
+             *     - `QUERY_PARAM_INVALID`: The query parameters are invalid.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "QUERY_PARAM_INVALID";
+                    };
+                };
+            };
+            /**
+             * @description Not allowed for this role or scope, or the XSRF header is missing or wrong
+             *
+             *     - `MFA_ENROLMENT_REQUIRED`: Your role requires two-factor sign-in. Please turn it on to continue.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "MFA_ENROLMENT_REQUIRED";
                     };
                 };
             };

@@ -141,6 +141,10 @@ export const VALIDATION_MESSAGES = {
   },
   'v.email_required': { en: 'Enter an email address', zh: '请输入邮箱地址' },
   'v.email_invalid': { en: 'Enter a valid email address', zh: '请输入有效的邮箱地址' },
+  'v.email_domain': {
+    en: 'Enter email domains such as example.com',
+    zh: '请输入邮箱域名，例如 example.com',
+  },
   'v.amount_required': { en: 'Enter an amount', zh: '请输入数量' },
   'v.initial_token_min': { en: 'Initial token must be at least 0', zh: '初始代币不能小于 0' },
   'v.reset_day_required': { en: 'Enter a reset day', zh: '请输入重置日' },

@@ -416,6 +416,32 @@ export const ERROR_CATALOGUE = {
     en: 'This account is deactivated, so its link cannot be used. Ask your administrator.',
     zh: '该账户已停用，无法使用此链接，请联系管理员。',
   },
+  // OIDC sign-in (DESIGN 9, issue 45, decision 0086).
+  OIDC_SIGN_IN_FAILED: {
+    status: 401,
+    en: 'Single sign-on did not complete. Please try again, or sign in with your password.',
+    zh: '单点登录未完成，请重试，或使用密码登录。',
+  },
+  OIDC_STATE_INVALID: {
+    status: 400,
+    en: 'This sign-in has expired or was already used. Please start it again.',
+    zh: '此次登录已过期或已被使用，请重新开始登录。',
+  },
+  OIDC_ACCOUNT_NOT_ALLOWED: {
+    status: 403,
+    en: 'Your identity provider did not confirm an email address that may sign in here. Please contact your administrator.',
+    zh: '您的身份提供方未确认可在此登录的邮箱地址，请联系管理员。',
+  },
+  IDENTITY_PROVIDER_UNAVAILABLE: {
+    status: 502,
+    en: 'The identity provider could not be reached. Please try again later.',
+    zh: '无法连接身份提供方，请稍后重试。',
+  },
+  EMAIL_DOMAIN_TAKEN: {
+    status: 409,
+    en: 'An email domain can belong to one identity provider only.',
+    zh: '一个邮箱域名只能属于一个身份提供方。',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -38,3 +38,4 @@ export * from './settlements';
 export * from './spending-rules';
 export * from './pay-codes';
 export * from './till';
+export * from './identity-providers';

@@ -40,6 +40,8 @@ export const PERMISSIONS = {
   'till.view': ['merchant_admin', 'merchant_supervisor', 'merchant_staff'],
   // SCIM provisioning (DESIGN 9, decision 0087): the company admin's Provisioning screen.
   'provisioning.view': ['company_admin'],
+  // OIDC sign-in (DESIGN 9, decision 0086): the identity providers screen, the Super Admin's.
+  'identity_providers.view': ['admin'],
   'order_declines.view': [
     'admin',
     'super_hr',
@@ -83,6 +85,7 @@ export const PERMISSIONS = {
   'dashboard.summary': ['admin', 'super_hr'],
   'sys.current_period': ALL,
   'sys.manage': ['admin'],
+  'identity_providers.manage': ['admin'],
   'jobs.run': ['admin'],
   'audit.read': ['admin', 'super_hr', 'company_admin'],
   'approvals.decide': ['admin', 'super_hr', 'company_admin'],
@@ -142,6 +145,7 @@ export const SCREEN_PERMISSIONS = {
   'order_declines.view': ['orders.declines'],
   'till.view': ['till.charge'],
   'provisioning.view': ['scim_tokens.manage'],
+  'identity_providers.view': ['identity_providers.manage'],
 } as const satisfies Partial<Record<Permission, readonly Permission[]>>;
 
 export type ScreenPermission = keyof typeof SCREEN_PERMISSIONS;

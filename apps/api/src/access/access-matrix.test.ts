@@ -17,6 +17,13 @@ const PUBLIC_ROUTES = [
   // The one-time set-password link of an invitation (decision 0025).
   'POST /api/v1/iam/invitations/lookup',
   'POST /api/v1/iam/invitations/accept',
+  // OIDC sign-in (decision 0086): the sign-in page's lookup, the start and the provider's return.
+  'GET /api/v1/iam/oidc/providers',
+  'HEAD /api/v1/iam/oidc/providers',
+  'GET /api/v1/iam/oidc/:provider_id/start',
+  'HEAD /api/v1/iam/oidc/:provider_id/start',
+  'GET /api/v1/iam/oidc/callback',
+  'HEAD /api/v1/iam/oidc/callback',
 ];
 /** The terminal API: an API key and nothing else. */
 const TERMINAL_ROUTES = [

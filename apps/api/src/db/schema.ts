@@ -1,5 +1,5 @@
 // Drizzle table definitions: the typed view of the SQL in ./migrations (the migrations are the truth).
-import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 const id = () => bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const ts = () => timestamp({ withTimezone: true, mode: 'date' });
@@ -31,6 +31,8 @@ export const sessions = pgTable('sessions', {
   userAgent: text(),
   // Step-up (migration 0037): the last POST /iam/reauthenticate of this session.
   reauthenticatedAt: ts(),
+  // OIDC sign-in (migration 0039): the provider said it checked a second factor (decision 0086).
+  secondFactorAtProvider: boolean().notNull().default(false),
 });
 
 // Two-factor sign-in (migration 0015).

@@ -21,6 +21,11 @@ export interface AuthUser {
    * POST /iam/reauthenticate). Absent for a user not behind a session.
    */
   authenticatedAt?: Date;
+  /**
+   * An OIDC sign-in whose provider said (ID token `amr`) that it checked a second factor: the
+   * two-factor rule of the user's role is met (decision 0086).
+   */
+  secondFactorAtProvider?: boolean;
 }
 
 /** The terminal behind a terminal-key request. */

@@ -18,6 +18,7 @@ describe('the sidebar entries', () => {
       'nav.summary_report',
       'nav.reset_period_date',
       'nav.holidays',
+      'nav.identity_providers',
       'nav.order_history',
       'nav.approvals',
       'nav.audit_log',
@@ -41,6 +42,13 @@ describe('the sidebar entries', () => {
     expect(titles(navItemsFor('company_admin'))).toContain('nav.provisioning');
     for (const role of ['admin', 'super_hr', 'merchant_admin', 'company_employee']) {
       expect(titles(navItemsFor(role)), role).not.toContain('nav.provisioning');
+    }
+  });
+
+  it('give Identity Providers to the Super Admin only (decision 0086)', () => {
+    expect(titles(navItemsFor('admin'))).toContain('nav.identity_providers');
+    for (const role of ['super_hr', 'company_admin', 'merchant_admin', 'company_employee']) {
+      expect(titles(navItemsFor(role)), role).not.toContain('nav.identity_providers');
     }
   });
 

@@ -7,6 +7,7 @@ import {
   FileBarChart,
   FileClock,
   History,
+  KeyRound,
   LayoutDashboard,
   MonitorSmartphone,
   ReceiptText,
@@ -119,6 +120,13 @@ export const NAV_ITEMS: NavItem[] = [
     url: paths.holidays.getHref(),
     icon: CalendarHeart,
     permission: 'holidays.view',
+  },
+  // DESIGN 9, decision 0086: the OIDC identity providers, beside the other system settings.
+  {
+    titleKey: 'nav.identity_providers',
+    url: paths.identityProviders.getHref(),
+    icon: KeyRound,
+    permission: 'identity_providers.view',
   },
   {
     titleKey: 'nav.order_history',

@@ -78,6 +78,8 @@ export const paths = {
   webhooks: fixed('/webhooks'),
   /** Provisioning (decision 0087): the company's SCIM base URL, tokens and last requests. */
   provisioning: fixed('/provisioning'),
+  /** Identity providers (decision 0086): the OIDC providers back-office users sign in with. */
+  identityProviders: fixed('/identity-providers'),
   /** Settlements (decision 0040): merchants' half-month statements, and one statement. */
   settlements: {
     path: '/settlements',

@@ -138,6 +138,11 @@ export const routes: RouteObject[] = [
             ...guarded('holidays.view'),
             lazy: () => import('./app/holidays'),
           },
+          {
+            path: paths.identityProviders.path,
+            ...guarded('identity_providers.view'),
+            lazy: () => import('./app/identity-providers'),
+          },
           { path: paths.users.path, ...guarded('users.view'), lazy: () => import('./app/users') },
           {
             path: paths.auditLog.path,

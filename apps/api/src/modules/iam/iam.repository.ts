@@ -55,6 +55,28 @@ export async function lookupUserByLogin(
   return rows[0] ?? null;
 }
 
+/** A live (not deleted) user by email, case-insensitively (OIDC sign-in links by it). */
+export async function lookupUserByEmail(
+  executor: Executor,
+  email: string,
+): Promise<UserRow | null> {
+  const rows = await executor
+    .select()
+    .from(users)
+    .where(and(isNull(users.deletedAt), sql`lower(${users.email}) = lower(${email})`))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Is a username taken, by a live or a deleted user (usernames stay unique)? */
+export async function isUsernameTaken(executor: Executor, username: string): Promise<boolean> {
+  const [row] = await executor
+    .select({ n: count() })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`);
+  return Number(row?.n ?? 0) > 0;
+}
+
 /** A live (not deleted) user by id. */
 export async function lookupUserById(executor: Executor, id: number): Promise<UserRow | null> {
   const rows = await executor

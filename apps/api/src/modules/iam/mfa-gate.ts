@@ -26,6 +26,8 @@ export default fp(
       const user = request.user;
       if (!user || !url?.startsWith(API_PREFIX) || routeConfig.beforeMfaEnrolment) return;
       if (!config.mfaRequiredRoles.includes(user.type)) return;
+      // The identity provider checked a second factor at this session's sign-in (decision 0086).
+      if (user.secondFactorAtProvider) return;
       if (await hasTotpEnabled(database.db, user.id)) return;
       throw new AppError('MFA_ENROLMENT_REQUIRED');
     });

@@ -14,6 +14,8 @@ export interface NewSession {
   expiresAt: Date;
   ip: string | null;
   userAgent: string | null;
+  /** An OIDC sign-in whose provider checked a second factor (decision 0086). */
+  secondFactorAtProvider?: boolean;
 }
 
 /**
@@ -36,10 +38,11 @@ export async function insertSessionWithAudit(
              AND (expires_at <= ${at(session.createdAt)} OR last_seen_at <= ${at(input.idleCutoff)})),
         ended AS (DELETE FROM sessions WHERE id_hash = ${input.endedIdHash}),
         audit AS (${auditInsert(input.audit)})
-        INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, ip, user_agent)
+        INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, ip, user_agent,
+                              second_factor_at_provider)
         VALUES (${session.idHash}, ${session.userId}, ${at(session.createdAt)},
                 ${at(session.lastSeenAt)}, ${at(session.expiresAt)}, ${session.ip},
-                ${session.userAgent})`,
+                ${session.userAgent}, ${session.secondFactorAtProvider === true})`,
   );
 }
 

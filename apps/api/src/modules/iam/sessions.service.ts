@@ -50,6 +50,8 @@ export async function openSession(
     userAgent: string | null;
     previousToken?: string | undefined;
     audit: AuditRecord;
+    /** An OIDC sign-in whose provider checked a second factor (decision 0086). */
+    secondFactorAtProvider?: boolean;
   },
   config: SessionConfig,
 ): Promise<IssuedSession> {
@@ -63,6 +65,7 @@ export async function openSession(
       expiresAt: new Date(input.now.getTime() + config.SESSION_ABSOLUTE_HOURS * 3_600_000),
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 512) ?? null,
+      secondFactorAtProvider: input.secondFactorAtProvider === true,
     },
     idleCutoff: idleCutoff(input.now, config),
     endedIdHash: isTokenShaped(input.previousToken) ? hashToken(input.previousToken) : null,
@@ -103,5 +106,7 @@ export async function resolveSession(
     session.reauthenticatedAt && session.reauthenticatedAt > session.createdAt
       ? session.reauthenticatedAt
       : session.createdAt;
-  return { idHash, csrfToken: csrfTokenFor(token), user: { ...toAuthUser(user), authenticatedAt } };
+  const sessionUser: AuthUser = { ...toAuthUser(user), authenticatedAt };
+  if (session.secondFactorAtProvider) sessionUser.secondFactorAtProvider = true;
+  return { idHash, csrfToken: csrfTokenFor(token), user: sessionUser };
 }

@@ -19,6 +19,7 @@ import { errorMessageLines } from '@/lib/error-display';
 import { translateMessage } from '@/lib/messages';
 import { takePrerenderedFocus, takePrerenderedValue } from '@/lib/prerendered';
 import { useLogin } from '../api/login';
+import { oidcStartHref, useMatchedProvider } from '../api/matched-provider';
 import { LoginSecondStep } from './login-second-step';
 
 type Field = 'username' | 'password';
@@ -71,7 +72,20 @@ function LoginField({
  */
 const noSubscription = () => () => undefined;
 
-export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
+export function LoginForm({
+  onSuccess,
+  from = null,
+  startAt = 'password',
+  initialMessage = null,
+}: {
+  onSuccess: () => void;
+  /** Where to go once signed in, passed on to an OIDC sign-in too. */
+  from?: string | null;
+  /** 'second': back from an identity provider with TOTP still to do (decision 0086). */
+  startAt?: 'password' | 'second';
+  /** A message to show above the fields (a refused OIDC sign-in's). */
+  initialMessage?: string | null;
+}) {
   const { t } = useTranslation();
   // False only when rendered to HTML at build time (decision 0037): the pre-rendered page's
   // button stays disabled until the app takes over, so Enter in a field cannot submit the form
@@ -82,13 +96,15 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     () => false,
   );
   const login = useLogin();
-  const [step, setStep] = useState<'password' | 'second'>('password');
+  const [step, setStep] = useState<'password' | 'second'>(startAt);
   const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
   // Contract keys (`v.*`, translated when shown) or a server message already in words.
   const [errors, setErrors] = useState<FieldErrors>({});
   const [isSubmitted, setSubmitted] = useState(false);
-  const [restartMessage, setRestartMessage] = useState<string | null>(null);
+  const [restartMessage, setRestartMessage] = useState<string | null>(initialMessage);
   const passwordBox = useRef<HTMLInputElement>(null);
+  // The identity provider of the typed email's domain, if the Super Admin connected one.
+  const provider = useMatchedProvider(values.username);
   const boxes = { username: useRef<HTMLInputElement>(null), password: passwordBox };
   // What was typed into the pre-rendered page this form replaced, and where (decision 0037):
   // taken before the browser paints the form, so nothing typed is seen to vanish.
@@ -199,6 +215,16 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
         {login.isPending && <LoaderCircle className="animate-spin" aria-hidden />}
         {login.isPending ? t('login.submitting') : t('login.submit')}
       </Button>
+      {provider && (
+        <>
+          <p className="text-center text-sm text-muted-foreground">{t('login.sso_or')}</p>
+          <Button asChild variant="outline" className="w-full">
+            <a href={oidcStartHref(provider.id, from, values.username)}>
+              {t('login.sso_button', { name: provider.name })}
+            </a>
+          </Button>
+        </>
+      )}
     </form>
   );
 }

@@ -121,4 +121,42 @@ describe('the login page', () => {
     expect(locationOf(router)).toBe('/login');
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
   });
+
+  it('offers "Sign in with …" once the typed email is at a connected provider\'s domain', async () => {
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/v1/iam/oidc/providers', ({ request }) => {
+        const email = new URL(request.url).searchParams.get('email') ?? '';
+        asked.push(email);
+        const provider = email.endsWith('contoso.com') ? { id: 7, name: 'Contoso Entra ID' } : null;
+        return HttpResponse.json({ data: { provider } });
+      }),
+    );
+    renderApp('/login?from=%2Fcompanies');
+    const user = userEvent.setup();
+    const box = await screen.findByLabelText('Username or email');
+    await user.type(box, 'ann');
+    expect(screen.queryByRole('link', { name: /Sign in with/ })).not.toBeInTheDocument();
+    await user.type(box, '@contoso.com');
+    const link = await screen.findByRole('link', { name: 'Sign in with Contoso Entra ID' });
+    expect(link).toHaveAttribute(
+      'href',
+      '/api/v1/iam/oidc/7/start?from=%2Fcompanies&login_hint=ann%40contoso.com',
+    );
+    expect(asked).toEqual(['contoso.com']);
+    await user.clear(box);
+    await user.type(box, 'ann@example.com');
+    await waitFor(() => expect(asked).toEqual(['contoso.com', 'example.com']));
+    expect(screen.queryByRole('link', { name: /Sign in with/ })).not.toBeInTheDocument();
+  });
+
+  it('says why an OIDC sign-in was refused, and opens the second step when TOTP is still due', async () => {
+    const { unmount } = renderApp('/login?sso_error=USER_INACTIVE');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      i18n.t('USER_INACTIVE', { ns: 'errors' }),
+    );
+    unmount();
+    renderApp('/login?second_step=1');
+    expect(await screen.findByText(i18n.t('two_factor.login_code_hint'))).toBeInTheDocument();
+  });
 });

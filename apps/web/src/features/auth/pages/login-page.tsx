@@ -18,6 +18,9 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const from = searchParams.get('from');
+  // Back from an identity provider (decision 0086): refused with a code, or TOTP still to do.
+  const ssoError = searchParams.get('sso_error'); // the contract's OIDC_ERROR_PARAM, without zod
+  const isSecondStep = searchParams.get('second_step') === '1';
 
   return (
     <div className="relative flex min-h-svh items-center justify-center bg-muted/40 p-4">
@@ -39,7 +42,19 @@ export function LoginPage() {
             <CardDescription>{t('login.description')}</CardDescription>
           </CardHeader>
           <CardContent>
-            <LoginForm onSuccess={() => void navigate(safeRedirect(from), { replace: true })} />
+            <LoginForm
+              from={from}
+              startAt={isSecondStep ? 'second' : 'password'}
+              initialMessage={
+                ssoError
+                  ? t(/^[A-Z_]{1,64}$/.test(ssoError) ? ssoError : 'OIDC_SIGN_IN_FAILED', {
+                      ns: 'errors',
+                      defaultValue: t('OIDC_SIGN_IN_FAILED', { ns: 'errors' }),
+                    })
+                  : null
+              }
+              onSuccess={() => void navigate(safeRedirect(from), { replace: true })}
+            />
           </CardContent>
         </Card>
       </main>
