@@ -425,7 +425,13 @@ describe("a company's month, from the CSV import to the reports", () => {
     await waitForScreen(page, 'Summary Report');
     const report = await readTable(table('Summary report'));
     expect(report).toEqual([
-      { Code: companyCode, Company: companyName, ...expectedReportTotals },
+      {
+        Code: companyCode,
+        Company: companyName,
+        // Its token month counted (decision 0088): a company resetting on the 1st, the month.
+        'Days counted': expect.stringMatching(/^1 \w{3} – \d{2} \w{3} \d{4}$/),
+        ...expectedReportTotals,
+      },
       { Code: 'Grand total', ...expectedReportTotals },
     ]);
   });

@@ -249,7 +249,8 @@ describe('the first load of a route (issue 6; issue 19: sign-in at most 150 kB o
  */
 const WIRE_BUDGETS = {
   'src/routes/login.tsx': { gzip: 122_600, brotli: 107_300 },
-  'src/routes/app/dashboard.tsx': { gzip: 146_200, brotli: 129_800 },
+  // +0.3 kB (decision 0088): the days counted named (the sentence by view, a short day range).
+  'src/routes/app/dashboard.tsx': { gzip: 146_500, brotli: 130_100 },
 };
 /** The route modules the router loads for each page, after the entry. */
 const ROUTE_MODULES: Record<keyof typeof WIRE_BUDGETS, string[]> = {

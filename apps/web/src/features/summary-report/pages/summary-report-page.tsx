@@ -51,7 +51,7 @@ export function SummaryReportPage({
       footer={
         grand && (
           <TableRow data-testid="grand-total">
-            <TableCell colSpan={2} className="font-semibold">
+            <TableCell colSpan={3} className="font-semibold">
               {t('summary_reports.grand_total')}
             </TableCell>
             {TOTAL_KEYS.map((key) => (
