@@ -59,6 +59,7 @@ describe('the sidebar', () => {
       'Summary Report',
       'Reset Period Date',
       'Holidays',
+      'Identity Providers',
       'Order History',
       'Approvals',
       'Audit Log',
